@@ -1,0 +1,104 @@
+/**
+ * The event log port: a partitioned, durable, replayable log of keyed records, read by consumer groups.
+ * The Kafka adapter and the embedded adapter both satisfy the contract suite in @catalog/testkit.
+ */
+
+/** Headers are UTF-8 strings on this port (the adapters convert to and from bytes). */
+export type RecordHeaders = Readonly<Record<string, string>>;
+
+export interface TopicSpec {
+  readonly name: string;
+  /** Partition count; defaults to the adapter's configured default. */
+  readonly partitions?: number;
+  readonly replicationFactor?: number;
+  /** Retention in milliseconds; -1 keeps records forever. */
+  readonly retentionMs?: number;
+}
+
+export interface ProduceRecord {
+  /** The partitioning key: records with the same key land in the same partition, in produce order. */
+  readonly key: string;
+  readonly value: Buffer;
+  readonly headers?: RecordHeaders;
+  /** Milliseconds since the epoch; defaults to now. */
+  readonly timestamp?: number;
+}
+
+export interface RecordPosition {
+  readonly topic: string;
+  readonly partition: number;
+  /** Offsets are decimal strings, as in Kafka (they may exceed 2^53). */
+  readonly offset: string;
+}
+
+export interface LogRecord extends RecordPosition {
+  readonly key: string;
+  readonly value: Buffer;
+  readonly headers: RecordHeaders;
+  readonly timestamp: number;
+}
+
+/** A run of consecutive records from one partition of one topic, in offset order. */
+export interface RecordBatch {
+  readonly topic: string;
+  readonly partition: number;
+  readonly records: readonly LogRecord[];
+  /**
+   * Commits progress inside the batch: `nextOffset` is the offset of the next record to read
+   * (the last processed offset + 1). The consumer also commits the whole batch after the handler resolves.
+   */
+  commit(nextOffset: string): Promise<void>;
+}
+
+export interface ConsumeOptions {
+  readonly groupId: string;
+  readonly topics: readonly string[];
+  /** Where a group with no committed offset starts: earliest (true) or latest (false, the default). */
+  readonly fromBeginning?: boolean;
+  /** Upper bound on records per batch. */
+  readonly maxBatchSize?: number;
+  /**
+   * Called for each batch, one at a time per partition, in offset order. When it resolves, the batch is
+   * committed. When it throws, nothing further is committed and the same records are delivered again
+   * after a backoff (at-least-once); the handler decides what is poison and what is retriable.
+   */
+  readonly handler: (batch: RecordBatch) => Promise<void>;
+  /** Called when a handler error causes a redelivery, for logging. */
+  readonly onError?: (error: unknown, batch: Pick<RecordBatch, 'topic' | 'partition'>) => void;
+}
+
+export interface Consumer {
+  /** Resolves once the consumer has joined its group and been assigned partitions. */
+  readonly ready: Promise<void>;
+  /** Moves the group's position: the next batch of that partition starts at `offset`. */
+  seek(topic: string, partition: number, offset: string): Promise<void>;
+  /** Committed offsets of this group, per partition (next offset to read). */
+  committed(topic: string): Promise<ReadonlyMap<number, string>>;
+  /** Stops fetching, waits for the batch in flight to finish and commit, then leaves the group. */
+  stop(): Promise<void>;
+}
+
+export interface PartitionLag {
+  readonly partition: number;
+  /** Committed offset of the group (next to read); "-1" when the group has none. */
+  readonly offset: string;
+  /** Offset the next produced record will get. */
+  readonly endOffset: string;
+  readonly lag: number;
+}
+
+export interface EventLog {
+  /** Creates the topics that do not exist yet (idempotent). */
+  ensureTopics(topics: readonly TopicSpec[]): Promise<void>;
+  /**
+   * Appends records to a topic. Resolves once every record is durable (acknowledged), with positions in
+   * input order. The partition of a record is chosen by a hash of its key.
+   */
+  produce(topic: string, records: readonly ProduceRecord[]): Promise<readonly RecordPosition[]>;
+  /** Starts a consumer in a group; several groups read the same topic independently. */
+  consume(options: ConsumeOptions): Promise<Consumer>;
+  /** Per-partition lag of a group on a topic. */
+  lag(groupId: string, topic: string): Promise<readonly PartitionLag[]>;
+  /** Stops every consumer, flushes producers and releases resources. */
+  close(): Promise<void>;
+}

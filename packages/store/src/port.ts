@@ -1,0 +1,123 @@
+/**
+ * The aspect store port: the primary copy of versioned aspects. Version 0 is always the latest value;
+ * when a new value differs from version 0 the old value moves to max+1, atomically.
+ * The MongoDB adapter and the embedded adapter both satisfy the contract suite in @catalog/testkit.
+ */
+
+export interface AuditStamp {
+  readonly time: number;
+  readonly actor: string;
+  readonly impersonator?: string;
+  readonly message?: string;
+}
+
+/** The ecosystem's SystemMetadata record, as JSON. */
+export interface SystemMetadata {
+  readonly lastObserved?: number;
+  readonly runId?: string;
+  readonly lastRunId?: string;
+  readonly pipelineName?: string;
+  readonly registryName?: string;
+  readonly registryVersion?: string;
+  readonly properties?: Readonly<Record<string, string>>;
+  readonly version?: string;
+  readonly [extra: string]: unknown;
+}
+
+export interface StoredAspect {
+  readonly urn: string;
+  readonly aspect: string;
+  readonly version: number;
+  readonly value: Readonly<Record<string, unknown>>;
+  readonly systemMetadata: SystemMetadata | null;
+  readonly created: AuditStamp;
+}
+
+export type AspectWriteMode =
+  /** Store the value as version 0 (new version if it differs, lastObserved update if identical). */
+  | 'UPSERT'
+  /** Like UPSERT, but rejected (CONFLICT) when the aspect already exists. */
+  | 'CREATE'
+  /** Remove the aspect, all its versions. NOT_FOUND when it does not exist. */
+  | 'DELETE'
+  /** Remove every aspect of the entity (the key-aspect delete). NOT_FOUND when the entity has none. */
+  | 'DELETE_ENTITY';
+
+export interface AspectWrite {
+  /** Idempotency key: a write whose request id was applied before returns the recorded result. */
+  readonly requestId: string;
+  readonly mode: AspectWriteMode;
+  readonly urn: string;
+  readonly aspect: string;
+  /** Required for UPSERT and CREATE. */
+  readonly value?: Readonly<Record<string, unknown>>;
+  readonly systemMetadata?: SystemMetadata | null;
+  readonly created: AuditStamp;
+  /**
+   * The entity's key aspect (derived from the URN). For UPSERT and CREATE, when the entity has no key
+   * aspect stored yet it is stored too, in the same atomic step, and reported in `keyCreated`.
+   */
+  readonly keyAspect?: { readonly name: string; readonly value: Readonly<Record<string, unknown>> };
+}
+
+export type ApplyStatus = 'CREATED' | 'UPDATED' | 'UNCHANGED' | 'DELETED' | 'CONFLICT' | 'NOT_FOUND';
+
+export interface ApplyResult {
+  readonly requestId: string;
+  readonly status: ApplyStatus;
+  /** The value that was version 0 before this write (absent when there was none). */
+  readonly previous?: StoredAspect;
+  /** Version 0 after this write (absent after a delete or a rejected write). */
+  readonly current?: StoredAspect;
+  /** The key aspect this write stored because the entity had none. */
+  readonly keyCreated?: StoredAspect;
+  /** For DELETE_ENTITY: every aspect (version 0) that was removed. */
+  readonly removed?: readonly StoredAspect[];
+  /** True when the request id had been applied before and this is the recorded result. */
+  readonly replayed: boolean;
+}
+
+export interface ScanOptions {
+  /** Only this entity. */
+  readonly urn?: string;
+  /** Only this aspect name. */
+  readonly aspect?: string;
+  /** SQL LIKE pattern over URNs (`%` any run, `_` one character). */
+  readonly urnLike?: string;
+  /** Row number to start from, in scan order (offset paging, as restoreIndices' `start`). */
+  readonly start?: number;
+  /** Continue after this cursor (keyset paging, for full scans); exclusive with `start`. */
+  readonly after?: string;
+  readonly limit: number;
+}
+
+export interface ScanPage {
+  /** Version-0 aspects in stable order: by urn, then aspect name. */
+  readonly items: readonly StoredAspect[];
+  /** Cursor to pass as `after` for the next page; absent at the end. */
+  readonly next?: string;
+}
+
+export interface AspectStore {
+  /**
+   * Applies writes in order. Each write is atomic on its own; a redelivered request id returns its
+   * recorded result (`replayed: true`) and changes nothing.
+   */
+  applyBatch(writes: readonly AspectWrite[]): Promise<readonly ApplyResult[]>;
+  /** One version of one aspect (0 = latest); null when absent. */
+  get(urn: string, aspect: string, version?: number): Promise<StoredAspect | null>;
+  /** Version 0 of the entity's aspects (all, or the names given), ordered by aspect name. */
+  getLatest(urn: string, aspects?: readonly string[]): Promise<readonly StoredAspect[]>;
+  /** getLatest for many entities at once; entities with no aspects are absent from the map. */
+  getLatestMany(
+    urns: readonly string[],
+    aspects?: readonly string[],
+  ): Promise<ReadonlyMap<string, readonly StoredAspect[]>>;
+  /** Every stored version of one aspect, newest first (version 0 first). */
+  listVersions(urn: string, aspect: string): Promise<readonly StoredAspect[]>;
+  /** Stable scan of version-0 aspects, for restoring indices. */
+  scan(options: ScanOptions): Promise<ScanPage>;
+  /** Number of version-0 aspects matching the filter (aspect name, urnLike). */
+  count(options?: Pick<ScanOptions, 'aspect' | 'urnLike'>): Promise<number>;
+  close(): Promise<void>;
+}
