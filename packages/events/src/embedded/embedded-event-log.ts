@@ -1,0 +1,228 @@
+import { silentLogger, type EventLogLogger } from '../event-log-logger.js';
+import { partitionForKey } from '../partitioner.js';
+import type {
+  ConsumeOptions,
+  Consumer,
+  EventLog,
+  PartitionLag,
+  ProduceRecord,
+  RecordPosition,
+  TopicSpec,
+} from '../port.js';
+import { EmbeddedConsumer, type EmbeddedConsumerContext } from './embedded-consumer.js';
+import { GroupCoordinator } from './group-coordinator.js';
+import { LogDatabase, type Durability, type PlacedRecord, type TopicRow } from './log-database.js';
+import { formatOffset } from './offsets.js';
+import { ProduceQueue } from './produce-queue.js';
+import { TopicSignals } from './topic-signals.js';
+
+export interface EmbeddedEventLogOptions {
+  /** Where the log lives: `<directory>/eventlog.sqlite` (created if missing). */
+  readonly directory: string;
+  /** Partitions of topics created without a count (also auto-created ones). Default 1, as the ecosystem's topics. */
+  readonly defaultPartitions?: number;
+  /** 'process-crash' (default): survives kill -9. 'power-loss': also survives an OS crash, fsync per commit. */
+  readonly durability?: Durability;
+  readonly logger?: EventLogLogger;
+  /** How often idle consumers look for records written by another process. Default 100 ms. */
+  readonly pollIntervalMs?: number;
+  /** How often records past their topic's retention are deleted. Default 60 s. */
+  readonly retentionCheckIntervalMs?: number;
+  /** How long a write waits for another process holding the file's write lock. Default 5 s. */
+  readonly busyTimeoutMs?: number;
+  /** Records per batch when the consumer does not say. Default 500. */
+  readonly maxBatchSize?: number;
+  /** Redelivery backoff after a handler error: starts here and doubles. Default 100 ms. */
+  readonly retryInitialMs?: number;
+  /** Redelivery backoff ceiling. Default 5 s. */
+  readonly retryMaxMs?: number;
+}
+
+/** Opens (creating if needed) the embedded event log in `options.directory`. */
+export async function openEmbeddedEventLog(options: EmbeddedEventLogOptions): Promise<EmbeddedEventLog> {
+  return new EmbeddedEventLog(options);
+}
+
+/**
+ * The EventLog port on one local SQLite file: durable, partitioned by Kafka's key hash, read by consumer
+ * groups with committed offsets. Several processes may open the same file; consumer groups are coordinated
+ * within a process (see GroupCoordinator).
+ */
+export class EmbeddedEventLog implements EventLog {
+  private readonly db: LogDatabase;
+  private readonly topics = new Map<string, TopicRow>();
+  private readonly signals = new TopicSignals();
+  private readonly coordinator: GroupCoordinator;
+  private readonly queue: ProduceQueue;
+  private readonly consumers = new Set<EmbeddedConsumer>();
+  private readonly consumerContext: EmbeddedConsumerContext;
+  private readonly defaultPartitions: number;
+  private readonly logger: EventLogLogger;
+  private readonly retentionTimer: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(options: EmbeddedEventLogOptions) {
+    this.defaultPartitions = positiveInteger(options.defaultPartitions ?? 1, 'defaultPartitions');
+    this.logger = options.logger ?? silentLogger;
+    this.db = new LogDatabase(
+      options.directory,
+      options.durability ?? 'process-crash',
+      options.busyTimeoutMs ?? 5000,
+    );
+    this.coordinator = new GroupCoordinator((topic) => this.topic(topic).partitions);
+    this.queue = new ProduceQueue(this.db, (placed) => this.notifyProduced(placed));
+    this.consumerContext = {
+      db: this.db,
+      coordinator: this.coordinator,
+      signals: this.signals,
+      logger: this.logger,
+      topic: (name) => this.topic(name),
+      pollIntervalMs: options.pollIntervalMs ?? 100,
+      defaultMaxBatchSize: options.maxBatchSize ?? 500,
+      retryInitialMs: options.retryInitialMs ?? 100,
+      retryMaxMs: options.retryMaxMs ?? 5000,
+    };
+    this.retentionTimer = setInterval(
+      () => this.runRetentionSafely(),
+      options.retentionCheckIntervalMs ?? 60_000,
+    );
+    // Retention must not keep a process alive on its own.
+    this.retentionTimer.unref();
+    this.logger.info({ directory: options.directory }, 'embedded event log opened');
+  }
+
+  async ensureTopics(topics: readonly TopicSpec[]): Promise<void> {
+    this.assertOpen();
+    for (const spec of topics) {
+      const partitions = positiveInteger(
+        spec.partitions ?? this.defaultPartitions,
+        `partitions of ${spec.name}`,
+      );
+      const existing = this.topics.get(spec.name) ?? this.db.topic(spec.name);
+      const row = existing ?? this.db.createTopic(spec.name, partitions, spec.retentionMs ?? -1);
+      this.topics.set(spec.name, row);
+    }
+  }
+
+  async produce(topic: string, records: readonly ProduceRecord[]): Promise<readonly RecordPosition[]> {
+    this.assertOpen();
+    if (records.length === 0) return [];
+    const row = this.topic(topic);
+    const now = Date.now();
+    const placed: PlacedRecord[] = records.map((record) => {
+      validateRecord(record);
+      return {
+        topicId: row.id,
+        partition: partitionForKey(record.key, row.partitions),
+        record,
+        timestamp: record.timestamp ?? now,
+      };
+    });
+    const offsets = await this.queue.enqueue(placed);
+    return placed.map((p, i) => ({ topic, partition: p.partition, offset: formatOffset(offsets[i] ?? -1) }));
+  }
+
+  async consume(options: ConsumeOptions): Promise<Consumer> {
+    this.assertOpen();
+    if (options.topics.length === 0) throw new RangeError('consume needs at least one topic');
+    // A group without a committed offset starts at the earliest record or the current end, decided now and
+    // stored, so records produced once `ready` resolves are never skipped, even across a restart.
+    for (const name of options.topics) {
+      const row = this.topic(name);
+      for (let partition = 0; partition < row.partitions; partition++) {
+        const start = options.fromBeginning
+          ? this.db.earliestOffset(row.id, partition)
+          : this.db.endOffset(row.id, partition);
+        this.db.initCommitted(options.groupId, row.id, partition, start);
+      }
+    }
+    const consumer = new EmbeddedConsumer(this.consumerContext, options, (stopped) => {
+      this.consumers.delete(stopped);
+      this.coordinator.leave(options.groupId, stopped);
+    });
+    this.consumers.add(consumer);
+    this.coordinator.join(options.groupId, consumer);
+    return consumer;
+  }
+
+  async lag(groupId: string, topic: string): Promise<readonly PartitionLag[]> {
+    this.assertOpen();
+    const row = this.topic(topic);
+    const committed = this.db.committedAll(groupId, row.id);
+    const lags: PartitionLag[] = [];
+    for (let partition = 0; partition < row.partitions; partition++) {
+      const end = this.db.endOffset(row.id, partition);
+      const offset = committed.get(partition);
+      // Without a committed offset, everything still stored is pending.
+      const from = offset ?? this.db.earliestOffset(row.id, partition);
+      lags.push({
+        partition,
+        offset: offset === undefined ? '-1' : formatOffset(offset),
+        endOffset: formatOffset(end),
+        lag: Math.max(0, end - from),
+      });
+    }
+    return lags;
+  }
+
+  /** Deletes records older than their topic's retention (by record timestamp, as Kafka does); returns the count. */
+  async runRetention(now: number = Date.now()): Promise<number> {
+    this.assertOpen();
+    return this.db.deleteExpired(now);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.retentionTimer);
+    await Promise.all([...this.consumers].map((c) => c.stop()));
+    await this.queue.drained();
+    this.db.close();
+    this.logger.info({}, 'embedded event log closed');
+  }
+
+  /** The topic's row, created with the default partition count if it does not exist (Kafka's auto-create). */
+  private topic(name: string): TopicRow {
+    const cached = this.topics.get(name);
+    if (cached) return cached;
+    if (name.length === 0) throw new RangeError('topic name must not be empty');
+    const row = this.db.topic(name) ?? this.db.createTopic(name, this.defaultPartitions, -1);
+    this.topics.set(name, row);
+    return row;
+  }
+
+  private notifyProduced(placed: readonly PlacedRecord[]): void {
+    const topicIds = new Set(placed.map((p) => p.topicId));
+    for (const row of this.topics.values()) if (topicIds.has(row.id)) this.signals.notify(row.name);
+  }
+
+  private runRetentionSafely(): void {
+    try {
+      const deleted = this.db.deleteExpired(Date.now());
+      if (deleted > 0) this.logger.info({ deleted }, 'expired records deleted');
+    } catch (error) {
+      this.logger.warn({ err: error }, 'retention cleanup failed; will retry');
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('the event log is closed');
+  }
+}
+
+function validateRecord(record: ProduceRecord): void {
+  if (typeof record.key !== 'string') throw new TypeError('record key must be a string');
+  if (!Buffer.isBuffer(record.value)) throw new TypeError('record value must be a Buffer');
+  if (record.timestamp !== undefined && !Number.isSafeInteger(record.timestamp)) {
+    throw new TypeError('record timestamp must be an integer (ms since the epoch)');
+  }
+  for (const [name, value] of Object.entries(record.headers ?? {})) {
+    if (typeof value !== 'string') throw new TypeError(`header ${name} must be a string`);
+  }
+}
+
+function positiveInteger(value: number, what: string): number {
+  if (!Number.isInteger(value) || value < 1)
+    throw new RangeError(`${what} must be a positive integer, got ${value}`);
+  return value;
+}

@@ -1,0 +1,18 @@
+/**
+ * The logging the event log adapters need: pino-style (context object first, then message), so a pino
+ * logger or a child of it can be passed as is.
+ */
+export interface EventLogLogger {
+  debug(context: Record<string, unknown>, message: string): void;
+  info(context: Record<string, unknown>, message: string): void;
+  warn(context: Record<string, unknown>, message: string): void;
+  error(context: Record<string, unknown>, message: string): void;
+}
+
+/** Drops everything: the default when the caller passes no logger. */
+export const silentLogger: EventLogLogger = Object.freeze({
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+});

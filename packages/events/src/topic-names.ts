@@ -1,0 +1,22 @@
+/** The topics of the pipeline, by role. Each can be renamed by configuration (the ecosystem's `*_TOPIC_NAME`). */
+export interface TopicNames {
+  readonly metadataChangeProposal: string;
+  readonly failedMetadataChangeProposal: string;
+  readonly metadataChangeLogVersioned: string;
+  readonly metadataChangeLogTimeseries: string;
+  readonly platformEvent: string;
+  readonly upgradeHistory: string;
+  /** Results of proposals for the gateway's synchronous writes (ours; the ecosystem has no such topic). */
+  readonly proposalOutcome: string;
+}
+
+/** The names the ecosystem uses, so its Kafka emitters and consumers work unchanged. */
+export const defaultTopicNames: TopicNames = Object.freeze({
+  metadataChangeProposal: 'MetadataChangeProposal_v1',
+  failedMetadataChangeProposal: 'FailedMetadataChangeProposal_v1',
+  metadataChangeLogVersioned: 'MetadataChangeLog_Versioned_v1',
+  metadataChangeLogTimeseries: 'MetadataChangeLog_Timeseries_v1',
+  platformEvent: 'PlatformEvent_v1',
+  upgradeHistory: 'DataHubUpgradeHistory_v1',
+  proposalOutcome: 'MetadataChangeProposalOutcome_v1',
+});

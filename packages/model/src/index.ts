@@ -1,0 +1,40 @@
+export type {
+  AspectKind,
+  AspectSpec,
+  EntitySpec,
+  FieldProblem,
+  RelationshipAnnotation,
+  SearchableField,
+  SearchFieldType,
+  Urn,
+  ValidationOutcome,
+} from './types.js';
+export {
+  ConflictError,
+  describeProblems,
+  DomainError,
+  ForbiddenError,
+  isDomainError,
+  NotFoundError,
+  PayloadTooLargeError,
+  SchemaValidationError,
+  UnauthorizedError,
+  UnavailableError,
+  ValidationError,
+  type ErrorCode,
+} from './errors.js';
+export { formatUrn, isUrn, parseUrn, urnFromPathSegment, urnToPathSegment, urnToQueryValue } from './urn.js';
+export { entityRegistry, EntityRegistry, type KeyAspect } from './registry/entity-registry.js';
+export { validateAspect } from './validate.js';
+export { namedAvroType } from './schemas/avro-registry.js';
+export { UrnType } from './schemas/urn-type.js';
+export {
+  CHANGE_TYPES,
+  checkProposal,
+  SUPPORTED_CHANGE_TYPES,
+  type ChangeType,
+  type CheckedProposal,
+  type CheckedSystemMetadata,
+  type ProposalInput,
+  type SupportedChangeType,
+} from './proposal.js';

@@ -1,0 +1,118 @@
+import {
+  arrayOf,
+  aspect,
+  CUSTOM_PROPERTIES,
+  EXTERNAL_URL,
+  opt,
+  record,
+  req,
+  TIMESERIES_BASE,
+  TIMESERIES_SEARCHABLE,
+  UNKNOWN_AUDIT_STAMP,
+  URN,
+  type AspectDefinition,
+} from '../avro-schema.js';
+
+/** Aspects of the `com.linkedin.dashboard` namespace. */
+export const DASHBOARD_ASPECTS: readonly AspectDefinition[] = [
+  aspect({
+    name: 'dashboardInfo',
+    schema: record('com.linkedin.dashboard.DashboardInfo', [
+      CUSTOM_PROPERTIES,
+      EXTERNAL_URL,
+      req('title', 'string'),
+      req('description', 'string'),
+      req('charts', arrayOf(URN), []),
+      opt('chartEdges', arrayOf('com.linkedin.common.Edge')),
+      req('datasets', arrayOf(URN), []),
+      opt('datasetEdges', arrayOf('com.linkedin.common.Edge')),
+      req('dashboards', arrayOf('com.linkedin.common.Edge'), []),
+      req('lastModified', 'com.linkedin.common.ChangeAuditStamps'),
+      opt('dashboardUrl', 'string'),
+      opt('access', 'com.linkedin.common.AccessLevel'),
+      opt('lastRefreshed', 'long'),
+    ]),
+    searchable: [
+      { fieldName: 'customProperties', path: 'customProperties', type: 'TEXT', queryByDefault: true },
+      {
+        fieldName: 'title',
+        path: 'title',
+        type: 'WORD_GRAM',
+        boost: 10,
+        enableAutocomplete: true,
+        fieldNameAliases: ['_entityName'],
+      },
+      { fieldName: 'description', path: 'description', type: 'TEXT', hasValuesFieldName: 'hasDescription' },
+      {
+        fieldName: 'charts',
+        path: 'charts',
+        type: 'URN',
+        numValuesFieldName: 'numCharts',
+        queryByDefault: false,
+      },
+      { fieldName: 'datasets', path: 'datasets', type: 'URN', queryByDefault: false },
+      {
+        fieldName: 'access',
+        path: 'access',
+        type: 'KEYWORD',
+        addToFilters: true,
+        filterName: 'Access Level',
+      },
+      {
+        fieldName: 'lastModifiedAt',
+        path: 'lastModified/lastModified/time',
+        type: 'DATETIME',
+        queryByDefault: false,
+      },
+    ],
+    relationships: [
+      { name: 'Contains', path: 'charts', entityTypes: ['chart'] },
+      { name: 'Contains', path: 'chartEdges/*/destinationUrn', entityTypes: ['chart'] },
+      { name: 'Consumes', path: 'datasets', entityTypes: ['dataset'] },
+      { name: 'Consumes', path: 'datasetEdges/*/destinationUrn', entityTypes: ['dataset'] },
+      { name: 'DashboardContainsDashboard', path: 'dashboards/*/destinationUrn', entityTypes: ['dashboard'] },
+    ],
+  }),
+  aspect({
+    name: 'editableDashboardProperties',
+    schema: record('com.linkedin.dashboard.EditableDashboardProperties', [
+      req('created', 'com.linkedin.common.AuditStamp', UNKNOWN_AUDIT_STAMP),
+      req('lastModified', 'com.linkedin.common.AuditStamp', UNKNOWN_AUDIT_STAMP),
+      opt('deleted', 'com.linkedin.common.AuditStamp'),
+      opt('description', 'string'),
+    ]),
+    searchable: [{ fieldName: 'editedDescription', path: 'description', type: 'TEXT' }],
+  }),
+  aspect({
+    name: 'dashboardUsageStatistics',
+    kind: 'timeseries',
+    schema: record('com.linkedin.dashboard.DashboardUsageStatistics', [
+      ...TIMESERIES_BASE,
+      opt('viewsCount', 'int'),
+      opt('executionsCount', 'int'),
+      opt('uniqueUserCount', 'int'),
+      opt(
+        'userCounts',
+        arrayOf(
+          record('com.linkedin.dashboard.DashboardUserUsageCounts', [
+            req('user', URN),
+            opt('viewsCount', 'int'),
+            opt('executionsCount', 'int'),
+            opt('usageCount', 'int'),
+            opt('userEmail', 'string'),
+          ]),
+        ),
+      ),
+      opt('favoritesCount', 'int'),
+      opt('lastViewedAt', 'long'),
+    ]),
+    searchable: [
+      ...TIMESERIES_SEARCHABLE,
+      { fieldName: 'viewsCount', path: 'viewsCount', type: 'COUNT', queryByDefault: false },
+      { fieldName: 'executionsCount', path: 'executionsCount', type: 'COUNT', queryByDefault: false },
+      { fieldName: 'uniqueUserCount', path: 'uniqueUserCount', type: 'COUNT', queryByDefault: false },
+      { fieldName: 'favoritesCount', path: 'favoritesCount', type: 'COUNT', queryByDefault: false },
+      { fieldName: 'lastViewedAt', path: 'lastViewedAt', type: 'DATETIME', queryByDefault: false },
+    ],
+  }),
+];
