@@ -1,15 +1,18 @@
 import { defineConfig } from 'vitest/config';
 
-const conditions = ['source', 'node', 'import', 'module', 'default'];
-
 // Three tiers, named by file suffix: unit (no I/O), int (one adapter against its real service),
 // e2e (the HTTP interface over the whole pipeline).
 export default defineConfig({
-  resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: ['source'] } },
+  // `source` makes workspace packages resolve to their TypeScript sources, so tests need no build.
+  // The rest are vite's own defaults for server code (keeping CommonJS packages on their require entry).
+  resolve: { conditions: ['source', 'module', 'node', 'development|production'] },
+  ssr: { resolve: { conditions: ['source', 'module', 'node', 'development|production'] } },
   test: {
     projects: [
-      { extends: true, test: { name: 'unit', include: ['**/*.unit.test.ts'], exclude: ['**/node_modules/**'] } },
+      {
+        extends: true,
+        test: { name: 'unit', include: ['**/*.unit.test.ts'], exclude: ['**/node_modules/**'] },
+      },
       {
         extends: true,
         test: {

@@ -95,5 +95,11 @@ export interface EntitySpec {
 
 /** The result of validating an aspect value against its schema. */
 export type ValidationOutcome =
-  | { readonly ok: true; /** The value with unknown fields dropped, unions normalized. */ readonly value: Record<string, unknown> }
+  | {
+      readonly ok: true;
+      /** The value with unknown fields dropped, unions normalized. */ readonly value: Record<
+        string,
+        unknown
+      >;
+    }
   | { readonly ok: false; readonly problems: readonly FieldProblem[] };

@@ -82,7 +82,10 @@ export interface ScanOptions {
   readonly urn?: string;
   /** Only this aspect name. */
   readonly aspect?: string;
-  /** SQL LIKE pattern over URNs (`%` any run, `_` one character). */
+  /**
+   * SQL LIKE pattern over URNs (`%` any run, `_` one character, `\` makes the next character literal),
+   * matched case-sensitively, as URNs are compared everywhere else.
+   */
   readonly urnLike?: string;
   /** Row number to start from, in scan order (offset paging, as restoreIndices' `start`). */
   readonly start?: number;

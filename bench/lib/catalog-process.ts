@@ -1,0 +1,73 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface CatalogProcess {
+  readonly baseUrl: string;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => done(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+/**
+ * Starts a service from source in its own process (so the load generator does not share its event
+ * loop), on a fresh data directory unless the env says otherwise.
+ */
+export async function startCatalogProcess(
+  env: Record<string, string> = {},
+  main = 'services/catalog/src/main.ts',
+): Promise<CatalogProcess> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'catalog-bench-'));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', resolve(repoRoot, main)],
+    {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        CATALOG_DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${main} exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${baseUrl}/health`)).ok) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`${main} did not start`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    baseUrl,
+    stop: async () => {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import { defaultTopicNames, type TopicNames } from '@catalog/events';
+import { resolve } from 'node:path';
+import type { EnvReader } from './env-reader.js';
+
+export interface KafkaSettings {
+  readonly brokers: readonly string[];
+  readonly clientId: string;
+  readonly partitions: number;
+  readonly replicationFactor: number;
+}
+
+export interface MongoSettings {
+  readonly uri: string;
+}
+
+/** Which adapter serves each concern, and where: the services never see which they got. */
+export interface AdapterSettings {
+  /** Embedded data lives here (CATALOG_DATA_DIR). */
+  readonly dataDir: string;
+  readonly kafka?: KafkaSettings;
+  readonly mongodb?: MongoSettings;
+  readonly topics: TopicNames;
+  /** Embedded durability: survive a process crash (default) or also a power loss (fsync each commit). */
+  readonly durability: 'process-crash' | 'power-loss';
+}
+
+const TOPIC_ENV: Readonly<Record<keyof TopicNames, string>> = {
+  metadataChangeProposal: 'METADATA_CHANGE_PROPOSAL_TOPIC_NAME',
+  failedMetadataChangeProposal: 'FAILED_METADATA_CHANGE_PROPOSAL_TOPIC_NAME',
+  metadataChangeLogVersioned: 'METADATA_CHANGE_LOG_VERSIONED_TOPIC_NAME',
+  metadataChangeLogTimeseries: 'METADATA_CHANGE_LOG_TIMESERIES_TOPIC_NAME',
+  platformEvent: 'PLATFORM_EVENT_TOPIC_NAME',
+  upgradeHistory: 'DATAHUB_UPGRADE_HISTORY_TOPIC_NAME',
+  proposalOutcome: 'METADATA_CHANGE_PROPOSAL_OUTCOME_TOPIC_NAME',
+};
+
+/** Reads the adapter variables every deployable shares, with the ecosystem's names. */
+export function readAdapterSettings(env: EnvReader): AdapterSettings {
+  const topics = Object.fromEntries(
+    (Object.keys(TOPIC_ENV) as (keyof TopicNames)[]).map((k) => [
+      k,
+      env.string(TOPIC_ENV[k], defaultTopicNames[k]),
+    ]),
+  ) as unknown as TopicNames;
+  const bootstrap = env.list('KAFKA_BOOTSTRAP_SERVER');
+  const mongoUri = env.optionalString('MONGODB_URI');
+  return {
+    dataDir: resolve(env.string('CATALOG_DATA_DIR', './data')),
+    topics,
+    durability: env.oneOf('CATALOG_DURABILITY', ['process-crash', 'power-loss'] as const, 'process-crash'),
+    ...(bootstrap.length > 0
+      ? {
+          kafka: {
+            brokers: bootstrap,
+            clientId: env.string('KAFKA_CLIENT_ID', 'catalog'),
+            partitions: env.int('KAFKA_TOPIC_PARTITIONS', 1, { min: 1, max: 1000 }),
+            replicationFactor: env.int('KAFKA_TOPIC_REPLICATION_FACTOR', 1, { min: 1, max: 10 }),
+          },
+        }
+      : {}),
+    ...(mongoUri ? { mongodb: { uri: mongoUri } } : {}),
+  };
+}
+
+/** The secrets-free view of the settings, for the start-up log line. */
+export function describeAdapters(settings: AdapterSettings): Record<string, string> {
+  return {
+    eventLog: settings.kafka
+      ? `kafka (${settings.kafka.brokers.join(',')})`
+      : `embedded (${settings.dataDir})`,
+    aspectStore: settings.mongodb ? 'mongodb' : `embedded (${settings.dataDir})`,
+  };
+}

@@ -1,0 +1,218 @@
+/**
+ * The read-model ports, built by the indexer from the change log and read by the gateway:
+ * entity search documents (search, browse, autocomplete), graph edges (relationships) and time-series
+ * documents. The OpenSearch adapters and the embedded adapters satisfy the same contract suites.
+ */
+import type { SearchFieldType } from '@catalog/model';
+
+export type SearchScalar = string | number | boolean;
+
+/** One entity's search document: the searchable fields of all its current aspects, by field name. */
+export interface EntityDocument {
+  readonly urn: string;
+  readonly entityType: string;
+  readonly fields: Readonly<Record<string, SearchScalar | readonly SearchScalar[]>>;
+}
+
+/** How one document field is indexed (derived from the registry's searchable-field annotations). */
+export interface FieldMapping {
+  readonly name: string;
+  readonly type: SearchFieldType;
+  /** Full-text weight; absent or 0 means the field is not searched by full-text queries. */
+  readonly boost?: number;
+  /** Prefix suggestions come from this field. */
+  readonly autocomplete?: boolean;
+}
+
+/** The shape of one entity type's index. */
+export interface EntityIndexSpec {
+  readonly entityType: string;
+  readonly fields: readonly FieldMapping[];
+}
+
+export const CONDITIONS = [
+  'CONTAIN',
+  'END_WITH',
+  'EQUAL',
+  'IEQUAL',
+  'GREATER_THAN',
+  'GREATER_THAN_OR_EQUAL_TO',
+  'LESS_THAN',
+  'LESS_THAN_OR_EQUAL_TO',
+  'START_WITH',
+  'EXISTS',
+  'IN',
+] as const;
+export type Condition = (typeof CONDITIONS)[number];
+
+/** One condition on a field; several values are ORed. */
+export interface Criterion {
+  readonly field: string;
+  readonly values: readonly string[];
+  readonly condition: Condition;
+  readonly negated?: boolean;
+}
+
+/** Disjunctive normal form, as the ecosystem sends it: `{or: [{and: [criterion...]}]}`. */
+export interface Filter {
+  readonly or: readonly { readonly and: readonly Criterion[] }[];
+}
+
+export interface SearchRequest {
+  readonly entityTypes: readonly string[];
+  /** Free text over the fields with a boost; `*` or empty matches all; `field:value` is an exact match. */
+  readonly input: string;
+  readonly filter?: Filter;
+  readonly start: number;
+  readonly count: number;
+  /** Fields to aggregate (facets); each gives value → count over the whole match set. */
+  readonly facets?: readonly string[];
+  readonly maxAggValues?: number;
+  /** Soft-deleted entities (removed = true) are left out unless this is set. */
+  readonly includeRemoved?: boolean;
+  readonly sort?: readonly { readonly field: string; readonly order: 'ASCENDING' | 'DESCENDING' }[];
+}
+
+export interface MatchedField {
+  readonly name: string;
+  readonly value: string;
+}
+
+export interface SearchHit {
+  readonly urn: string;
+  readonly entityType: string;
+  readonly score: number;
+  readonly matchedFields: readonly MatchedField[];
+}
+
+export interface Aggregation {
+  readonly field: string;
+  readonly values: readonly { readonly value: string; readonly count: number }[];
+}
+
+export interface SearchResponse {
+  readonly total: number;
+  readonly hits: readonly SearchHit[];
+  readonly aggregations: readonly Aggregation[];
+}
+
+export interface BrowseRequest {
+  readonly entityType: string;
+  /** Slash-delimited; `/` or empty is the root. */
+  readonly path: string;
+  readonly filter?: Filter;
+  readonly start: number;
+  readonly limit: number;
+}
+
+export interface BrowseResponse {
+  /** Child path segments under `path`, with the number of entities below each. */
+  readonly groups: readonly { readonly name: string; readonly count: number }[];
+  /** Entities whose browse path is exactly `path` (paged by start/limit). */
+  readonly entities: readonly { readonly urn: string; readonly name: string }[];
+  readonly totalEntities: number;
+  readonly totalNumEntities: number;
+}
+
+export interface AutocompleteRequest {
+  readonly entityType: string;
+  readonly query: string;
+  /** One field to suggest from; defaults to the autocomplete fields of the entity. */
+  readonly field?: string;
+  readonly filter?: Filter;
+  readonly limit: number;
+}
+
+export interface AutocompleteResponse {
+  readonly suggestions: readonly string[];
+  readonly entities: readonly string[];
+}
+
+export interface SearchIndex {
+  /** Creates the entity type's index with its mappings, or updates mappings compatibly (idempotent). */
+  ensureIndex(spec: EntityIndexSpec): Promise<void>;
+  /** Drops the entity type's index and its documents. */
+  deleteIndex(entityType: string): Promise<void>;
+  /** Bulk upsert (replace whole documents); idempotent. */
+  upsert(documents: readonly EntityDocument[]): Promise<void>;
+  /** Bulk delete; deleting an absent document is not an error. */
+  delete(refs: readonly { readonly entityType: string; readonly urn: string }[]): Promise<void>;
+  getDocument(entityType: string, urn: string): Promise<EntityDocument | null>;
+  search(request: SearchRequest): Promise<SearchResponse>;
+  browse(request: BrowseRequest): Promise<BrowseResponse>;
+  autocomplete(request: AutocompleteRequest): Promise<AutocompleteResponse>;
+  /** Makes every completed write visible to reads (tests and read-your-writes waits). */
+  refresh(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** An edge from an aspect's relationship annotation. */
+export interface Edge {
+  readonly source: string;
+  readonly relationship: string;
+  readonly target: string;
+  /** The aspect that declared it: edges are replaced per (source, aspect). */
+  readonly aspect: string;
+  readonly createdAt?: number;
+  readonly createdActor?: string;
+}
+
+export interface RelatedRequest {
+  readonly urn: string;
+  readonly direction: 'INCOMING' | 'OUTGOING';
+  readonly types: readonly string[];
+  readonly start: number;
+  readonly count: number;
+}
+
+export interface RelatedResponse {
+  readonly total: number;
+  readonly relationships: readonly {
+    readonly type: string;
+    readonly entity: string;
+    readonly created?: { time: number; actor: string };
+  }[];
+}
+
+export interface GraphIndex {
+  ensure(): Promise<void>;
+  /** Replaces every edge that `aspect` of `source` declared with `edges` (empty removes them). */
+  replaceEdges(source: string, aspect: string, edges: readonly Edge[]): Promise<void>;
+  /** Removes every edge from or to the entity (entity deletion). */
+  removeEntity(urn: string): Promise<void>;
+  related(request: RelatedRequest): Promise<RelatedResponse>;
+  refresh(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A time-series aspect value as indexed: one document per (urn, timestamp, partition/messageId). */
+export interface TimeseriesDocument {
+  readonly entityType: string;
+  readonly aspect: string;
+  readonly urn: string;
+  readonly timestampMillis: number;
+  /** Idempotency id: the same event indexed twice is one document. */
+  readonly id: string;
+  /** The aspect value as received. */
+  readonly value: Readonly<Record<string, unknown>>;
+  readonly systemMetadata?: Readonly<Record<string, unknown>>;
+}
+
+export interface TimeseriesQuery {
+  readonly entityType: string;
+  readonly aspect: string;
+  readonly urn: string;
+  readonly startTimeMillis?: number;
+  readonly endTimeMillis?: number;
+  readonly limit: number;
+  readonly filter?: Filter;
+}
+
+export interface TimeseriesIndex {
+  ensure(entityType: string, aspect: string): Promise<void>;
+  upsert(documents: readonly TimeseriesDocument[]): Promise<void>;
+  /** Newest first. */
+  query(query: TimeseriesQuery): Promise<readonly TimeseriesDocument[]>;
+  refresh(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,185 @@
+import { sameAspectValue } from '../canonical-json.js';
+import type { ApplyResult, AspectWrite, AuditStamp, StoredAspect, SystemMetadata } from '../port.js';
+import { storedAspectOf, toStoredAspect } from './aspect-row.js';
+import { RecordedResultWriter } from './recorded-result.js';
+import type { SqliteStatements } from './sqlite-statements.js';
+
+const recorder = new RecordedResultWriter();
+
+/**
+ * Applies one write inside the caller's transaction and records its result under the request id.
+ * A request id already recorded (by an earlier batch, or earlier in this batch: the record is in the
+ * same transaction) returns that result, replayed, and changes nothing.
+ */
+export function applyAspectWrite(stmts: SqliteStatements, write: AspectWrite, now: number): ApplyResult {
+  const recorded = stmts.findRequest.get(write.requestId);
+  if (recorded !== undefined) {
+    return { ...(JSON.parse(recorded.result) as ApplyResult), replayed: true };
+  }
+  const result = applyChange(stmts, write, now);
+  stmts.recordRequest.run(write.requestId, recorder.toJson(result), now);
+  return result;
+}
+
+function applyChange(stmts: SqliteStatements, write: AspectWrite, now: number): ApplyResult {
+  switch (write.mode) {
+    case 'UPSERT':
+    case 'CREATE':
+      return upsert(stmts, write, now);
+    case 'DELETE':
+      return deleteAspect(stmts, write);
+    case 'DELETE_ENTITY':
+      return deleteEntity(stmts, write);
+  }
+}
+
+function upsert(stmts: SqliteStatements, write: AspectWrite, now: number): ApplyResult {
+  const { requestId, urn, aspect } = write;
+  const latestRow = stmts.getVersion.get(urn, aspect, 0);
+  const previous =
+    latestRow === undefined ? undefined : recorder.knowText(toStoredAspect(latestRow), latestRow.metadata);
+  if (previous !== undefined && write.mode === 'CREATE') {
+    return { requestId, status: 'CONFLICT', previous, replayed: false };
+  }
+  const value = requireValue(write);
+  const text = JSON.stringify(value);
+  const systemMetadata = write.systemMetadata ?? null;
+  let result: ApplyResult;
+  if (latestRow === undefined || previous === undefined) {
+    const current = writeLatest(stmts, 'insert', urn, aspect, value, text, systemMetadata, write.created);
+    result = { requestId, status: 'CREATED', current, replayed: false };
+  } else if (text === latestRow.metadata || sameAspectValue(previous.value, value)) {
+    const observed = observedAgain(previous.systemMetadata, systemMetadata, now);
+    stmts.updateSystemMetadata.run(JSON.stringify(observed), urn, aspect);
+    result = {
+      requestId,
+      status: 'UNCHANGED',
+      previous,
+      current: recorder.knowText({ ...previous, systemMetadata: observed }, latestRow.metadata),
+      replayed: false,
+    };
+  } else {
+    // The old latest keeps its content and audit stamp under the next history number.
+    const max = stmts.maxVersion.get(urn, aspect)?.max ?? 0;
+    stmts.copyLatestToHistory.run(max + 1, urn, aspect);
+    const current = writeLatest(stmts, 'replace', urn, aspect, value, text, systemMetadata, write.created);
+    result = { requestId, status: 'UPDATED', previous, current, replayed: false };
+  }
+  const keyCreated = ensureKeyAspect(stmts, write);
+  return keyCreated === undefined ? result : { ...result, keyCreated };
+}
+
+/**
+ * Stores the entity's key aspect when it has none. A write of the key aspect itself has already
+ * stored it, so it is not stored (or reported) twice.
+ */
+function ensureKeyAspect(stmts: SqliteStatements, write: AspectWrite): StoredAspect | undefined {
+  const key = write.keyAspect;
+  if (key === undefined || key.name === write.aspect) return undefined;
+  if (stmts.hasLatest.get(write.urn, key.name) !== undefined) return undefined;
+  const text = JSON.stringify(key.value);
+  return writeLatest(
+    stmts,
+    'insert',
+    write.urn,
+    key.name,
+    key.value,
+    text,
+    write.systemMetadata ?? null,
+    write.created,
+  );
+}
+
+function deleteAspect(stmts: SqliteStatements, write: AspectWrite): ApplyResult {
+  const { requestId, urn, aspect } = write;
+  const latestRow = stmts.getVersion.get(urn, aspect, 0);
+  // History rows go too, even in the (never expected) case of history without a version 0.
+  stmts.deleteAspect.run(urn, aspect);
+  if (latestRow === undefined) return { requestId, status: 'NOT_FOUND', replayed: false };
+  return { requestId, status: 'DELETED', previous: toStoredAspect(latestRow), replayed: false };
+}
+
+function deleteEntity(stmts: SqliteStatements, write: AspectWrite): ApplyResult {
+  const { requestId, urn } = write;
+  const removed = stmts.latestOfEntity.all(urn).map(toStoredAspect);
+  stmts.deleteEntity.run(urn);
+  if (removed.length === 0) return { requestId, status: 'NOT_FOUND', replayed: false };
+  // `previous` is the aspect the delete was addressed to (normally the key aspect), for its change log.
+  const previous = removed.find((stored) => stored.aspect === write.aspect);
+  return {
+    requestId,
+    status: 'DELETED',
+    ...(previous === undefined ? {} : { previous }),
+    removed,
+    replayed: false,
+  };
+}
+
+/** Writes version 0 (a new row, or over the current one) and returns it as stored. */
+function writeLatest(
+  stmts: SqliteStatements,
+  how: 'insert' | 'replace',
+  urn: string,
+  aspect: string,
+  value: Readonly<Record<string, unknown>>,
+  text: string,
+  systemMetadata: SystemMetadata | null,
+  created: AuditStamp,
+): StoredAspect {
+  const systemText = systemMetadata === null ? null : JSON.stringify(systemMetadata);
+  const impersonator = created.impersonator ?? null;
+  const message = created.message ?? null;
+  if (how === 'insert') {
+    stmts.insertAspect.run(
+      urn,
+      aspect,
+      0,
+      text,
+      systemText,
+      created.time,
+      created.actor,
+      impersonator,
+      message,
+    );
+  } else {
+    stmts.replaceLatest.run(
+      text,
+      systemText,
+      created.time,
+      created.actor,
+      impersonator,
+      message,
+      urn,
+      aspect,
+    );
+  }
+  return recorder.knowText(storedAspectOf(urn, aspect, 0, value, systemMetadata, created), text);
+}
+
+/**
+ * System metadata of an identical value seen again, as the ecosystem keeps it: the stored metadata
+ * with the new lastObserved, the new run as runId, and the run that stored it before as lastRunId.
+ */
+function observedAgain(
+  stored: SystemMetadata | null,
+  incoming: SystemMetadata | null,
+  now: number,
+): SystemMetadata {
+  const base: Record<string, unknown> = { ...(stored ?? {}) };
+  base['lastObserved'] = incoming?.lastObserved ?? now;
+  if (incoming?.runId !== undefined) {
+    if (stored?.runId !== undefined) base['lastRunId'] = stored.runId;
+    base['runId'] = incoming.runId;
+  }
+  return base as SystemMetadata;
+}
+
+function requireValue(write: AspectWrite): Readonly<Record<string, unknown>> {
+  if (write.value === undefined) {
+    // Callers validate before they write; a missing value here is a bug upstream, not input to record.
+    throw new TypeError(
+      `${write.mode} of ${write.aspect} on ${write.urn} (request ${write.requestId}) has no value`,
+    );
+  }
+  return write.value;
+}

@@ -1,0 +1,60 @@
+import type { AuditStamp, StoredAspect, SystemMetadata } from '../port.js';
+
+/** One row of the `aspects` table as better-sqlite3 returns it. */
+export interface AspectRow {
+  readonly urn: string;
+  readonly aspect: string;
+  readonly version: number;
+  readonly metadata: string;
+  readonly system_metadata: string | null;
+  readonly created_on: number;
+  readonly created_by: string;
+  readonly created_for: string | null;
+  readonly created_message: string | null;
+}
+
+/** Columns in the order every SELECT of the store lists them. */
+export const ASPECT_COLUMNS =
+  'urn, aspect, version, metadata, system_metadata, created_on, created_by, created_for, created_message';
+
+export function toStoredAspect(row: AspectRow): StoredAspect {
+  return {
+    urn: row.urn,
+    aspect: row.aspect,
+    version: row.version,
+    value: JSON.parse(row.metadata) as Record<string, unknown>,
+    systemMetadata: row.system_metadata === null ? null : (JSON.parse(row.system_metadata) as SystemMetadata),
+    created: toAuditStamp(row),
+  };
+}
+
+function toAuditStamp(row: AspectRow): AuditStamp {
+  // Optional members are left out rather than set to undefined, so a stamp round-trips deep-equal.
+  return {
+    time: row.created_on,
+    actor: row.created_by,
+    ...(row.created_for === null ? {} : { impersonator: row.created_for }),
+    ...(row.created_message === null ? {} : { message: row.created_message }),
+  };
+}
+
+/** The StoredAspect a write produces, built in memory so results need no read-back. */
+export function storedAspectOf(
+  urn: string,
+  aspect: string,
+  version: number,
+  value: Readonly<Record<string, unknown>>,
+  systemMetadata: SystemMetadata | null,
+  created: AuditStamp,
+): StoredAspect {
+  return { urn, aspect, version, value, systemMetadata, created: normalizeStamp(created) };
+}
+
+function normalizeStamp(stamp: AuditStamp): AuditStamp {
+  return {
+    time: stamp.time,
+    actor: stamp.actor,
+    ...(stamp.impersonator === undefined ? {} : { impersonator: stamp.impersonator }),
+    ...(stamp.message === undefined ? {} : { message: stamp.message }),
+  };
+}

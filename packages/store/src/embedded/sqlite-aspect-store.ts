@@ -1,0 +1,229 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { ApplyResult, AspectStore, AspectWrite, ScanOptions, ScanPage, StoredAspect } from '../port.js';
+import { decodeScanCursor, encodeScanCursor } from '../scan-cursor.js';
+import { applyAspectWrite } from './apply-aspect-write.js';
+import { ASPECT_COLUMNS, toStoredAspect, type AspectRow } from './aspect-row.js';
+import { likeToGlob } from './like-to-glob.js';
+import { migrateSchema } from './sqlite-schema.js';
+import { prepareStatements, type SqliteStatements } from './sqlite-statements.js';
+import { StatementCache } from './statement-cache.js';
+
+export interface SqliteAspectStoreOptions {
+  /** Database file; its directory is created when missing. `:memory:` for a throwaway store. */
+  readonly file: string;
+  /**
+   * What a committed write survives. Both use WAL.
+   * - `process-crash` (default, synchronous=NORMAL): a commit is in the WAL file before applyBatch
+   *   resolves, so kill -9 of the process loses nothing committed; an OS crash or power cut may lose
+   *   the last commits (never corrupting the file).
+   * - `power-loss` (synchronous=FULL): the WAL is fsynced at every commit, so committed writes also
+   *   survive an OS crash or power cut, at the price of one fsync per batch.
+   */
+  readonly durability?: 'process-crash' | 'power-loss';
+  /** How long a request id is remembered for idempotent redelivery; default 7 days. */
+  readonly requestRetentionMs?: number;
+  /** Milliseconds since the epoch; injected so tests control lastObserved and pruning. */
+  readonly clock?: () => number;
+}
+
+const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+/** How often applyBatch prunes old request ids, at most. */
+const PRUNE_INTERVAL_MS = 60_000;
+/** Rows pruned per step, so a long-idle backlog never stalls one batch. */
+const PRUNE_STEP_ROWS = 10_000;
+/** Keys per IN list in getLatestMany, well under SQLite's bound-parameter limit. */
+const IN_CHUNK = 500;
+
+/** Opens (creating or migrating as needed) the embedded aspect store at `options.file`. */
+export async function openSqliteAspectStore(options: SqliteAspectStoreOptions): Promise<SqliteAspectStore> {
+  return new SqliteAspectStore(options);
+}
+
+/**
+ * The embedded AspectStore on one SQLite file (better-sqlite3). better-sqlite3 is synchronous, so a
+ * batch runs start to finish without yielding: concurrent applyBatch calls in one process are
+ * serialized, and IMMEDIATE transactions with a busy timeout serialize other processes on the file.
+ */
+export class SqliteAspectStore implements AspectStore {
+  private readonly db: Database.Database;
+  private readonly stmts: SqliteStatements;
+  private readonly queries: StatementCache;
+  private readonly clock: () => number;
+  private readonly retentionMs: number;
+  private readonly applyInTransaction: (writes: readonly AspectWrite[]) => ApplyResult[];
+  private lastPruneAt = Number.NEGATIVE_INFINITY;
+
+  constructor(options: SqliteAspectStoreOptions) {
+    this.clock = options.clock ?? Date.now;
+    this.retentionMs = options.requestRetentionMs ?? DEFAULT_RETENTION_MS;
+    if (options.file !== ':memory:' && options.file !== '')
+      mkdirSync(dirname(options.file), { recursive: true });
+    this.db = new Database(options.file);
+    try {
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma(`synchronous = ${options.durability === 'power-loss' ? 'FULL' : 'NORMAL'}`);
+      this.db.pragma('busy_timeout = 5000');
+      this.db.pragma('cache_size = -32768');
+      migrateSchema(this.db, this.clock());
+      this.stmts = prepareStatements(this.db);
+    } catch (error) {
+      this.db.close();
+      throw error;
+    }
+    this.queries = new StatementCache(this.db);
+    const transaction = this.db.transaction((writes: readonly AspectWrite[]) => {
+      const now = this.clock();
+      this.pruneIfDue(now);
+      return writes.map((write) => applyAspectWrite(this.stmts, write, now));
+    });
+    // IMMEDIATE takes the write lock up front: a deferred transaction that reads first could fail
+    // with SQLITE_BUSY on upgrade when another process writes the same file.
+    this.applyInTransaction = (writes) => transaction.immediate(writes);
+  }
+
+  /**
+   * One transaction for the whole batch (one commit, the throughput lever); writes apply in order and
+   * each sees the ones before it, so the results equal applying them one by one. If the batch fails
+   * (I/O error), nothing of it is stored and the promise rejects: redeliver it.
+   */
+  async applyBatch(writes: readonly AspectWrite[]): Promise<readonly ApplyResult[]> {
+    writes.forEach(checkWrite);
+    if (writes.length === 0) return [];
+    return this.applyInTransaction(writes);
+  }
+
+  async get(urn: string, aspect: string, version = 0): Promise<StoredAspect | null> {
+    const row = this.stmts.getVersion.get(urn, aspect, version);
+    return row === undefined ? null : toStoredAspect(row);
+  }
+
+  async getLatest(urn: string, aspects?: readonly string[]): Promise<readonly StoredAspect[]> {
+    if (aspects === undefined) return this.stmts.latestOfEntity.all(urn).map(toStoredAspect);
+    const names = [...new Set(aspects)];
+    if (names.length === 0) return [];
+    const sql = `SELECT ${ASPECT_COLUMNS} FROM aspects WHERE urn = ? AND version = 0
+      AND aspect IN (${placeholders(names.length)}) ORDER BY aspect`;
+    return this.queries
+      .get(sql)
+      .all(urn, ...names)
+      .map((row) => toStoredAspect(row as AspectRow));
+  }
+
+  async getLatestMany(
+    urns: readonly string[],
+    aspects?: readonly string[],
+  ): Promise<ReadonlyMap<string, readonly StoredAspect[]>> {
+    const byUrn = new Map<string, StoredAspect[]>();
+    const names = aspects === undefined ? undefined : [...new Set(aspects)];
+    if (names !== undefined && names.length === 0) return byUrn;
+    const unique = [...new Set(urns)];
+    for (let at = 0; at < unique.length; at += IN_CHUNK) {
+      const chunk = unique.slice(at, at + IN_CHUNK);
+      const aspectFilter = names === undefined ? '' : `AND aspect IN (${placeholders(names.length)})`;
+      const sql = `SELECT ${ASPECT_COLUMNS} FROM aspects WHERE version = 0
+        AND urn IN (${placeholders(chunk.length)}) ${aspectFilter} ORDER BY urn, aspect`;
+      for (const row of this.queries.get(sql).all(...chunk, ...(names ?? []))) {
+        const stored = toStoredAspect(row as AspectRow);
+        const list = byUrn.get(stored.urn);
+        if (list === undefined) byUrn.set(stored.urn, [stored]);
+        else list.push(stored);
+      }
+    }
+    return byUrn;
+  }
+
+  async listVersions(urn: string, aspect: string): Promise<readonly StoredAspect[]> {
+    return this.stmts.listVersions.all(urn, aspect).map(toStoredAspect);
+  }
+
+  async scan(options: ScanOptions): Promise<ScanPage> {
+    checkScanOptions(options);
+    if (options.limit === 0) return { items: [] };
+    const { clauses, params } = filterClauses(options);
+    if (options.after !== undefined) {
+      const position = decodeScanCursor(options.after);
+      clauses.push('(urn, aspect) > (?, ?)');
+      params.push(position.urn, position.aspect);
+    }
+    // One row more than asked tells whether another page exists, so the last page has no cursor.
+    const sql = `SELECT ${ASPECT_COLUMNS} FROM aspects WHERE ${clauses.join(' AND ')}
+      ORDER BY urn, aspect LIMIT ? OFFSET ?`;
+    const rows = this.queries.get(sql).all(...params, options.limit + 1, options.start ?? 0) as AspectRow[];
+    const items = rows.slice(0, options.limit).map(toStoredAspect);
+    const last = items[items.length - 1];
+    if (rows.length <= options.limit || last === undefined) return { items };
+    return { items, next: encodeScanCursor(last) };
+  }
+
+  async count(options: Pick<ScanOptions, 'aspect' | 'urnLike'> = {}): Promise<number> {
+    const { clauses, params } = filterClauses(options);
+    const sql = `SELECT COUNT(*) AS n FROM aspects WHERE ${clauses.join(' AND ')}`;
+    return (this.queries.get(sql).get(...params) as { n: number }).n;
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  private pruneIfDue(now: number): void {
+    if (now - this.lastPruneAt < PRUNE_INTERVAL_MS) return;
+    const { changes } = this.stmts.pruneRequests.run(now - this.retentionMs, PRUNE_STEP_ROWS);
+    // A full step means more may be left: try again on the next batch instead of waiting an interval.
+    if (changes < PRUNE_STEP_ROWS) this.lastPruneAt = now;
+  }
+}
+
+/**
+ * WHERE terms shared by scan and count. `version = 0` is written literally so SQLite can use the
+ * partial indices; urnLike runs as the equivalent GLOB (see likeToGlob).
+ */
+function filterClauses(options: Pick<ScanOptions, 'urn' | 'aspect' | 'urnLike'>): {
+  clauses: string[];
+  params: (string | number)[];
+} {
+  const clauses = ['version = 0'];
+  const params: (string | number)[] = [];
+  if (options.urn !== undefined) {
+    clauses.push('urn = ?');
+    params.push(options.urn);
+  }
+  if (options.aspect !== undefined) {
+    clauses.push('aspect = ?');
+    params.push(options.aspect);
+  }
+  if (options.urnLike !== undefined) {
+    clauses.push('urn GLOB ?');
+    params.push(likeToGlob(options.urnLike));
+  }
+  return { clauses, params };
+}
+
+function placeholders(n: number): string {
+  return Array.from({ length: n }, () => '?').join(', ');
+}
+
+function checkScanOptions(options: ScanOptions): void {
+  if (!Number.isInteger(options.limit) || options.limit < 0) {
+    throw new TypeError(`scan limit must be a non-negative integer, got ${options.limit}`);
+  }
+  if (options.start !== undefined && (!Number.isInteger(options.start) || options.start < 0)) {
+    throw new TypeError(`scan start must be a non-negative integer, got ${options.start}`);
+  }
+  if (options.start !== undefined && options.after !== undefined) {
+    throw new TypeError('scan takes either start or after, not both');
+  }
+}
+
+/** Rejects malformed writes before the batch starts, so one bad write cannot abort a transaction midway. */
+function checkWrite(write: AspectWrite): void {
+  if (typeof write.requestId !== 'string' || write.requestId === '') {
+    throw new TypeError(`write of ${write.aspect} on ${write.urn} has no request id`);
+  }
+  if ((write.mode === 'UPSERT' || write.mode === 'CREATE') && write.value === undefined) {
+    throw new TypeError(
+      `${write.mode} of ${write.aspect} on ${write.urn} (request ${write.requestId}) has no value`,
+    );
+  }
+}

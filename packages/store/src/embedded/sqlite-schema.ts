@@ -1,0 +1,68 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * Schema migrations of the embedded aspect store, applied in order at open. Each step runs once,
+ * recorded in `schema_version`, so the file layout can evolve without a separate tool. Append new
+ * steps; never edit one that has shipped.
+ */
+const MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] = [
+  {
+    version: 1,
+    sql: `
+      -- Same layout as the ecosystem's metadata_aspect_v2, so its mental model (and restore order) carries over.
+      CREATE TABLE aspects (
+        urn TEXT NOT NULL,
+        aspect TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        metadata TEXT NOT NULL,
+        system_metadata TEXT,
+        created_on INTEGER NOT NULL,
+        created_by TEXT NOT NULL,
+        created_for TEXT,
+        created_message TEXT,
+        PRIMARY KEY (urn, aspect, version)
+      );
+      -- Partial indices over version 0 only: scans, counts and latest reads never touch history rows.
+      CREATE INDEX aspects_latest ON aspects (urn, aspect) WHERE version = 0;
+      CREATE INDEX aspects_latest_by_aspect ON aspects (aspect, urn) WHERE version = 0;
+
+      -- No index on applied_at: rows are appended in time order, so pruning walks the oldest rowids.
+      CREATE TABLE applied_requests (
+        request_id TEXT PRIMARY KEY,
+        result TEXT NOT NULL,
+        applied_at INTEGER NOT NULL
+      );
+    `,
+  },
+];
+
+/** The newest layout this build knows. */
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+/**
+ * Brings the file to SCHEMA_VERSION. Refuses a file written by a newer build rather than guessing
+ * at a layout it does not know.
+ */
+export function migrateSchema(db: Database.Database, now: number): void {
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)',
+  );
+  const migrate = db.transaction(() => {
+    const row = db.prepare('SELECT MAX(version) AS version FROM schema_version').get() as
+      { version: number | null } | undefined;
+    const current = row?.version ?? 0;
+    if (current > SCHEMA_VERSION) {
+      throw new Error(
+        `aspect store file has schema version ${current}, newer than this build supports (${SCHEMA_VERSION})`,
+      );
+    }
+    const record = db.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)');
+    for (const step of MIGRATIONS) {
+      if (step.version <= current) continue;
+      db.exec(step.sql);
+      record.run(step.version, now);
+    }
+  });
+  // IMMEDIATE: two processes opening a fresh file at once must not both run step 1.
+  migrate.immediate();
+}

@@ -1,0 +1,73 @@
+import type Database from 'better-sqlite3';
+import { ASPECT_COLUMNS, type AspectRow } from './aspect-row.js';
+
+/**
+ * Every fixed-shape statement of the store, prepared once per connection: preparing costs more than
+ * running a point query, and the write path runs several per aspect write.
+ */
+export interface SqliteStatements {
+  readonly findRequest: Database.Statement<[string], { result: string }>;
+  readonly recordRequest: Database.Statement<[string, string, number]>;
+  readonly pruneRequests: Database.Statement<[number, number]>;
+  readonly getVersion: Database.Statement<[string, string, number], AspectRow>;
+  readonly hasLatest: Database.Statement<[string, string], { found: number }>;
+  readonly maxVersion: Database.Statement<[string, string], { max: number | null }>;
+  readonly copyLatestToHistory: Database.Statement<[number, string, string]>;
+  readonly replaceLatest: Database.Statement<
+    [string, string | null, number, string, string | null, string | null, string, string]
+  >;
+  readonly insertAspect: Database.Statement<
+    [string, string, number, string, string | null, number, string, string | null, string | null]
+  >;
+  readonly updateSystemMetadata: Database.Statement<[string | null, string, string]>;
+  readonly deleteAspect: Database.Statement<[string, string]>;
+  readonly latestOfEntity: Database.Statement<[string], AspectRow>;
+  readonly deleteEntity: Database.Statement<[string]>;
+  readonly listVersions: Database.Statement<[string, string], AspectRow>;
+}
+
+export function prepareStatements(db: Database.Database): SqliteStatements {
+  return {
+    findRequest: db.prepare('SELECT result FROM applied_requests WHERE request_id = ?'),
+    recordRequest: db.prepare(
+      'INSERT INTO applied_requests (request_id, result, applied_at) VALUES (?, ?, ?)',
+    ),
+    // The oldest rows by rowid (insertion order), bounded: plain DELETE ... LIMIT needs a compile option
+    // that SQLite builds lack. A clock that stepped back only makes a row live a little longer.
+    pruneRequests: db.prepare(
+      `DELETE FROM applied_requests WHERE applied_at < ?
+         AND rowid IN (SELECT rowid FROM applied_requests ORDER BY rowid LIMIT ?)`,
+    ),
+    getVersion: db.prepare(
+      `SELECT ${ASPECT_COLUMNS} FROM aspects WHERE urn = ? AND aspect = ? AND version = ?`,
+    ),
+    hasLatest: db.prepare('SELECT 1 AS found FROM aspects WHERE urn = ? AND aspect = ? AND version = 0'),
+    maxVersion: db.prepare('SELECT MAX(version) AS max FROM aspects WHERE urn = ? AND aspect = ?'),
+    // History is a copy made inside SQLite; version 0 is then rewritten in place. Neither step changes
+    // an indexed column of version 0, which keeps the partial indices out of the update path.
+    copyLatestToHistory: db.prepare(
+      `INSERT INTO aspects (${ASPECT_COLUMNS})
+       SELECT urn, aspect, ?, metadata, system_metadata, created_on, created_by, created_for, created_message
+       FROM aspects WHERE urn = ? AND aspect = ? AND version = 0`,
+    ),
+    replaceLatest: db.prepare(
+      `UPDATE aspects SET metadata = ?, system_metadata = ?, created_on = ?, created_by = ?, created_for = ?,
+         created_message = ?
+       WHERE urn = ? AND aspect = ? AND version = 0`,
+    ),
+    insertAspect: db.prepare(`INSERT INTO aspects (${ASPECT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    updateSystemMetadata: db.prepare(
+      'UPDATE aspects SET system_metadata = ? WHERE urn = ? AND aspect = ? AND version = 0',
+    ),
+    deleteAspect: db.prepare('DELETE FROM aspects WHERE urn = ? AND aspect = ?'),
+    latestOfEntity: db.prepare(
+      `SELECT ${ASPECT_COLUMNS} FROM aspects WHERE urn = ? AND version = 0 ORDER BY aspect`,
+    ),
+    deleteEntity: db.prepare('DELETE FROM aspects WHERE urn = ?'),
+    // Version 0 first (it is the newest), then history from the highest version down.
+    listVersions: db.prepare(
+      `SELECT ${ASPECT_COLUMNS} FROM aspects WHERE urn = ? AND aspect = ?
+       ORDER BY CASE WHEN version = 0 THEN 0 ELSE 1 END, version DESC`,
+    ),
+  };
+}

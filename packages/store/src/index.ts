@@ -1,0 +1,19 @@
+export type {
+  ApplyResult,
+  ApplyStatus,
+  AspectStore,
+  AspectWrite,
+  AspectWriteMode,
+  AuditStamp,
+  ScanOptions,
+  ScanPage,
+  StoredAspect,
+  SystemMetadata,
+} from './port.js';
+export { canonicalJson, sameAspectValue } from './canonical-json.js';
+export { decodeScanCursor, encodeScanCursor, type ScanPosition } from './scan-cursor.js';
+export {
+  openSqliteAspectStore,
+  SqliteAspectStore,
+  type SqliteAspectStoreOptions,
+} from './embedded/sqlite-aspect-store.js';

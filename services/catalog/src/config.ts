@@ -1,0 +1,22 @@
+import { readGatewaySection, readLogLevel, type GatewayConfig } from '@catalog/gateway';
+import { readPersistenceSection, type PersistenceConfig } from '@catalog/persistence';
+import { EnvReader, readAdapterSettings } from '@catalog/runtime';
+
+/** The all-in-one process: the gateway's and persistence's settings over one set of adapters. */
+export interface CatalogConfig extends GatewayConfig {
+  readonly persistence: Pick<PersistenceConfig, 'groupId' | 'maxBatchSize'>;
+}
+
+export function readCatalogConfig(
+  source: Readonly<Record<string, string | undefined>>,
+): Readonly<CatalogConfig> {
+  const env = new EnvReader(source);
+  const config: CatalogConfig = {
+    ...readGatewaySection(env),
+    logLevel: readLogLevel(env),
+    adapters: readAdapterSettings(env),
+    persistence: readPersistenceSection(env),
+  };
+  env.finish();
+  return Object.freeze(config);
+}

@@ -1,0 +1,57 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { dirname, resolve } from 'node:path';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => done(port));
+    });
+  });
+}
+
+export interface ChildService {
+  readonly process: ChildProcess;
+  readonly output: () => string;
+  readonly exited: Promise<number | null>;
+}
+
+/** Runs a service's main.ts from source in a child process, as its own deployable would run. */
+export function spawnService(mainPath: string, env: Record<string, string>): ChildService {
+  const child = spawn(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', resolve(repoRoot, mainPath)],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  return { process: child, output: () => output, exited };
+}
+
+export async function waitForHealth(baseUrl: string, child: ChildService, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.process.exitCode !== null) throw new Error(`service exited early:\n${child.output()}`);
+    try {
+      const res = await fetch(`${baseUrl}/health`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`service not healthy in ${timeoutMs} ms:\n${child.output()}`);
+}

@@ -1,0 +1,135 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger } from '@catalog/runtime';
+import { readCatalogConfig, startCatalog, type RunningCatalog } from '../src/index.js';
+
+export interface TestCatalog extends RunningCatalog {
+  readonly baseUrl: string;
+  readonly dataDir: string;
+  /** Closes the catalog and removes its data directory. */
+  dispose(): Promise<void>;
+}
+
+/** Starts an embedded catalog on a free port over a fresh data directory. */
+export async function startTestCatalog(env: Record<string, string> = {}): Promise<TestCatalog> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'catalog-e2e-'));
+  const config = readCatalogConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    CATALOG_DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
+  const logger = createLogger({ name: 'catalog-test', level: config.logLevel });
+  const catalog = await startCatalog(config, logger);
+  return {
+    ...catalog,
+    baseUrl: `http://127.0.0.1:${catalog.port}`,
+    dataDir,
+    dispose: async () => {
+      await catalog.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface JsonResponse {
+  readonly status: number;
+  readonly body: unknown;
+  readonly text: string;
+}
+
+const RESTLI_HEADERS = { 'Content-Type': 'application/json', 'X-RestLi-Protocol-Version': '2.0.0' };
+
+export async function post(
+  baseUrl: string,
+  path: string,
+  body: unknown,
+  rawBody?: string,
+): Promise<JsonResponse> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: RESTLI_HEADERS,
+    body: rawBody ?? JSON.stringify(body),
+  });
+  return read(res);
+}
+
+export async function get(baseUrl: string, path: string): Promise<JsonResponse> {
+  return read(await fetch(`${baseUrl}${path}`, { headers: RESTLI_HEADERS }));
+}
+
+async function read(res: Response): Promise<JsonResponse> {
+  const text = await res.text();
+  let body: unknown = undefined;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, body, text };
+}
+
+export function enc(urn: string): string {
+  return encodeURIComponent(urn);
+}
+
+export function datasetUrn(name: string, platform = 'hive', env = 'PROD'): string {
+  return `urn:li:dataset:(urn:li:dataPlatform:${platform},${name},${env})`;
+}
+
+/** A proposal in the wire form the Python SDK sends. */
+export function proposal(
+  entityUrn: string,
+  aspectName: string,
+  value: unknown,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const entityType = entityUrn.split(':')[2];
+  return {
+    entityType,
+    entityUrn,
+    changeType: 'UPSERT',
+    aspectName,
+    aspect: { value: JSON.stringify(value), contentType: 'application/json' },
+    ...extra,
+  };
+}
+
+export function ingest(baseUrl: string, p: Record<string, unknown>, async = false): Promise<JsonResponse> {
+  return post(baseUrl, '/aspects?action=ingestProposal', { proposal: p, async: String(async) });
+}
+
+/** Reads every stored version of an aspect through GET /aspects, from 0 up to the first 404. */
+export async function readAllVersions(
+  baseUrl: string,
+  urn: string,
+  aspect: string,
+  recordName: string,
+): Promise<unknown[]> {
+  const values: unknown[] = [];
+  for (let version = 0; ; version++) {
+    const res = await get(baseUrl, `/aspects/${enc(urn)}?aspect=${aspect}&version=${version}`);
+    if (res.status === 404) return values;
+    if (res.status !== 200) throw new Error(`GET version ${version}: ${res.status} ${res.text}`);
+    values.push((res.body as { aspect: Record<string, unknown> }).aspect[recordName]);
+  }
+}
+
+/** Polls until the predicate holds; fails with the last value seen. */
+export async function waitUntil<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T = await read();
+  while (!done(last)) {
+    if (Date.now() > deadline)
+      throw new Error(`condition not met in ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
+    await new Promise((r) => setTimeout(r, 25));
+    last = await read();
+  }
+  return last;
+}

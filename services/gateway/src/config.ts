@@ -1,0 +1,57 @@
+import { EnvReader, readAdapterSettings, type AdapterSettings } from '@catalog/runtime';
+import { randomUUID } from 'node:crypto';
+import type { GatewaySettings } from './app.js';
+
+export interface GatewayConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly logLevel: string;
+  readonly adapters: AdapterSettings;
+  readonly http: GatewaySettings;
+  readonly syncTimeoutMs: number;
+  /** Unique per process: the consumer group on the outcome topic. */
+  readonly instanceId: string;
+}
+
+export const SERVER_VERSION = 'v1.0.0';
+
+/** Reads the gateway's part of the environment (shared with the all-in-one catalog). */
+export function readGatewaySection(env: EnvReader): Omit<GatewayConfig, 'adapters' | 'logLevel'> {
+  return {
+    port: env.int('PORT', 8080, { min: 0, max: 65535 }),
+    host: env.string('HOST', '0.0.0.0'),
+    syncTimeoutMs: env.int('SYNC_INGEST_TIMEOUT_MS', 30_000, { min: 100 }),
+    instanceId: env.string('GATEWAY_INSTANCE_ID', randomUUID()),
+    http: {
+      maxBodyBytes: env.int('MAX_REQUEST_BYTES', 32 * 1024 * 1024, { min: 1024 }),
+      asyncDefault: env.bool('ASYNC_INGEST_DEFAULT', false),
+      maxBatchProposals: env.int('MAX_BATCH_PROPOSALS', 10_000, { min: 1 }),
+      serverVersion: SERVER_VERSION,
+      defaultActor: env.string('DEFAULT_ACTOR', 'urn:li:corpuser:__datahub_system'),
+    },
+  };
+}
+
+export function readLogLevel(env: EnvReader): string {
+  return env.oneOf(
+    'LOG_LEVEL',
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
+    env
+      .oneOf('DATAHUB_GMS_LOG_LEVEL', ['ERROR', 'WARN', 'INFO', 'DEBUG', 'TRACE'] as const, 'INFO')
+      .toLowerCase() as 'info',
+  );
+}
+
+/** Validates the environment once; throws a ConfigError naming every bad variable. */
+export function readGatewayConfig(
+  source: Readonly<Record<string, string | undefined>>,
+): Readonly<GatewayConfig> {
+  const env = new EnvReader(source);
+  const config: GatewayConfig = {
+    ...readGatewaySection(env),
+    logLevel: readLogLevel(env),
+    adapters: readAdapterSettings(env),
+  };
+  env.finish();
+  return Object.freeze(config);
+}

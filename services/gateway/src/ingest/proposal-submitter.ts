@@ -1,0 +1,65 @@
+import { UnavailableError, type CheckedProposal } from '@catalog/model';
+import {
+  encodeMcp,
+  genericAspectFromJson,
+  type EventLog,
+  type MetadataChangeProposal,
+} from '@catalog/events';
+import type { OutcomeChannel, ProposalOutcome } from '@catalog/runtime';
+
+/** Header names shared with persistence (kept as strings there too: the log is the contract). */
+const HEADER_REQUEST_ID = 'requestId';
+const HEADER_ACTOR = 'actor';
+
+export interface ProposalSubmitterDeps {
+  readonly log: EventLog;
+  readonly topic: string;
+  readonly outcomes: OutcomeChannel;
+  readonly syncTimeoutMs: number;
+  readonly newRequestId: () => string;
+}
+
+/** Turns checked proposals into MCP records on the log and, for synchronous writes, waits for outcomes. */
+export class ProposalSubmitter {
+  constructor(private readonly deps: ProposalSubmitterDeps) {}
+
+  /**
+   * Produces the proposals (one produce call, so one durable append for the lot, keyed by URN for
+   * per-entity order). Sync: resolves with each proposal's outcome; async: resolves once durable.
+   */
+  async submit(
+    proposals: readonly CheckedProposal[],
+    options: { readonly sync: boolean; readonly actor: string },
+  ): Promise<readonly ProposalOutcome[] | undefined> {
+    const ids = proposals.map(() => this.deps.newRequestId());
+    const waits = options.sync ? ids.map((id) => this.deps.outcomes.expect(id, this.deps.syncTimeoutMs)) : [];
+    // A rejected wait is observed below; this keeps an early timeout from surfacing as unhandled.
+    for (const wait of waits) wait.catch(() => undefined);
+    try {
+      await this.deps.log.produce(
+        this.deps.topic,
+        proposals.map((p, i) => ({
+          key: p.urn.raw,
+          value: encodeMcp(toMcp(p)),
+          headers: { [HEADER_REQUEST_ID]: ids[i]!, [HEADER_ACTOR]: options.actor },
+        })),
+      );
+    } catch (error) {
+      for (const id of ids) this.deps.outcomes.forget(id);
+      throw new UnavailableError('The proposal log is unavailable; nothing was written', { cause: error });
+    }
+    return options.sync ? Promise.all(waits) : undefined;
+  }
+}
+
+export function toMcp(p: CheckedProposal): MetadataChangeProposal {
+  return {
+    entityType: p.entity.name,
+    entityUrn: p.urn.raw,
+    changeType: p.changeType,
+    aspectName: p.aspect.name,
+    ...(p.value !== undefined ? { aspect: genericAspectFromJson(p.value) } : {}),
+    ...(p.systemMetadata ? { systemMetadata: p.systemMetadata } : {}),
+    ...(p.headers ? { headers: p.headers } : {}),
+  };
+}

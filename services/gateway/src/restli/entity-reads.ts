@@ -1,0 +1,138 @@
+import type { Request, Response } from 'express';
+import { entityRegistry, parseUrn, ValidationError, type EntitySpec, type Urn } from '@catalog/model';
+import type { AspectStore, StoredAspect } from '@catalog/store';
+import { readListParam } from './list-param.js';
+
+/** The enveloped aspect of the v2 entity read. */
+export function envelope(stored: StoredAspect): Record<string, unknown> {
+  return {
+    name: stored.aspect,
+    type: 'VERSIONED',
+    version: stored.version,
+    value: stored.value,
+    created: stored.created,
+    ...(stored.systemMetadata ? { systemMetadata: stored.systemMetadata } : {}),
+  };
+}
+
+export function entityResponse(urn: Urn, aspects: readonly StoredAspect[]): Record<string, unknown> {
+  return {
+    urn: urn.raw,
+    entityName: urn.entityType,
+    aspects: Object.fromEntries(aspects.map((a) => [a.aspect, envelope(a)])),
+  };
+}
+
+export function parseEntityUrn(raw: unknown, what = 'urn'): { urn: Urn; entity: EntitySpec } {
+  if (typeof raw !== 'string' || raw === '') throw new ValidationError(`${what} is required`);
+  const urn = parseUrn(raw);
+  return { urn, entity: entityRegistry.requireEntity(urn.entityType) };
+}
+
+/** Aspect names asked for, checked against the entity; time-series ones are dropped (they have their own query). */
+function versionedAspectNames(
+  entity: EntitySpec,
+  names: readonly string[] | undefined,
+): string[] | undefined {
+  if (names === undefined) return undefined;
+  const out: string[] = [];
+  for (const name of names) {
+    const spec = entity.aspects.get(name);
+    if (!spec) throw new ValidationError(`Unknown aspect ${name} for entity type ${entity.name}`);
+    if (spec.kind === 'versioned') out.push(name);
+  }
+  return out;
+}
+
+/** GET /entitiesV2/{urn}?aspects=List(...): a missing entity is a 200 with no aspects, as in the ecosystem. */
+export async function getEntityV2(req: Request, res: Response, store: AspectStore): Promise<void> {
+  const { urn, entity } = parseEntityUrn(req.params['urn']);
+  const names = versionedAspectNames(entity, readListParam(req.query['aspects'], 'aspects'));
+  const aspects = names && names.length === 0 ? [] : await store.getLatest(urn.raw, names);
+  res.json(entityResponse(urn, aspects));
+}
+
+/** GET /entitiesV2?ids=List(...): the Rest.li batch-get shape, keyed by URN. */
+export async function batchGetEntitiesV2(req: Request, res: Response, store: AspectStore): Promise<void> {
+  const ids = readListParam(req.query['ids'], 'ids');
+  if (!ids || ids.length === 0) throw new ValidationError('ids is required, as ids=List(<urn>,...)');
+  const requested = readListParam(req.query['aspects'], 'aspects');
+  const parsed = ids.map((id) => parseEntityUrn(id, 'ids'));
+  const results: Record<string, unknown> = {};
+  // Entities of one type share the aspect list, so group them to read each group in one call.
+  const byType = new Map<string, { entity: EntitySpec; urns: Urn[] }>();
+  for (const { urn, entity } of parsed) {
+    const group = byType.get(entity.name) ?? { entity, urns: [] };
+    group.urns.push(urn);
+    byType.set(entity.name, group);
+  }
+  for (const { entity, urns } of byType.values()) {
+    const names = versionedAspectNames(entity, requested);
+    const found =
+      names && names.length === 0
+        ? new Map()
+        : await store.getLatestMany(
+            urns.map((u) => u.raw),
+            names,
+          );
+    for (const urn of urns) results[urn.raw] = entityResponse(urn, found.get(urn.raw) ?? []);
+  }
+  res.json({ results, statuses: {}, errors: {} });
+}
+
+/** GET /aspects/{urn}?aspect=&version=: the union is keyed by the record's fully qualified name; absent is a bare 404. */
+export async function getVersionedAspect(req: Request, res: Response, store: AspectStore): Promise<void> {
+  const { urn, entity } = parseEntityUrn(req.params['urn']);
+  const aspectName = req.query['aspect'];
+  if (typeof aspectName !== 'string' || aspectName === '') throw new ValidationError('aspect is required');
+  const spec = entity.aspects.get(aspectName);
+  if (!spec) throw new ValidationError(`Unknown aspect ${aspectName} for entity type ${entity.name}`);
+  if (spec.kind === 'timeseries') {
+    throw new ValidationError(
+      `${aspectName} is a time-series aspect; read it with action=getTimeseriesAspectValues`,
+    );
+  }
+  const version = readVersion(req.query['version']);
+  const stored = await store.get(urn.raw, aspectName, version);
+  if (!stored) {
+    res.status(404).end();
+    return;
+  }
+  res.json({
+    version: stored.version,
+    aspect: { [spec.recordName]: stored.value },
+    ...(stored.systemMetadata ? { systemMetadata: stored.systemMetadata } : {}),
+  });
+}
+
+/** GET /entities/{urn} (legacy): the snapshot union, or 404 "Did not find <urn>". */
+export async function getEntitySnapshot(req: Request, res: Response, store: AspectStore): Promise<void> {
+  const { urn, entity } = parseEntityUrn(req.params['urn']);
+  if (!entity.snapshotName)
+    throw new ValidationError(`Entity type ${entity.name} has no snapshot form; use /entitiesV2`);
+  const aspects = await store.getLatest(urn.raw);
+  if (aspects.length === 0) {
+    res.status(404).json({
+      exceptionClass: 'com.linkedin.restli.server.RestLiServiceException',
+      stackTrace: '',
+      message: `Did not find ${urn.raw}`,
+      status: 404,
+    });
+    return;
+  }
+  const items = aspects.flatMap((a) => {
+    const spec = entity.aspects.get(a.aspect);
+    return spec ? [{ [spec.recordName]: a.value }] : [];
+  });
+  res.json({ value: { [entity.snapshotName]: { urn: urn.raw, aspects: items } } });
+}
+
+function readVersion(raw: unknown): number {
+  if (raw === undefined) return 0;
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw)) {
+    throw new ValidationError(`version must be a non-negative integer, got ${JSON.stringify(raw)}`);
+  }
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n)) throw new ValidationError('version is too large');
+  return n;
+}

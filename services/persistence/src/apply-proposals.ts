@@ -1,0 +1,191 @@
+import type { CheckedProposal } from '@catalog/model';
+import { entityRegistry } from '@catalog/model';
+import type { LogRecord, MetadataChangeLog, MetadataChangeProposal } from '@catalog/events';
+import type { ApplyResult, AspectStore, AspectWrite, AspectWriteMode } from '@catalog/store';
+import type { ProposalOutcome } from '@catalog/runtime';
+import {
+  changeLogForStored,
+  changeLogForTimeseries,
+  systemMetadataFor,
+  undecodableProposal,
+} from './change-log.js';
+import { decodeProposalRecord, type DecodedProposal } from './proposal-record.js';
+
+export interface FailedProposal {
+  readonly key: string;
+  readonly mcp: MetadataChangeProposal;
+  readonly error: string;
+}
+
+/** Everything one batch of proposals produces, to be made durable before the batch is committed. */
+export interface ProposalEffects {
+  readonly versioned: MetadataChangeLog[];
+  readonly timeseries: MetadataChangeLog[];
+  readonly failed: FailedProposal[];
+  readonly outcomes: ProposalOutcome[];
+}
+
+type Checked = Extract<DecodedProposal, { kind: 'checked' }>;
+
+/**
+ * Applies a batch of proposal records, in order, to the store. Versioned aspects go to the store in one
+ * applyBatch; time-series aspects skip it. Rejections become failed proposals with their reason.
+ * A redelivered record returns its recorded store result, so the same change logs are emitted again and
+ * no second version is made.
+ */
+export async function applyProposals(
+  records: readonly LogRecord[],
+  store: AspectStore,
+): Promise<ProposalEffects> {
+  const effects: ProposalEffects = { versioned: [], timeseries: [], failed: [], outcomes: [] };
+  const decoded = await Promise.all(records.map((r) => decodeProposalRecord(r)));
+
+  const writes: AspectWrite[] = [];
+  const writers: Checked[] = [];
+  for (const [i, item] of decoded.entries()) {
+    if (item.kind === 'undecodable') {
+      const record = records[i]!;
+      const error = `Undecodable proposal at ${record.topic}/${record.partition}/${record.offset}: ${item.reason}`;
+      effects.failed.push({ key: record.key || 'unknown', mcp: undecodableProposal(record.value), error });
+      effects.outcomes.push({ requestId: item.requestId, ok: false, code: 'VALIDATION', message: error });
+      continue;
+    }
+    if (item.kind === 'rejected') {
+      effects.failed.push({ key: item.mcp.entityUrn ?? 'unknown', mcp: item.mcp, error: item.error.message });
+      effects.outcomes.push({
+        requestId: item.requestId,
+        ok: false,
+        code: item.error.code,
+        message: item.error.message,
+      });
+      continue;
+    }
+    const { proposal } = item;
+    const created = { time: item.time, actor: item.actor };
+    if (proposal.aspect.kind === 'timeseries') {
+      effects.timeseries.push(
+        changeLogForTimeseries(proposal, systemMetadataFor(proposal, item.time), created),
+      );
+      effects.outcomes.push(success(item, 'TIMESERIES'));
+      continue;
+    }
+    writes.push(toWrite(item));
+    writers.push(item);
+  }
+
+  if (writes.length > 0) {
+    const results = await store.applyBatch(writes);
+    for (const [i, result] of results.entries()) recordResult(writers[i]!, result, effects);
+  }
+  return effects;
+}
+
+function toWrite(item: Checked): AspectWrite {
+  const { proposal } = item;
+  const created = { time: item.time, actor: item.actor };
+  const mode = writeMode(proposal);
+  if (mode === 'DELETE' || mode === 'DELETE_ENTITY') {
+    return { requestId: item.requestId, mode, urn: proposal.urn.raw, aspect: proposal.aspect.name, created };
+  }
+  const key = entityRegistry.keyAspectFromUrn(proposal.urn);
+  return {
+    requestId: item.requestId,
+    mode,
+    urn: proposal.urn.raw,
+    aspect: proposal.aspect.name,
+    value: proposal.value ?? {},
+    systemMetadata: systemMetadataFor(proposal, item.time),
+    created,
+    keyAspect: { name: key.name, value: key.value },
+  };
+}
+
+function writeMode(proposal: CheckedProposal): AspectWriteMode {
+  switch (proposal.changeType) {
+    case 'DELETE':
+      return proposal.aspect.isKey ? 'DELETE_ENTITY' : 'DELETE';
+    case 'CREATE':
+    case 'CREATE_ENTITY':
+      return 'CREATE';
+    case 'UPSERT':
+      return 'UPSERT';
+  }
+}
+
+function recordResult(item: Checked, result: ApplyResult, effects: ProposalEffects): void {
+  const { proposal } = item;
+  const entityType = proposal.entity.name;
+  const headers = proposal.headers;
+  const changeType = proposal.changeType === 'CREATE_ENTITY' ? 'UPSERT' : proposal.changeType;
+  switch (result.status) {
+    case 'CREATED':
+    case 'UPDATED':
+      if (result.keyCreated && result.keyCreated.aspect !== result.current?.aspect) {
+        effects.versioned.push(
+          changeLogForStored({
+            entityType,
+            changeType: 'UPSERT',
+            current: result.keyCreated,
+            created: result.keyCreated.created,
+          }),
+        );
+      }
+      effects.versioned.push(
+        changeLogForStored({
+          entityType,
+          changeType,
+          ...(result.current ? { current: result.current } : {}),
+          ...(result.previous ? { previous: result.previous } : {}),
+          created: result.current?.created ?? { time: item.time, actor: item.actor },
+          ...(headers ? { headers } : {}),
+        }),
+      );
+      effects.outcomes.push(success(item, result.status));
+      return;
+    case 'UNCHANGED':
+      effects.outcomes.push(success(item, result.status));
+      return;
+    case 'DELETED': {
+      const removed = result.removed ?? (result.previous ? [result.previous] : []);
+      for (const previous of removed) {
+        effects.versioned.push(
+          changeLogForStored({
+            entityType,
+            changeType: 'DELETE',
+            previous,
+            created: { time: item.time, actor: item.actor },
+          }),
+        );
+      }
+      effects.outcomes.push(success(item, result.status));
+      return;
+    }
+    case 'NOT_FOUND':
+      // Deleting what is absent leaves the store as asked: success, nothing to announce.
+      effects.outcomes.push(success(item, result.status));
+      return;
+    case 'CONFLICT': {
+      const message = `Aspect ${proposal.aspect.name} of ${proposal.urn.raw} already exists; changeType ${proposal.changeType} only creates`;
+      effects.failed.push({ key: proposal.urn.raw, mcp: item.mcp, error: message });
+      effects.outcomes.push({
+        requestId: item.requestId,
+        ok: false,
+        code: 'CONFLICT',
+        message,
+        urn: proposal.urn.raw,
+        aspectName: proposal.aspect.name,
+      });
+      return;
+    }
+  }
+}
+
+function success(item: Checked, status: string): ProposalOutcome {
+  return {
+    requestId: item.requestId,
+    ok: true,
+    status,
+    urn: item.proposal.urn.raw,
+    aspectName: item.proposal.aspect.name,
+  };
+}

@@ -1,0 +1,40 @@
+import {
+  createLogger,
+  describeAdapters,
+  Lifecycle,
+  LogOutcomeChannel,
+  openAspectStore,
+  openEventLog,
+  runMain,
+} from '@catalog/runtime';
+import { readPersistenceConfig } from './config.js';
+import { startPersistence } from './persistence-service.js';
+
+const config = readPersistenceConfig(process.env);
+const logger = createLogger({ name: 'persistence', level: config.logLevel });
+
+await runMain(logger, async () => {
+  const lifecycle = new Lifecycle(logger);
+  const log = await openEventLog(config.adapters, logger);
+  lifecycle.onClose('event log', () => log.close());
+  const store = await openAspectStore(config.adapters, logger);
+  lifecycle.onClose('aspect store', () => store.close());
+  const outcomes = await LogOutcomeChannel.open({
+    log,
+    topic: config.adapters.topics.proposalOutcome,
+    logger,
+  });
+  const service = await startPersistence({
+    log,
+    store,
+    outcomes,
+    topics: config.adapters.topics,
+    logger,
+    groupId: config.groupId,
+    maxBatchSize: config.maxBatchSize,
+  });
+  lifecycle.onClose('persistence consumer', () => service.stop());
+  await service.ready;
+  logger.info({ groupId: config.groupId, ...describeAdapters(config.adapters) }, 'persistence consuming');
+  return lifecycle;
+});

@@ -1,0 +1,56 @@
+import { checkProposal, isDomainError, type CheckedProposal, type DomainError } from '@catalog/model';
+import { decodeMcp, type LogRecord, type MetadataChangeProposal } from '@catalog/events';
+
+/** Header names the gateway sets on every proposal record. */
+export const PROPOSAL_HEADERS = { requestId: 'requestId', actor: 'actor' } as const;
+
+export const DEFAULT_ACTOR = 'urn:li:corpuser:__datahub_system';
+
+export type DecodedProposal =
+  | {
+      readonly kind: 'checked';
+      readonly requestId: string;
+      readonly actor: string;
+      readonly time: number;
+      readonly mcp: MetadataChangeProposal;
+      readonly proposal: CheckedProposal;
+    }
+  | {
+      readonly kind: 'rejected';
+      readonly requestId: string;
+      readonly mcp: MetadataChangeProposal;
+      readonly error: DomainError;
+    }
+  | { readonly kind: 'undecodable'; readonly requestId: string; readonly reason: string };
+
+/**
+ * Decodes and checks one proposal record. Producers other than our gateway (the ecosystem's Kafka
+ * emitters) send no request id; the record's log position then serves as its idempotency key.
+ */
+export async function decodeProposalRecord(record: LogRecord): Promise<DecodedProposal> {
+  const requestId =
+    record.headers[PROPOSAL_HEADERS.requestId] ?? `${record.topic}-${record.partition}-${record.offset}`;
+  let mcp: MetadataChangeProposal;
+  try {
+    mcp = await decodeMcp(record.value);
+  } catch (error) {
+    return { kind: 'undecodable', requestId, reason: (error as Error).message };
+  }
+  try {
+    const proposal = checkProposal({
+      entityType: mcp.entityType,
+      entityUrn: mcp.entityUrn,
+      entityKeyAspect: mcp.entityKeyAspect,
+      changeType: mcp.changeType,
+      aspectName: mcp.aspectName,
+      aspect: mcp.aspect,
+      systemMetadata: mcp.systemMetadata,
+      headers: mcp.headers,
+    });
+    const actor = record.headers[PROPOSAL_HEADERS.actor] ?? DEFAULT_ACTOR;
+    return { kind: 'checked', requestId, actor, time: record.timestamp, mcp, proposal };
+  } catch (error) {
+    if (isDomainError(error)) return { kind: 'rejected', requestId, mcp, error };
+    throw error;
+  }
+}
