@@ -39,7 +39,7 @@ export async function startCatalogProcess(
     {
       cwd: repoRoot,
       env: {
-        ...process.env,
+        ...embeddedEnv(),
         PORT: String(port),
         HOST: '127.0.0.1',
         CATALOG_DATA_DIR: dataDir,
@@ -70,4 +70,16 @@ export async function startCatalogProcess(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The parent's environment without the variables that select real services, so a child runs embedded
+ * unless the caller passes them explicitly (CI exports them for the suites that want them).
+ */
+export function embeddedEnv(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined && !['KAFKA_BOOTSTRAP_SERVER', 'MONGODB_URI', 'OPENSEARCH_URL'].includes(k)) out[k] = v;
+  }
+  return out;
 }

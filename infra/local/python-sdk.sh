@@ -11,7 +11,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 DATAHUB_VERSION=1.7.0.17
 PYTHON="${PYTHON:-python3}"
 VENV="$CACHE_DIR/venv"
-MARKER="$VENV/.acryl-datahub-$DATAHUB_VERSION"
+MARKER="$VENV/.acryl-datahub-kafka-$DATAHUB_VERSION"
 
 venv_ok() { [[ -f "$MARKER" ]] && "$VENV/bin/datahub" version >/dev/null 2>&1; }
 
@@ -27,7 +27,7 @@ install_locked() {
   fi
   log "python-sdk: installing acryl-datahub==$DATAHUB_VERSION"
   rm -f "$VENV"/.acryl-datahub-*
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "acryl-datahub==$DATAHUB_VERSION" >&2
+  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "acryl-datahub[datahub-kafka]==$DATAHUB_VERSION" >&2
   "$VENV/bin/datahub" version >&2 || die "python-sdk: the datahub CLI does not run"
   touch "$MARKER"
 }

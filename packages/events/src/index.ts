@@ -60,6 +60,28 @@ export { murmur2, partitionForKey, toPositive } from './partitioner.js';
 export type { TopicNames } from './topic-names.js';
 export { defaultTopicNames } from './topic-names.js';
 
+export type { RegistryClientOptions } from './registry-client.js';
+export { registrySchemaResolver, SchemaRegistryUnavailableError } from './registry-client.js';
+export type { ParsedSchema } from './schema-registry/avro-schema-text.js';
+export {
+  canRead,
+  derivedSchemaId,
+  FIRST_REGISTERED_ID,
+  parseAvroSchema,
+} from './schema-registry/avro-schema-text.js';
+export type { RegisteredSchema, SchemaRegistrations } from './schema-registry/schema-registrations.js';
+export {
+  InMemorySchemaRegistrations,
+  SchemaIdCollisionError,
+} from './schema-registry/schema-registrations.js';
+export type { LogSchemaRegistrationsOptions } from './schema-registry/log-schema-registrations.js';
+export { LogSchemaRegistrations } from './schema-registry/log-schema-registrations.js';
+export {
+  firstOf,
+  fixedSchemaResolver,
+  registeredSchemaResolver,
+} from './schema-registry/schema-resolvers.js';
+
 export type { EmbeddedEventLogOptions } from './embedded/embedded-event-log.js';
 export { EmbeddedEventLog, openEmbeddedEventLog } from './embedded/embedded-event-log.js';
 export type { Durability } from './embedded/log-database.js';

@@ -8,6 +8,8 @@ export interface TopicNames {
   readonly upgradeHistory: string;
   /** Results of proposals for the gateway's synchronous writes (ours; the ecosystem has no such topic). */
   readonly proposalOutcome: string;
+  /** Schemas registered with our schema registry by other producers (ours; one partition, kept forever). */
+  readonly schemaRegistry: string;
 }
 
 /** The names the ecosystem uses, so its Kafka emitters and consumers work unchanged. */
@@ -19,4 +21,5 @@ export const defaultTopicNames: TopicNames = Object.freeze({
   platformEvent: 'PlatformEvent_v1',
   upgradeHistory: 'DataHubUpgradeHistory_v1',
   proposalOutcome: 'MetadataChangeProposalOutcome_v1',
+  schemaRegistry: 'CatalogSchemas_v1',
 });

@@ -13,13 +13,29 @@ export interface MongoSettings {
   readonly uri: string;
 }
 
+export interface OpenSearchSettings {
+  readonly url: string;
+  readonly username?: string;
+  readonly password?: string;
+  /** Refresh policy of index writes: 'false' (the node's refresh interval), 'wait_for' or 'true'. */
+  readonly refresh: 'false' | 'true' | 'wait_for';
+}
+
 /** Which adapter serves each concern, and where: the services never see which they got. */
 export interface AdapterSettings {
   /** Embedded data lives here (CATALOG_DATA_DIR). */
   readonly dataDir: string;
   readonly kafka?: KafkaSettings;
   readonly mongodb?: MongoSettings;
+  readonly opensearch?: OpenSearchSettings;
+  /** INDEX_PREFIX: prefixes every index name (`<prefix>_datasetindex_v2`), as in the ecosystem. */
+  readonly indexPrefix: string;
   readonly topics: TopicNames;
+  /**
+   * KAFKA_SCHEMAREGISTRY_URL: an external Confluent-compatible registry; decoders ask it for writer schemas
+   * they do not know (after our fixed ids).
+   */
+  readonly schemaRegistryUrl?: string;
   /** Embedded durability: survive a process crash (default) or also a power loss (fsync each commit). */
   readonly durability: 'process-crash' | 'power-loss';
 }
@@ -32,6 +48,7 @@ const TOPIC_ENV: Readonly<Record<keyof TopicNames, string>> = {
   platformEvent: 'PLATFORM_EVENT_TOPIC_NAME',
   upgradeHistory: 'DATAHUB_UPGRADE_HISTORY_TOPIC_NAME',
   proposalOutcome: 'METADATA_CHANGE_PROPOSAL_OUTCOME_TOPIC_NAME',
+  schemaRegistry: 'CATALOG_SCHEMAS_TOPIC_NAME',
 };
 
 /** Reads the adapter variables every deployable shares, with the ecosystem's names. */
@@ -43,22 +60,36 @@ export function readAdapterSettings(env: EnvReader): AdapterSettings {
     ]),
   ) as unknown as TopicNames;
   const bootstrap = env.list('KAFKA_BOOTSTRAP_SERVER');
+  // Read whether or not Kafka is selected, so a bad value fails at start in every mode.
+  const kafka = {
+    clientId: env.string('KAFKA_CLIENT_ID', 'catalog'),
+    partitions: env.int('KAFKA_TOPIC_PARTITIONS', 1, { min: 1, max: 1000 }),
+    replicationFactor: env.int('KAFKA_TOPIC_REPLICATION_FACTOR', 1, { min: 1, max: 10 }),
+  };
+  const refresh = env.oneOf('SEARCH_REFRESH_POLICY', ['false', 'true', 'wait_for'] as const, 'false');
   const mongoUri = env.optionalString('MONGODB_URI');
+  const schemaRegistryUrl = env.optionalString('KAFKA_SCHEMAREGISTRY_URL');
+  const opensearchUrl = env.optionalString('OPENSEARCH_URL');
+  const opensearchUser = env.optionalString('OPENSEARCH_USERNAME');
+  const opensearchPassword = env.optionalString('OPENSEARCH_PASSWORD');
   return {
     dataDir: resolve(env.string('CATALOG_DATA_DIR', './data')),
     topics,
     durability: env.oneOf('CATALOG_DURABILITY', ['process-crash', 'power-loss'] as const, 'process-crash'),
-    ...(bootstrap.length > 0
+    ...(bootstrap.length > 0 ? { kafka: { brokers: bootstrap, ...kafka } } : {}),
+    ...(mongoUri ? { mongodb: { uri: mongoUri } } : {}),
+    ...(schemaRegistryUrl ? { schemaRegistryUrl } : {}),
+    ...(opensearchUrl
       ? {
-          kafka: {
-            brokers: bootstrap,
-            clientId: env.string('KAFKA_CLIENT_ID', 'catalog'),
-            partitions: env.int('KAFKA_TOPIC_PARTITIONS', 1, { min: 1, max: 1000 }),
-            replicationFactor: env.int('KAFKA_TOPIC_REPLICATION_FACTOR', 1, { min: 1, max: 10 }),
+          opensearch: {
+            url: opensearchUrl,
+            ...(opensearchUser ? { username: opensearchUser } : {}),
+            ...(opensearchPassword ? { password: opensearchPassword } : {}),
+            refresh,
           },
         }
       : {}),
-    ...(mongoUri ? { mongodb: { uri: mongoUri } } : {}),
+    indexPrefix: env.string('INDEX_PREFIX', ''),
   };
 }
 
@@ -69,5 +100,20 @@ export function describeAdapters(settings: AdapterSettings): Record<string, stri
       ? `kafka (${settings.kafka.brokers.join(',')})`
       : `embedded (${settings.dataDir})`,
     aspectStore: settings.mongodb ? 'mongodb' : `embedded (${settings.dataDir})`,
+    searchIndices: settings.opensearch
+      ? `opensearch (${redactUrl(settings.opensearch.url)})`
+      : `embedded (${settings.dataDir})`,
   };
+}
+
+/** A URL without its user-info, so credentials in it never reach a log line. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return '[unparseable url]';
+  }
 }

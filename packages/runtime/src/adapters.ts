@@ -2,6 +2,7 @@ import { openEmbeddedEventLog, type EventLog } from '@catalog/events';
 import { openSqliteAspectStore, type AspectStore } from '@catalog/store';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { GraphIndex, SearchIndex, TimeseriesIndex } from '@catalog/search';
 import type { Logger } from 'pino';
 import type { AdapterSettings } from './adapter-settings.js';
 import { ConfigError } from './env-reader.js';
@@ -9,7 +10,9 @@ import { ConfigError } from './env-reader.js';
 /** Opens the event log the settings select: Kafka when KAFKA_BOOTSTRAP_SERVER is set, else embedded. */
 export async function openEventLog(settings: AdapterSettings, logger: Logger): Promise<EventLog> {
   if (settings.kafka) {
-    throw new ConfigError(['KAFKA_BOOTSTRAP_SERVER is set, but this build has no Kafka adapter yet']);
+    // Loaded only when selected, so the embedded mode never loads kafkajs.
+    const { openKafkaEventLog } = await import('@catalog/events/kafka');
+    return openKafkaEventLog({ ...settings.kafka, logger: logger.child({ component: 'event-log' }) });
   }
   mkdirSync(settings.dataDir, { recursive: true });
   return openEmbeddedEventLog({
@@ -27,6 +30,35 @@ export async function openAspectStore(settings: AdapterSettings, _logger: Logger
   mkdirSync(settings.dataDir, { recursive: true });
   return openSqliteAspectStore({
     file: join(settings.dataDir, 'aspects.sqlite'),
+    durability: settings.durability,
+  });
+}
+
+/** The three read models the indexer writes and the gateway reads. */
+export interface SearchAdapters {
+  readonly search: SearchIndex;
+  readonly graph: GraphIndex;
+  readonly timeseries: TimeseriesIndex;
+  close(): Promise<void>;
+}
+
+/** Opens the search, graph and time-series indices: OpenSearch when OPENSEARCH_URL is set, else embedded. */
+export async function openSearchAdapters(settings: AdapterSettings, logger: Logger): Promise<SearchAdapters> {
+  if (settings.opensearch) {
+    const { openOpenSearch } = await import('@catalog/search');
+    return openOpenSearch({
+      node: settings.opensearch.url,
+      ...(settings.opensearch.username ? { username: settings.opensearch.username } : {}),
+      ...(settings.opensearch.password ? { password: settings.opensearch.password } : {}),
+      indexPrefix: settings.indexPrefix,
+      refresh: settings.opensearch.refresh,
+      logger: logger.child({ component: 'opensearch' }),
+    });
+  }
+  mkdirSync(settings.dataDir, { recursive: true });
+  const { openEmbeddedSearch } = await import('@catalog/search');
+  return openEmbeddedSearch({
+    file: join(settings.dataDir, 'search.sqlite'),
     durability: settings.durability,
   });
 }

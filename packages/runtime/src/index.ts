@@ -7,9 +7,18 @@ export {
   type AdapterSettings,
   type KafkaSettings,
   type MongoSettings,
+  type OpenSearchSettings,
+  redactUrl,
 } from './adapter-settings.js';
-export { openAspectStore, openEventLog } from './adapters.js';
+export { openAspectStore, openEventLog, openSearchAdapters, type SearchAdapters } from './adapters.js';
+export { openSchemaResolver, type OpenedSchemaResolver } from './schema-resolver.js';
 export type { OutcomeChannel, ProposalOutcome } from './outcomes/outcome.js';
 export { InProcessOutcomeChannel } from './outcomes/in-process-outcome-channel.js';
 export { LogOutcomeChannel, type LogOutcomeChannelOptions } from './outcomes/log-outcome-channel.js';
 export { PendingOutcomes } from './outcomes/pending-outcomes.js';
+export {
+  changeLogForStored,
+  changeLogForTimeseries,
+  systemMetadataFor,
+  undecodableProposal,
+} from './change-log.js';

@@ -22,6 +22,12 @@ export interface FieldMapping {
   readonly boost?: number;
   /** Prefix suggestions come from this field. */
   readonly autocomplete?: boolean;
+  /**
+   * (Added.) Set when this name is an alias of another field (e.g. `_entityName` → `name`): filters,
+   * facets, sorts and `field:value` queries on the alias act on the target. Documents never carry an
+   * alias, and adapters index nothing for it (an OpenSearch `alias` mapping is fine).
+   */
+  readonly aliasOf?: string;
 }
 
 /** The shape of one entity type's index. */
@@ -105,12 +111,25 @@ export interface BrowseRequest {
   readonly limit: number;
 }
 
+/**
+ * A browse path names the entity itself in its last segment, as in the ecosystem: a dataset with browse
+ * path `/prod/hive/db/orders` is listed at `/prod/hive/db` under the name `orders`, and makes `prod`,
+ * `hive`, `db` groups at `/`, `/prod`, `/prod/hive`.
+ */
 export interface BrowseResponse {
-  /** Child path segments under `path`, with the number of entities below each. */
+  /**
+   * Child segments under `path` that have entities deeper down, with the number of distinct entities
+   * below each; ordered by name. Not paged.
+   */
   readonly groups: readonly { readonly name: string; readonly count: number }[];
-  /** Entities whose browse path is exactly `path` (paged by start/limit). */
+  /**
+   * Entities with a browse path `path/<name>` (their parent is `path`), paged by start/limit, ordered by
+   * urn; `name` is that last segment.
+   */
   readonly entities: readonly { readonly urn: string; readonly name: string }[];
+  /** Entities listed at `path` (before paging). */
   readonly totalEntities: number;
+  /** Distinct entities at or below `path` (listed here or inside a group). */
   readonly totalNumEntities: number;
 }
 

@@ -2,3 +2,18 @@ export { eventLogContract } from './contracts/event-log.contract.js';
 export type { EventLogContractOptions, EventLogFixture } from './contracts/event-log.contract.js';
 export { waitFor } from './wait-for.js';
 export { aspectStoreContract, type AspectStoreUnderTest } from './contracts/aspect-store.contract.js';
+export {
+  dockerEngine,
+  isSkipped,
+  kafkaForTests,
+  mongoForTests,
+  opensearchForTests,
+  type ServiceForTests,
+} from './services.js';
+export { searchIndexContract, type CurrentSearchIndex } from './contracts/search-index.contract.js';
+export type { SearchIndexUnderTest } from './contracts/search-index-fixtures.js';
+export { graphIndexContract, type GraphIndexUnderTest } from './contracts/graph-index.contract.js';
+export {
+  timeseriesIndexContract,
+  type TimeseriesIndexUnderTest,
+} from './contracts/timeseries-index.contract.js';

@@ -1,10 +1,12 @@
 import { readGatewaySection, readLogLevel, type GatewayConfig } from '@catalog/gateway';
+import { readIndexerSection, type IndexerConfig } from '@catalog/indexer';
 import { readPersistenceSection, type PersistenceConfig } from '@catalog/persistence';
 import { EnvReader, readAdapterSettings } from '@catalog/runtime';
 
 /** The all-in-one process: the gateway's and persistence's settings over one set of adapters. */
 export interface CatalogConfig extends GatewayConfig {
   readonly persistence: Pick<PersistenceConfig, 'groupId' | 'maxBatchSize'>;
+  readonly indexer: Pick<IndexerConfig, 'groupId' | 'maxBatchSize'>;
 }
 
 export function readCatalogConfig(
@@ -16,6 +18,7 @@ export function readCatalogConfig(
     logLevel: readLogLevel(env),
     adapters: readAdapterSettings(env),
     persistence: readPersistenceSection(env),
+    indexer: readIndexerSection(env),
   };
   env.finish();
   return Object.freeze(config);

@@ -30,7 +30,7 @@ export function spawnService(mainPath: string, env: Record<string, string>): Chi
     ['--conditions=source', '--import', 'tsx', resolve(repoRoot, mainPath)],
     {
       cwd: repoRoot,
-      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+      env: { ...embeddedEnv(), LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -54,4 +54,17 @@ export async function waitForHealth(baseUrl: string, child: ChildService, timeou
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`service not healthy in ${timeoutMs} ms:\n${child.output()}`);
+}
+
+/**
+ * The parent's environment without the variables that select real services, so a child runs embedded
+ * unless the caller passes them explicitly (CI exports them for the suites that want them).
+ */
+export function embeddedEnv(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined && !['KAFKA_BOOTSTRAP_SERVER', 'MONGODB_URI', 'OPENSEARCH_URL'].includes(k))
+      out[k] = v;
+  }
+  return out;
 }

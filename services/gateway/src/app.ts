@@ -1,16 +1,30 @@
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import express, { type Express, type Request, type Response } from 'express';
 import { ValidationError } from '@catalog/model';
+import type { EventLog, TopicNames } from '@catalog/events';
+import type { GraphIndex, SearchIndex, TimeseriesIndex } from '@catalog/search';
 import type { AspectStore } from '@catalog/store';
 import type { Logger } from '@catalog/runtime';
 import type { ProposalSubmitter } from './ingest/proposal-submitter.js';
-import { ingestProposal, ingestProposalBatch, type IngestSettings } from './restli/ingest-proposal.js';
+import { consumerLag, type ConsumerGroups } from './operations/consumer-lag.js';
+import type { IndexWaiter } from './operations/index-waiter.js';
+import {
+  ingestProposal,
+  ingestProposalBatch,
+  type IngestContext,
+  type IngestSettings,
+} from './restli/ingest-proposal.js';
 import {
   batchGetEntitiesV2,
   getEntitySnapshot,
   getEntityV2,
   getVersionedAspect,
 } from './restli/entity-reads.js';
+import { getRelationships } from './restli/relationships.js';
+import { restoreIndices } from './restli/restore-indices.js';
 import { restliErrorHandler, sendRestliError } from './restli/restli-errors.js';
+import { autocompleteAction, browseAction, searchAction } from './restli/search-actions.js';
+import { getTimeseriesAspectValues } from './restli/timeseries-values.js';
+import { schemaRegistryRouter } from './schema-registry/schema-registry-router.js';
 import { serverConfig } from './server-config.js';
 
 export interface GatewaySettings extends IngestSettings {
@@ -19,25 +33,65 @@ export interface GatewaySettings extends IngestSettings {
   readonly serverVersion: string;
   /** The actor of writes while authentication is off. */
   readonly defaultActor: string;
+  /** How long a write with X-Wait-For-Index waits for the indexer. */
+  readonly indexWaitTimeoutMs: number;
+}
+
+export interface ReadModels {
+  readonly search: SearchIndex;
+  readonly graph: GraphIndex;
+  readonly timeseries: TimeseriesIndex;
 }
 
 export interface GatewayDeps {
   readonly store: AspectStore;
+  readonly log: EventLog;
+  readonly topics: TopicNames;
+  readonly groups: ConsumerGroups;
+  readonly readModels: ReadModels;
+  /** Which event log carries the pipeline, as /openapi/operations/messaging/transport reports it. */
+  readonly transport: 'kafka' | 'embedded';
   readonly submitter: ProposalSubmitter;
+  readonly indexWaiter: IndexWaiter;
   readonly logger: Logger;
   readonly settings: GatewaySettings;
 }
 
 type Handler = (req: Request, res: Response) => Promise<void> | void;
 
+/** Dispatches `?action=` of a Rest.li resource; an unknown action is a 400 naming the supported ones. */
+function actions(resource: string, table: Record<string, Handler>): Handler {
+  return async (req, res) => {
+    const action = req.query['action'];
+    const handler = typeof action === 'string' ? table[action] : undefined;
+    if (!handler) {
+      throw new ValidationError(
+        `Unknown action ${JSON.stringify(action ?? null)} on /${resource}; supported: ${Object.keys(table).join(', ')}`,
+      );
+    }
+    await handler(req, res);
+  };
+}
+
 /** Builds the HTTP interface over the ports it is given; main.ts decides which adapters those are. */
 export function createGatewayApp(deps: GatewayDeps): Express {
-  const { store, submitter, settings, logger } = deps;
+  const { store, settings, logger, readModels } = deps;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   // Rest.li clients send JSON, whatever Content-Type they set.
   const json = express.json({ limit: settings.maxBodyBytes, type: () => true, strict: false });
+  const ingest: IngestContext = {
+    submitter: deps.submitter,
+    settings,
+    actor: settings.defaultActor,
+    waitForIndex: (outcomes) =>
+      deps.indexWaiter.waitFor(
+        outcomes.flatMap((o) => o.changeLogs ?? []),
+        settings.indexWaitTimeoutMs,
+      ),
+  };
+  const restore = { store, log: deps.log, versionedTopic: deps.topics.metadataChangeLogVersioned };
 
   app.use((_req, res, next) => {
     res.setHeader('X-RestLi-Protocol-Version', '2.0.0');
@@ -48,32 +102,45 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.get('/health/live', (_req, res) => void res.status(200).end());
   app.get('/config', (_req, res) => void res.json(serverConfig(settings.serverVersion)));
 
-  const actions = (resource: string, table: Record<string, Handler>): Handler => {
-    return async (req, res) => {
-      const action = req.query['action'];
-      const handler = typeof action === 'string' ? table[action] : undefined;
-      if (!handler) {
-        throw new ValidationError(
-          `Unknown action ${JSON.stringify(action ?? null)} on /${resource}; supported: ${Object.keys(table).join(', ')}`,
-        );
-      }
-      await handler(req, res);
-    };
-  };
-
   app.post(
     '/aspects',
     json,
     actions('aspects', {
-      ingestProposal: (req, res) => ingestProposal(req, res, submitter, settings, settings.defaultActor),
-      ingestProposalBatch: (req, res) =>
-        ingestProposalBatch(req, res, submitter, settings, settings.defaultActor),
+      ingestProposal: (req, res) => ingestProposal(req, res, ingest),
+      ingestProposalBatch: (req, res) => ingestProposalBatch(req, res, ingest),
+      getTimeseriesAspectValues: (req, res) => getTimeseriesAspectValues(req, res, readModels.timeseries),
     }),
   );
   app.get('/aspects/:urn', (req, res) => getVersionedAspect(req, res, store));
   app.get('/entitiesV2/:urn', (req, res) => getEntityV2(req, res, store));
   app.get('/entitiesV2', (req, res) => batchGetEntitiesV2(req, res, store));
   app.get('/entities/:urn', (req, res) => getEntitySnapshot(req, res, store));
+  app.post(
+    '/entities',
+    json,
+    actions('entities', {
+      search: (req, res) => searchAction(req, res, readModels.search),
+      browse: (req, res) => browseAction(req, res, readModels.search),
+      autocomplete: (req, res) => autocompleteAction(req, res, readModels.search),
+    }),
+  );
+  app.get('/relationships', (req, res) => getRelationships(req, res, readModels.graph));
+  for (const path of ['/operations', '/gms/operations', '/api/gms/operations']) {
+    app.post(
+      path,
+      json,
+      actions(path.slice(1), { restoreIndices: (req, res) => restoreIndices(req, res, restore) }),
+    );
+  }
+  app.get(
+    '/openapi/operations/messaging/transport',
+    (_req, res) => void res.json({ transport: deps.transport }),
+  );
+  app.get('/openapi/operations/messaging/:kind/consumer/lag', (req, res) =>
+    consumerLag(req, res, { log: deps.log, topics: deps.topics, groups: deps.groups }),
+  );
+
+  app.use('/schema-registry/api', schemaRegistryRouter({ topics: deps.topics, log: deps.log, logger }));
 
   app.use((req: Request, res: Response) => {
     sendRestliError(res, 404, `No resource at ${req.method} ${req.path}`);
@@ -81,5 +148,3 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.use(restliErrorHandler(logger));
   return app;
 }
-
-export type { NextFunction };

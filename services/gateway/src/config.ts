@@ -11,6 +11,8 @@ export interface GatewayConfig {
   readonly syncTimeoutMs: number;
   /** Unique per process: the consumer group on the outcome topic. */
   readonly instanceId: string;
+  /** The consumer groups whose lag the operations endpoints report and writes may wait on. */
+  readonly groups: { readonly persistence: string; readonly indexer: string };
 }
 
 export const SERVER_VERSION = 'v1.0.0';
@@ -22,12 +24,17 @@ export function readGatewaySection(env: EnvReader): Omit<GatewayConfig, 'adapter
     host: env.string('HOST', '0.0.0.0'),
     syncTimeoutMs: env.int('SYNC_INGEST_TIMEOUT_MS', 30_000, { min: 100 }),
     instanceId: env.string('GATEWAY_INSTANCE_ID', randomUUID()),
+    groups: {
+      persistence: env.string('PERSISTENCE_GROUP_ID', 'persistence'),
+      indexer: env.string('INDEXER_GROUP_ID', 'indexer'),
+    },
     http: {
       maxBodyBytes: env.int('MAX_REQUEST_BYTES', 32 * 1024 * 1024, { min: 1024 }),
       asyncDefault: env.bool('ASYNC_INGEST_DEFAULT', false),
       maxBatchProposals: env.int('MAX_BATCH_PROPOSALS', 10_000, { min: 1 }),
       serverVersion: SERVER_VERSION,
       defaultActor: env.string('DEFAULT_ACTOR', 'urn:li:corpuser:__datahub_system'),
+      indexWaitTimeoutMs: env.int('INDEX_WAIT_TIMEOUT_MS', 30_000, { min: 100 }),
     },
   };
 }

@@ -1,4 +1,5 @@
-export { createGatewayApp, type GatewayDeps, type GatewaySettings } from './app.js';
+export { createGatewayApp, type GatewayDeps, type GatewaySettings, type ReadModels } from './app.js';
+export { composeGateway, type GatewayParts } from './compose-gateway.js';
 export {
   readGatewayConfig,
   readGatewaySection,
@@ -8,3 +9,5 @@ export {
 } from './config.js';
 export { startHttpServer, type RunningServer } from './http-server.js';
 export { ProposalSubmitter, toMcp, type ProposalSubmitterDeps } from './ingest/proposal-submitter.js';
+export { IndexWaiter } from './operations/index-waiter.js';
+export { WAIT_FOR_INDEX_HEADER } from './restli/ingest-proposal.js';

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   createLogger,
   describeAdapters,
@@ -6,12 +5,12 @@ import {
   LogOutcomeChannel,
   openAspectStore,
   openEventLog,
+  openSearchAdapters,
   runMain,
 } from '@catalog/runtime';
-import { createGatewayApp } from './app.js';
+import { composeGateway } from './compose-gateway.js';
 import { readGatewayConfig } from './config.js';
 import { startHttpServer } from './http-server.js';
-import { ProposalSubmitter } from './ingest/proposal-submitter.js';
 
 const config = readGatewayConfig(process.env);
 const logger = createLogger({ name: 'gateway', level: config.logLevel });
@@ -22,6 +21,8 @@ await runMain(logger, async () => {
   lifecycle.onClose('event log', () => log.close());
   const store = await openAspectStore(config.adapters, logger);
   lifecycle.onClose('aspect store', () => store.close());
+  const readModels = await openSearchAdapters(config.adapters, logger);
+  lifecycle.onClose('search indices', () => readModels.close());
   await log.ensureTopics([{ name: config.adapters.topics.metadataChangeProposal }]);
   const outcomes = await LogOutcomeChannel.open({
     log,
@@ -30,14 +31,17 @@ await runMain(logger, async () => {
     logger,
   });
   lifecycle.onClose('outcome channel', () => outcomes.close());
-  const submitter = new ProposalSubmitter({
+  const app = composeGateway({
+    adapters: config.adapters,
     log,
-    topic: config.adapters.topics.metadataChangeProposal,
+    store,
+    readModels,
     outcomes,
+    logger,
+    settings: config.http,
     syncTimeoutMs: config.syncTimeoutMs,
-    newRequestId: randomUUID,
+    groups: config.groups,
   });
-  const app = createGatewayApp({ store, submitter, logger, settings: config.http });
   const server = await startHttpServer(app, config.port, config.host);
   lifecycle.onClose('http', () => server.close());
   logger.info({ port: server.port, ...describeAdapters(config.adapters) }, 'gateway listening');

@@ -1,6 +1,6 @@
 import type { CheckedProposal } from '@catalog/model';
 import { entityRegistry } from '@catalog/model';
-import type { LogRecord, MetadataChangeLog, MetadataChangeProposal } from '@catalog/events';
+import type { EventDecoder, LogRecord, MetadataChangeLog, MetadataChangeProposal } from '@catalog/events';
 import type { ApplyResult, AspectStore, AspectWrite, AspectWriteMode } from '@catalog/store';
 import type { ProposalOutcome } from '@catalog/runtime';
 import {
@@ -8,7 +8,7 @@ import {
   changeLogForTimeseries,
   systemMetadataFor,
   undecodableProposal,
-} from './change-log.js';
+} from '@catalog/runtime';
 import { decodeProposalRecord, type DecodedProposal } from './proposal-record.js';
 
 export interface FailedProposal {
@@ -18,9 +18,15 @@ export interface FailedProposal {
 }
 
 /** Everything one batch of proposals produces, to be made durable before the batch is committed. */
+/** A change log and the proposal it came from, so its log position can be reported with the outcome. */
+export interface OwnedChangeLog {
+  readonly requestId: string;
+  readonly mcl: MetadataChangeLog;
+}
+
 export interface ProposalEffects {
-  readonly versioned: MetadataChangeLog[];
-  readonly timeseries: MetadataChangeLog[];
+  readonly versioned: OwnedChangeLog[];
+  readonly timeseries: OwnedChangeLog[];
   readonly failed: FailedProposal[];
   readonly outcomes: ProposalOutcome[];
 }
@@ -36,9 +42,10 @@ type Checked = Extract<DecodedProposal, { kind: 'checked' }>;
 export async function applyProposals(
   records: readonly LogRecord[],
   store: AspectStore,
+  decoder?: EventDecoder,
 ): Promise<ProposalEffects> {
   const effects: ProposalEffects = { versioned: [], timeseries: [], failed: [], outcomes: [] };
-  const decoded = await Promise.all(records.map((r) => decodeProposalRecord(r)));
+  const decoded = await Promise.all(records.map((r) => decodeProposalRecord(r, decoder)));
 
   const writes: AspectWrite[] = [];
   const writers: Checked[] = [];
@@ -64,7 +71,7 @@ export async function applyProposals(
     const created = { time: item.time, actor: item.actor };
     if (proposal.aspect.kind === 'timeseries') {
       effects.timeseries.push(
-        changeLogForTimeseries(proposal, systemMetadataFor(proposal, item.time), created),
+        own(item, changeLogForTimeseries(proposal, systemMetadataFor(proposal, item.time), created)),
       );
       effects.outcomes.push(success(item, 'TIMESERIES'));
       continue;
@@ -122,23 +129,29 @@ function recordResult(item: Checked, result: ApplyResult, effects: ProposalEffec
     case 'UPDATED':
       if (result.keyCreated && result.keyCreated.aspect !== result.current?.aspect) {
         effects.versioned.push(
-          changeLogForStored({
-            entityType,
-            changeType: 'UPSERT',
-            current: result.keyCreated,
-            created: result.keyCreated.created,
-          }),
+          own(
+            item,
+            changeLogForStored({
+              entityType,
+              changeType: 'UPSERT',
+              current: result.keyCreated,
+              created: result.keyCreated.created,
+            }),
+          ),
         );
       }
       effects.versioned.push(
-        changeLogForStored({
-          entityType,
-          changeType,
-          ...(result.current ? { current: result.current } : {}),
-          ...(result.previous ? { previous: result.previous } : {}),
-          created: result.current?.created ?? { time: item.time, actor: item.actor },
-          ...(headers ? { headers } : {}),
-        }),
+        own(
+          item,
+          changeLogForStored({
+            entityType,
+            changeType,
+            ...(result.current ? { current: result.current } : {}),
+            ...(result.previous ? { previous: result.previous } : {}),
+            created: result.current?.created ?? { time: item.time, actor: item.actor },
+            ...(headers ? { headers } : {}),
+          }),
+        ),
       );
       effects.outcomes.push(success(item, result.status));
       return;
@@ -149,12 +162,15 @@ function recordResult(item: Checked, result: ApplyResult, effects: ProposalEffec
       const removed = result.removed ?? (result.previous ? [result.previous] : []);
       for (const previous of removed) {
         effects.versioned.push(
-          changeLogForStored({
-            entityType,
-            changeType: 'DELETE',
-            previous,
-            created: { time: item.time, actor: item.actor },
-          }),
+          own(
+            item,
+            changeLogForStored({
+              entityType,
+              changeType: 'DELETE',
+              previous,
+              created: { time: item.time, actor: item.actor },
+            }),
+          ),
         );
       }
       effects.outcomes.push(success(item, result.status));
@@ -178,6 +194,10 @@ function recordResult(item: Checked, result: ApplyResult, effects: ProposalEffec
       return;
     }
   }
+}
+
+function own(item: Checked, mcl: MetadataChangeLog): OwnedChangeLog {
+  return { requestId: item.requestId, mcl };
 }
 
 function success(item: Checked, status: string): ProposalOutcome {

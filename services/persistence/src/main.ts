@@ -5,8 +5,10 @@ import {
   LogOutcomeChannel,
   openAspectStore,
   openEventLog,
+  openSchemaResolver,
   runMain,
 } from '@catalog/runtime';
+import { createEventDecoder } from '@catalog/events';
 import { readPersistenceConfig } from './config.js';
 import { startPersistence } from './persistence-service.js';
 
@@ -24,7 +26,10 @@ await runMain(logger, async () => {
     topic: config.adapters.topics.proposalOutcome,
     logger,
   });
+  const schemas = await openSchemaResolver(config.adapters, log, logger);
+  lifecycle.onClose('schema resolver', () => schemas.close());
   const service = await startPersistence({
+    decoder: createEventDecoder(schemas.resolver),
     log,
     store,
     outcomes,

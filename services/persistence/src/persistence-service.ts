@@ -2,14 +2,16 @@ import {
   encodeFailedMcp,
   encodeMcl,
   SchemaIds,
+  type EventDecoder,
   type EventLog,
   type Consumer,
   type RecordBatch,
+  type RecordPosition,
   type TopicNames,
 } from '@catalog/events';
 import type { AspectStore } from '@catalog/store';
 import type { Logger, OutcomeChannel } from '@catalog/runtime';
-import { applyProposals, type ProposalEffects } from './apply-proposals.js';
+import { applyProposals, type OwnedChangeLog, type ProposalEffects } from './apply-proposals.js';
 
 export interface PersistenceDeps {
   readonly log: EventLog;
@@ -19,6 +21,8 @@ export interface PersistenceDeps {
   readonly logger: Logger;
   readonly groupId: string;
   readonly maxBatchSize: number;
+  /** Resolves writer schemas of producers that registered elsewhere; default: our fixed ids only. */
+  readonly decoder?: EventDecoder;
 }
 
 export interface PersistenceService {
@@ -54,9 +58,14 @@ export async function startPersistence(deps: PersistenceDeps): Promise<Persisten
 async function handleBatch(batch: RecordBatch, deps: PersistenceDeps): Promise<void> {
   const first = batch.records[0];
   if (!first) return;
-  const effects = await applyProposals(batch.records, deps.store);
-  await emit(effects, deps);
-  await deps.outcomes.publish(effects.outcomes);
+  const effects = await applyProposals(batch.records, deps.store, deps.decoder);
+  const positions = await emit(effects, deps);
+  await deps.outcomes.publish(
+    effects.outcomes.map((o) => {
+      const changeLogs = positions.get(o.requestId);
+      return changeLogs ? { ...o, changeLogs } : o;
+    }),
+  );
   if (effects.failed.length > 0) {
     deps.logger.warn(
       {
@@ -74,41 +83,41 @@ async function handleBatch(batch: RecordBatch, deps: PersistenceDeps): Promise<v
   );
 }
 
-async function emit(effects: ProposalEffects, deps: PersistenceDeps): Promise<void> {
+/** Makes the batch's change logs and failures durable; returns the change-log positions per request id. */
+async function emit(effects: ProposalEffects, deps: PersistenceDeps): Promise<Map<string, RecordPosition[]>> {
   const { log, topics } = deps;
-  const produced: Promise<unknown>[] = [];
-  if (effects.versioned.length > 0) {
-    produced.push(
-      log.produce(
-        topics.metadataChangeLogVersioned,
-        effects.versioned.map((mcl) => ({
-          key: mcl.entityUrn ?? '',
-          value: encodeMcl(mcl, SchemaIds.metadataChangeLog),
-        })),
-      ),
+  const positions = new Map<string, RecordPosition[]>();
+  const produceOwned = async (
+    topic: string,
+    owned: readonly OwnedChangeLog[],
+    schemaId: number,
+  ): Promise<void> => {
+    if (owned.length === 0) return;
+    const placed = await log.produce(
+      topic,
+      owned.map(({ mcl }) => ({ key: mcl.entityUrn ?? '', value: encodeMcl(mcl, schemaId) })),
     );
-  }
-  if (effects.timeseries.length > 0) {
-    produced.push(
-      log.produce(
-        topics.metadataChangeLogTimeseries,
-        effects.timeseries.map((mcl) => ({
-          key: mcl.entityUrn ?? '',
-          value: encodeMcl(mcl, SchemaIds.metadataChangeLogTimeseries),
-        })),
-      ),
-    );
-  }
-  if (effects.failed.length > 0) {
-    produced.push(
-      log.produce(
-        topics.failedMetadataChangeProposal,
-        effects.failed.map((f) => ({
-          key: f.key,
-          value: encodeFailedMcp({ metadataChangeProposal: f.mcp, error: f.error }),
-        })),
-      ),
-    );
-  }
-  await Promise.all(produced);
+    placed.forEach((position, i) => {
+      const requestId = owned[i]!.requestId;
+      positions.set(requestId, [...(positions.get(requestId) ?? []), position]);
+    });
+  };
+  await Promise.all([
+    produceOwned(topics.metadataChangeLogVersioned, effects.versioned, SchemaIds.metadataChangeLog),
+    produceOwned(
+      topics.metadataChangeLogTimeseries,
+      effects.timeseries,
+      SchemaIds.metadataChangeLogTimeseries,
+    ),
+    effects.failed.length > 0
+      ? log.produce(
+          topics.failedMetadataChangeProposal,
+          effects.failed.map((f) => ({
+            key: f.key,
+            value: encodeFailedMcp({ metadataChangeProposal: f.mcp, error: f.error }),
+          })),
+        )
+      : Promise.resolve(),
+  ]);
+  return positions;
 }

@@ -1,5 +1,12 @@
 import { checkProposal, isDomainError, type CheckedProposal, type DomainError } from '@catalog/model';
-import { decodeMcp, type LogRecord, type MetadataChangeProposal } from '@catalog/events';
+import {
+  createEventDecoder,
+  fixedSchemaResolver,
+  SerdeError,
+  type EventDecoder,
+  type LogRecord,
+  type MetadataChangeProposal,
+} from '@catalog/events';
 
 /** Header names the gateway sets on every proposal record. */
 export const PROPOSAL_HEADERS = { requestId: 'requestId', actor: 'actor' } as const;
@@ -23,17 +30,25 @@ export type DecodedProposal =
     }
   | { readonly kind: 'undecodable'; readonly requestId: string; readonly reason: string };
 
+/** Our fixed schema ids only: records of producers that registered elsewhere need a resolver. */
+const fixedIdDecoder = createEventDecoder(fixedSchemaResolver);
+
 /**
  * Decodes and checks one proposal record. Producers other than our gateway (the ecosystem's Kafka
  * emitters) send no request id; the record's log position then serves as its idempotency key.
  */
-export async function decodeProposalRecord(record: LogRecord): Promise<DecodedProposal> {
+export async function decodeProposalRecord(
+  record: LogRecord,
+  decoder: EventDecoder = fixedIdDecoder,
+): Promise<DecodedProposal> {
   const requestId =
     record.headers[PROPOSAL_HEADERS.requestId] ?? `${record.topic}-${record.partition}-${record.offset}`;
   let mcp: MetadataChangeProposal;
   try {
-    mcp = await decodeMcp(record.value);
+    mcp = await decoder.decode('metadataChangeProposal', record.value);
   } catch (error) {
+    // Only bytes that are not a proposal are poison; a registry that cannot be reached is retried.
+    if (!(error instanceof SerdeError)) throw error;
     return { kind: 'undecodable', requestId, reason: (error as Error).message };
   }
   try {

@@ -1,3 +1,4 @@
+import type { RecordPosition } from '@catalog/events';
 import type { ErrorCode } from '@catalog/model';
 
 /** What persistence decided for one proposal, reported back to the gateway that produced it. */
@@ -11,6 +12,8 @@ export interface ProposalOutcome {
   readonly message?: string;
   readonly urn?: string;
   readonly aspectName?: string;
+  /** Where the change logs of this proposal landed: a reader can wait until its consumers pass them. */
+  readonly changeLogs?: readonly RecordPosition[];
 }
 
 /** Carries outcomes from persistence to the gateway waiting on a synchronous write. */

@@ -1,4 +1,4 @@
-import type { Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
 import {
   checkProposal,
   describeProblems,
@@ -12,6 +12,9 @@ import {
 import type { ProposalOutcome } from '@catalog/runtime';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
 import { RESTLI_STATUS, sendRestliError } from './restli-errors.js';
+
+/** Header a client sets to be answered only once its writes are searchable (read-your-writes). */
+export const WAIT_FOR_INDEX_HEADER = 'x-wait-for-index';
 
 export interface IngestSettings {
   /** ASYNC_INGEST_DEFAULT: what an `async` of "unset" means. */
@@ -27,32 +30,39 @@ export function readAsyncFlag(raw: unknown, fallback: boolean): boolean {
   throw new ValidationError(`async must be "true", "false" or "unset", got ${JSON.stringify(raw)}`);
 }
 
-export async function ingestProposal(
-  req: Request,
-  res: Response,
-  submitter: ProposalSubmitter,
-  settings: IngestSettings,
-  actor: string,
-): Promise<void> {
+export interface IngestContext {
+  readonly submitter: ProposalSubmitter;
+  readonly settings: IngestSettings;
+  readonly actor: string;
+  /** Waits until the outcomes' change logs are indexed; absent when the deployment has no indexer. */
+  readonly waitForIndex?: (outcomes: readonly ProposalOutcome[]) => Promise<void>;
+}
+
+function wantsIndexWait(req: Request): boolean {
+  const value = req.get(WAIT_FOR_INDEX_HEADER);
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new ValidationError(`Header X-Wait-For-Index must be true or false, got ${JSON.stringify(value)}`);
+}
+
+export async function ingestProposal(req: Request, res: Response, ctx: IngestContext): Promise<void> {
   const body = requireBody(req);
   const proposal = checkProposal(body['proposal'] ?? missing('proposal'));
-  const sync = !readAsyncFlag(body['async'], settings.asyncDefault);
-  const outcomes = await submitter.submit([proposal], { sync, actor });
+  const waitIndex = wantsIndexWait(req);
+  // Waiting for the index needs the outcome, so it makes the write synchronous.
+  const sync = waitIndex || !readAsyncFlag(body['async'], ctx.settings.asyncDefault);
+  const outcomes = await ctx.submitter.submit([proposal], { sync, actor: ctx.actor });
   const failure = outcomes?.find((o) => !o.ok);
   if (failure) {
     sendRestliError(res, statusOf(failure), failure.message ?? 'The proposal was rejected');
     return;
   }
+  if (waitIndex && outcomes && ctx.waitForIndex) await ctx.waitForIndex(outcomes);
   res.json({ value: proposal.urn.raw });
 }
 
-export async function ingestProposalBatch(
-  req: Request,
-  res: Response,
-  submitter: ProposalSubmitter,
-  settings: IngestSettings,
-  actor: string,
-): Promise<void> {
+export async function ingestProposalBatch(req: Request, res: Response, ctx: IngestContext): Promise<void> {
+  const { submitter, settings, actor } = ctx;
   const body = requireBody(req);
   const raw = body['proposals'] ?? missing('proposals');
   if (!Array.isArray(raw)) throw new ValidationError('proposals must be an array');
@@ -61,7 +71,8 @@ export async function ingestProposalBatch(
       `proposals has ${raw.length} items; the maximum is ${settings.maxBatchProposals}`,
     );
   }
-  const sync = !readAsyncFlag(body['async'], settings.asyncDefault);
+  const waitIndex = wantsIndexWait(req);
+  const sync = waitIndex || !readAsyncFlag(body['async'], settings.asyncDefault);
   const checked = checkAll(raw);
   const outcomes = checked.length > 0 ? await submitter.submit(checked, { sync, actor }) : [];
   const failures = (outcomes ?? []).map((o, i) => ({ o, i })).filter(({ o }) => !o.ok);
@@ -75,6 +86,7 @@ export async function ingestProposalBatch(
     );
     return;
   }
+  if (waitIndex && outcomes && ctx.waitForIndex) await ctx.waitForIndex(outcomes);
   res.json({ value: 'success' });
 }
 
@@ -119,5 +131,3 @@ function requireBody(req: Request): Record<string, unknown> {
 function missing(name: string): never {
   throw new ValidationError(`${name} is required`);
 }
-
-export type IngestRoutes = Router;

@@ -1,0 +1,118 @@
+import { entityRegistry } from '@catalog/model';
+import { describe, expect, it } from 'vitest';
+import { buildEntityDocument } from './build-entity-document.js';
+import { defaultBrowsePath } from './default-browse-path.js';
+
+const dataset = entityRegistry.requireEntity('dataset');
+const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.sales.orders,PROD)';
+const build = (aspects: Record<string, Record<string, unknown>>, entity = dataset, of = urn) =>
+  buildEntityDocument(entity, of, new Map(Object.entries(aspects)));
+
+describe('buildEntityDocument', () => {
+  it('walks every annotated path of a full dataset', () => {
+    const doc = build({
+      datasetProperties: {
+        name: 'orders',
+        description: 'All orders',
+        customProperties: { team: 'sales', tier: 'gold' },
+        created: { time: 1_700_000_000_000 },
+      },
+      globalTags: { tags: [{ tag: 'urn:li:tag:pii' }, { tag: 'urn:li:tag:gold' }] },
+      ownership: { owners: [{ owner: 'urn:li:corpuser:alice', type: 'DATAOWNER' }] },
+      glossaryTerms: { terms: [{ urn: 'urn:li:glossaryTerm:Revenue' }] },
+      status: { removed: true },
+      browsePaths: { paths: ['/prod/hive/sales/orders', 'custom/path/orders/'] },
+      schemaMetadata: {
+        fields: [
+          { fieldPath: 'id', description: 'key', globalTags: { tags: [{ tag: 'urn:li:tag:key' }] } },
+          { fieldPath: 'amount' },
+        ],
+      },
+      upstreamLineage: { upstreams: [{ dataset: 'urn:li:dataset:(urn:li:dataPlatform:hive,raw,PROD)' }] },
+    });
+    expect(doc).toMatchObject({ urn, entityType: 'dataset' });
+    expect(doc.fields).toMatchObject({
+      urn,
+      _entityType: 'dataset',
+      removed: true,
+      platform: 'urn:li:dataPlatform:hive',
+      id: 'db.sales.orders',
+      origin: 'PROD',
+      name: 'orders',
+      description: 'All orders',
+      hasDescription: true,
+      customProperties: ['team=sales', 'tier=gold'],
+      createdAt: 1_700_000_000_000,
+      tags: ['urn:li:tag:pii', 'urn:li:tag:gold'],
+      hasTags: true,
+      owners: ['urn:li:corpuser:alice'],
+      hasOwners: true,
+      glossaryTerms: ['urn:li:glossaryTerm:Revenue'],
+      browsePaths: ['/prod/hive/sales/orders', '/custom/path/orders'],
+      fieldPaths: ['id', 'amount'],
+      fieldDescriptions: ['key'],
+      fieldTags: ['urn:li:tag:key'],
+      upstreams: ['urn:li:dataset:(urn:li:dataPlatform:hive,raw,PROD)'],
+      hasUpstreams: true,
+    });
+    expect(doc.fields['_entityName']).toBeUndefined();
+  });
+
+  it('sets hasX false, removed false and a default browse path when aspects are absent', () => {
+    const doc = build({});
+    expect(doc.fields).toMatchObject({
+      removed: false,
+      hasDescription: false,
+      hasTags: false,
+      hasOwners: false,
+      id: 'db.sales.orders',
+      browsePaths: ['/prod/hive/db/sales/orders'],
+    });
+    expect(doc.fields['description']).toBeUndefined();
+    expect(doc.fields['tags']).toBeUndefined();
+    expect(build({ status: { removed: false } }).fields['removed']).toBe(false);
+  });
+
+  it('counts values for numX fields and keeps chart inputs', () => {
+    const chart = entityRegistry.requireEntity('chart');
+    const doc = build(
+      { chartInfo: { title: 'Revenue', inputs: [{ string: 'urn:li:dataset:a' }, { string: 'urn:li:dataset:b' }] } },
+      chart,
+      'urn:li:chart:(looker,c1)',
+    );
+    expect(doc.fields).toMatchObject({
+      title: 'Revenue',
+      inputs: ['urn:li:dataset:a', 'urn:li:dataset:b'],
+      numInputDatasets: 2,
+      tool: 'looker',
+      chartId: 'c1',
+      browsePaths: ['/looker/c1'],
+    });
+  });
+
+  it('indexes corpuser info and dataJob key fields', () => {
+    const user = build(
+      { corpUserInfo: { active: true, displayName: 'Alice A', email: 'a@x.io' } },
+      entityRegistry.requireEntity('corpuser'),
+      'urn:li:corpuser:alice',
+    );
+    expect(user.fields).toMatchObject({ ldap: 'alice', active: true, displayName: 'Alice A', email: 'a@x.io' });
+    const job = build(
+      {},
+      entityRegistry.requireEntity('dataJob'),
+      'urn:li:dataJob:(urn:li:dataFlow:(airflow,etl,prod),load)',
+    );
+    expect(job.fields).toMatchObject({ dataFlow: 'urn:li:dataFlow:(airflow,etl,prod)', id: 'load' });
+    expect(job.fields['browsePaths']).toEqual(['/airflow/prod/etl/load']);
+  });
+});
+
+describe('defaultBrowsePath', () => {
+  it('derives paths from URNs as the ecosystem does', () => {
+    expect(defaultBrowsePath('urn:li:dataset:(urn:li:dataPlatform:kafka,topic,DEV)')).toBe('/dev/kafka/topic');
+    expect(defaultBrowsePath('urn:li:dashboard:(looker,d1)')).toBe('/looker/d1');
+    expect(defaultBrowsePath('urn:li:dataFlow:(airflow,etl,prod)')).toBe('/airflow/prod/etl');
+    expect(defaultBrowsePath('urn:li:corpuser:alice')).toBeUndefined();
+    expect(defaultBrowsePath('not a urn')).toBeUndefined();
+  });
+});

@@ -1,0 +1,94 @@
+import { NUMERIC_TYPES } from '../document-fields.js';
+import type { Criterion, Filter } from '../port.js';
+import { jsonPathOf, type IndexedEntity } from './indexed-entity.js';
+
+/** A SQL boolean expression and its bound parameters. */
+export interface SqlPart {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
+
+export const TRUE: SqlPart = { sql: '1', params: [] };
+const FALSE: SqlPart = { sql: '0', params: [] };
+
+/**
+ * The SQL of a canonical filter for documents of one entity type, over the document id expression
+ * `idExpr` (e.g. `d.id`). A criterion on a keyed field is a membership test on `vals` (index driven);
+ * on a free-text field it reads the stored document (`json_each`). A field the entity type lacks
+ * matches nothing (and its negation everything).
+ */
+export function filterSql(entity: IndexedEntity, filter: Filter | undefined, idExpr: string): SqlPart {
+  if (filter === undefined || filter.or.length === 0) return TRUE;
+  const disjuncts = filter.or.map((conjunction) => {
+    if (conjunction.and.length === 0) return TRUE;
+    return join(
+      conjunction.and.map((criterion) => criterionSql(entity, criterion, idExpr)),
+      ' AND ',
+    );
+  });
+  return join(disjuncts, ' OR ');
+}
+
+function join(parts: readonly SqlPart[], operator: string): SqlPart {
+  if (parts.length === 1 && parts[0] !== undefined) return parts[0];
+  return { sql: `(${parts.map((p) => p.sql).join(operator)})`, params: parts.flatMap((p) => p.params) };
+}
+
+function criterionSql(entity: IndexedEntity, criterion: Criterion, idExpr: string): SqlPart {
+  const negated = criterion.negated === true;
+  const mapping = entity.mappings.get(criterion.field);
+  if (mapping === undefined || mapping.aliasOf !== undefined) return negated ? TRUE : FALSE;
+  const numeric = NUMERIC_TYPES.has(mapping.type);
+  if (entity.keyed.has(criterion.field)) {
+    const condition = valueCondition(criterion, numeric, 'value', 'num');
+    const sql =
+      `${idExpr} ${negated ? 'NOT IN' : 'IN'} (SELECT doc FROM vals WHERE entity_type = ? AND field = ?` +
+      `${condition.sql === '' ? '' : ` AND ${condition.sql}`})`;
+    return { sql, params: [entity.spec.entityType, criterion.field, ...condition.params] };
+  }
+  const condition = valueCondition(criterion, numeric, 'j.value', 'j.value');
+  const sql =
+    `${negated ? 'NOT ' : ''}EXISTS (SELECT 1 FROM docs jd, json_each(jd.doc, ?) j WHERE jd.id = ${idExpr}` +
+    `${condition.sql === '' ? '' : ` AND ${condition.sql}`})`;
+  return { sql, params: [jsonPathOf(criterion.field), ...condition.params] };
+}
+
+function valueCondition(criterion: Criterion, numeric: boolean, value: string, num: string): SqlPart {
+  const values = criterion.values;
+  const marks = values.map(() => '?').join(', ');
+  const lowered = values.map((v) => v.toLowerCase());
+  const anyOf = (expr: string, params: readonly unknown[]): SqlPart => ({
+    sql: `(${values.map(() => expr).join(' OR ')})`,
+    params,
+  });
+  switch (criterion.condition) {
+    case 'EXISTS':
+      return { sql: '', params: [] };
+    case 'EQUAL':
+    case 'IN':
+      return numeric
+        ? { sql: `${num} IN (${marks})`, params: values.map(Number) }
+        : { sql: `${value} IN (${marks})`, params: values };
+    case 'IEQUAL':
+      return { sql: `lower(${value}) IN (${marks})`, params: lowered };
+    case 'CONTAIN':
+      return anyOf(`instr(lower(${value}), ?) > 0`, lowered);
+    case 'START_WITH':
+      return anyOf(`substr(lower(${value}), 1, ?) = ?`, lowered.flatMap((v) => [v.length, v]));
+    case 'END_WITH':
+      return anyOf(
+        `(? = '' OR substr(lower(${value}), -?) = ?)`,
+        lowered.flatMap((v) => [v, v.length, v]),
+      );
+    case 'GREATER_THAN':
+      return anyOf(`${num} > ?`, values.map(Number));
+    case 'GREATER_THAN_OR_EQUAL_TO':
+      return anyOf(`${num} >= ?`, values.map(Number));
+    case 'LESS_THAN':
+      return anyOf(`${num} < ?`, values.map(Number));
+    case 'LESS_THAN_OR_EQUAL_TO':
+      return anyOf(`${num} <= ?`, values.map(Number));
+    default:
+      return FALSE;
+  }
+}

@@ -1,0 +1,57 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { migrateSearchSchema } from './sqlite-search-schema.js';
+
+export interface EmbeddedSearchOptions {
+  /** Database file; its directory is created when missing. `:memory:` for a throwaway index. */
+  readonly file: string;
+  /**
+   * What a completed write survives; both use WAL. `process-crash` (default, synchronous=NORMAL): a kill
+   * of the process loses nothing written; an OS crash may lose the last writes (they are rebuilt from
+   * the change log). `power-loss` (synchronous=FULL): the WAL is fsynced at every write batch.
+   */
+  readonly durability?: 'process-crash' | 'power-loss';
+}
+
+/** One SQLite connection shared by the three embedded indices; closed when the last user lets go. */
+export class SqliteHandle {
+  readonly db: Database.Database;
+  private users = 0;
+  private closed = false;
+
+  constructor(options: EmbeddedSearchOptions) {
+    if (options.file !== ':memory:' && options.file !== '') mkdirSync(dirname(options.file), { recursive: true });
+    this.db = new Database(options.file);
+    try {
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma(`synchronous = ${options.durability === 'power-loss' ? 'FULL' : 'NORMAL'}`);
+      this.db.pragma('busy_timeout = 5000');
+      this.db.pragma('cache_size = -65536');
+      this.db.pragma('temp_store = MEMORY');
+      migrateSearchSchema(this.db);
+    } catch (error) {
+      this.db.close();
+      throw error;
+    }
+  }
+
+  acquire(): void {
+    this.users++;
+  }
+
+  release(): void {
+    this.users--;
+    if (this.users <= 0) this.close();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+
+  get isOpen(): boolean {
+    return !this.closed;
+  }
+}

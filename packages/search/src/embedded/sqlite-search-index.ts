@@ -1,0 +1,99 @@
+import type {
+  AutocompleteRequest,
+  AutocompleteResponse,
+  BrowseRequest,
+  BrowseResponse,
+  EntityDocument,
+  EntityIndexSpec,
+  SearchIndex,
+  SearchRequest,
+  SearchResponse,
+} from '../port.js';
+import {
+  validateAutocompleteRequest,
+  validateBrowseRequest,
+  validateSearchRequest,
+  type NormalizedSearch,
+} from '../validate-search-request.js';
+import type { IndexedEntity } from './indexed-entity.js';
+import { runAutocomplete } from './sqlite-autocomplete.js';
+import { runBrowse } from './sqlite-browse.js';
+import { SqliteDocumentWriter } from './sqlite-document-writer.js';
+import type { SqliteHandle } from './sqlite-handle.js';
+import { runSearch } from './sqlite-search-query.js';
+import { StatementCache } from './statement-cache.js';
+
+/**
+ * The embedded SearchIndex. Writes are synchronous SQLite transactions, so every completed write is
+ * visible to the next read and `refresh` has nothing to do. Requests are checked by the shared
+ * validators against the specs given to ensureIndex (kept in the file).
+ */
+export class SqliteSearchIndex implements SearchIndex {
+  private readonly writer: SqliteDocumentWriter;
+  private readonly queries: StatementCache;
+  private released = false;
+
+  constructor(private readonly handle: SqliteHandle) {
+    handle.acquire();
+    this.writer = new SqliteDocumentWriter(handle.db);
+    this.queries = new StatementCache(handle.db);
+    handle.db.exec('CREATE TEMP TABLE IF NOT EXISTS search_hits (id INTEGER PRIMARY KEY, score REAL NOT NULL)');
+    this.searchInSnapshot = handle.db.transaction((entities: readonly IndexedEntity[], search: NormalizedSearch) =>
+      runSearch(this.queries, entities, search),
+    );
+  }
+
+  private readonly searchInSnapshot: (entities: readonly IndexedEntity[], search: NormalizedSearch) => SearchResponse;
+
+  private readonly specOf = (entityType: string): EntityIndexSpec | undefined => this.writer.entity(entityType)?.spec;
+
+  async ensureIndex(spec: EntityIndexSpec): Promise<void> {
+    this.writer.ensureIndex(spec);
+  }
+
+  async deleteIndex(entityType: string): Promise<void> {
+    this.writer.deleteIndex(entityType);
+  }
+
+  async upsert(documents: readonly EntityDocument[]): Promise<void> {
+    if (documents.length > 0) this.writer.upsert(documents);
+  }
+
+  async delete(refs: readonly { readonly entityType: string; readonly urn: string }[]): Promise<void> {
+    if (refs.length > 0) this.writer.delete(refs);
+  }
+
+  async getDocument(entityType: string, urn: string): Promise<EntityDocument | null> {
+    const row = this.queries.get1<{ doc: string }>('SELECT doc FROM docs WHERE entity_type = ? AND urn = ?', [
+      entityType,
+      urn,
+    ]);
+    if (row === undefined) return null;
+    return { urn, entityType, fields: JSON.parse(row.doc) as EntityDocument['fields'] };
+  }
+
+  async search(request: SearchRequest): Promise<SearchResponse> {
+    const search = validateSearchRequest(this.specOf, request);
+    const entities = search.specs.map((spec) => this.writer.requireEntity(spec.entityType));
+    return this.searchInSnapshot(entities, search);
+  }
+
+  async browse(request: BrowseRequest): Promise<BrowseResponse> {
+    const { spec, path, filter } = validateBrowseRequest(this.specOf, request);
+    return runBrowse(this.queries, this.writer.requireEntity(spec.entityType), path, filter, request.start, request.limit);
+  }
+
+  async autocomplete(request: AutocompleteRequest): Promise<AutocompleteResponse> {
+    const { spec, fields, filter } = validateAutocompleteRequest(this.specOf, request);
+    const entity = this.writer.requireEntity(spec.entityType);
+    return runAutocomplete(this.queries, entity, fields, request.query, filter, request.limit);
+  }
+
+  async refresh(): Promise<void> {}
+
+  async close(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
+    this.handle.release();
+  }
+}

@@ -1,0 +1,256 @@
+import { NUMERIC_TYPES } from '../document-fields.js';
+import type { Aggregation, EntityDocument, MatchedField, SearchHit, SearchResponse } from '../port.js';
+import { anyTermMatchesText, fullTextOf } from '../text-tokens.js';
+import type { NormalizedSearch } from '../validate-search-request.js';
+import { jsonPathOf, valuesOf, type IndexedEntity } from './indexed-entity.js';
+import { filterSql, TRUE, type SqlPart } from './sqlite-filter-sql.js';
+import { ftsTableOf } from './sqlite-search-schema.js';
+import type { StatementCache } from './statement-cache.js';
+
+interface PageRow {
+  readonly id: number;
+  readonly urn: string;
+  readonly score: number;
+  readonly [key: `k${number}`]: string | number | null;
+}
+
+interface Ranked {
+  readonly row: PageRow;
+  readonly entity: IndexedEntity;
+}
+
+/**
+ * Runs a validated search over the embedded tables, one entity type at a time, merged in memory. An
+ * unrestricted `*` search reads indexes directly; any other match set (text, field or filter) is
+ * computed once into `temp.search_hits` (id, bm25 score), which the count, the page and every facet then
+ * read. Call inside one transaction so all of it sees one snapshot.
+ */
+export function runSearch(
+  queries: StatementCache,
+  entities: readonly IndexedEntity[],
+  search: NormalizedSearch,
+): SearchResponse {
+  let total = 0;
+  const ranked: Ranked[] = [];
+  const facetCounts = search.facets.map(() => new Map<string, number>());
+  const unrestricted = search.query.kind === 'all' && search.filter === undefined;
+  for (const entity of entities) {
+    const source = unrestricted ? unrestrictedSource(entity, search) : materialize(queries, entity, search);
+    total += queries.get1<{ n: number }>(source.count.sql, source.count.params)?.n ?? 0;
+    for (const row of pageRows(queries, entity, search, source)) ranked.push({ row, entity });
+    search.facets.forEach((facet, i) => {
+      const counts = facetCounts[i];
+      if (counts === undefined) return;
+      for (const { value, n } of facetRows(queries, entity, search, facet.field, source, entities.length === 1))
+        counts.set(String(value), (counts.get(String(value)) ?? 0) + n);
+    });
+  }
+  ranked.sort((a, b) => compareRanked(a.row, b.row, search));
+  const page = ranked.slice(search.start, search.start + search.count);
+  const docs = loadDocuments(queries, page, search);
+  const hits: SearchHit[] = page.map(({ row, entity }) => ({
+    urn: row.urn,
+    entityType: entity.spec.entityType,
+    score: row.score,
+    matchedFields: matchedFields(entity, search, docs.get(row.id)),
+  }));
+  const aggregations: Aggregation[] = search.facets.map((facet, i) => ({
+    field: facet.name,
+    values: [...(facetCounts[i] ?? new Map<string, number>())]
+      .map(([value, count]) => ({ value, count }))
+      .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
+      .slice(0, search.maxAggValues),
+  }));
+  return { total, hits, aggregations };
+}
+
+/** Where one entity type's matches come from: `FROM <tables> WHERE <where>`, with `docs d` in tables. */
+interface MatchSource {
+  readonly count: SqlPart;
+  readonly tables: string;
+  readonly where: SqlPart;
+  /** True when the matches sit in temp.search_hits `h` (with their score). */
+  readonly materialized: boolean;
+}
+
+function unrestrictedSource(entity: IndexedEntity, search: NormalizedSearch): MatchSource {
+  const removed = search.includeRemoved ? '' : ' AND d.removed = 0';
+  return {
+    count: { sql: `SELECT COUNT(*) AS n FROM docs d WHERE d.entity_type = ?${removed}`, params: [entity.spec.entityType] },
+    tables: 'docs d',
+    where: { sql: `d.entity_type = ?${removed}`, params: [entity.spec.entityType] },
+    materialized: false,
+  };
+}
+
+function materialize(queries: StatementCache, entity: IndexedEntity, search: NormalizedSearch): MatchSource {
+  queries.get('DELETE FROM temp.search_hits').run();
+  const rest = matchParts(entity, search);
+  if (search.query.kind === 'text') {
+    const table = ftsTableOf(entity.spec.entityType);
+    const weights = entity.columns.map((c) => c.weight).join(', ');
+    const bm25 = entity.columns.length === 0 ? '0' : `-bm25(${table}, ${weights})`;
+    queries
+      .get(
+        `INSERT INTO temp.search_hits (id, score) SELECT d.id, ${bm25}
+         FROM ${table} JOIN docs d ON d.id = ${table}.rowid WHERE ${table} MATCH ? AND ${rest.sql}`,
+      )
+      .run(ftsQuery(search.query.terms), ...rest.params);
+  } else {
+    queries
+      .get(`INSERT INTO temp.search_hits (id, score) SELECT d.id, 0 FROM docs d WHERE ${rest.sql}`)
+      .run(...rest.params);
+  }
+  return {
+    count: { sql: 'SELECT COUNT(*) AS n FROM temp.search_hits', params: [] },
+    tables: 'temp.search_hits h JOIN docs d ON d.id = h.id',
+    where: TRUE,
+    materialized: true,
+  };
+}
+
+/** The conditions (over `d`) besides the text match: entity type, removed, filter, field query. */
+function matchParts(entity: IndexedEntity, search: NormalizedSearch): SqlPart {
+  const parts: SqlPart[] = [{ sql: 'd.entity_type = ?', params: [entity.spec.entityType] }];
+  if (!search.includeRemoved) parts.push({ sql: 'd.removed = 0', params: [] });
+  const filter = filterSql(entity, search.filter, 'd.id');
+  if (filter.sql !== '1') parts.push(filter);
+  const { query } = search;
+  if (query.kind === 'field') parts.push(fieldQueryPart(entity, query.field, query.value));
+  return { sql: parts.map((p) => p.sql).join(' AND '), params: parts.flatMap((p) => p.params) };
+}
+
+function fieldQueryPart(entity: IndexedEntity, field: string, value: string): SqlPart {
+  if (!entity.mappings.has(field)) return { sql: '0', params: [] };
+  if (!entity.keyed.has(field))
+    return {
+      sql: 'EXISTS (SELECT 1 FROM json_each(d.doc, ?) j WHERE lower(j.value) = ?)',
+      params: [jsonPathOf(field), value.toLowerCase()],
+    };
+  return {
+    sql: 'd.id IN (SELECT doc FROM vals WHERE entity_type = ? AND field = ? AND lower(value) = ?)',
+    params: [entity.spec.entityType, field, value.toLowerCase()],
+  };
+}
+
+/** Every term as a word prefix, all required: `"cust"* AND "ord"*`. */
+export function ftsQuery(terms: readonly string[]): string {
+  return terms.map((t) => `"${t.replaceAll('"', '""')}"*`).join(' AND ');
+}
+
+function pageRows(
+  queries: StatementCache,
+  entity: IndexedEntity,
+  search: NormalizedSearch,
+  source: MatchSource,
+): PageRow[] {
+  const limit = search.start + search.count;
+  if (limit === 0) return [];
+  const sortKeys = search.sort.map((s, i) => {
+    const aggregate = s.order === 'ASCENDING' ? 'MIN' : 'MAX';
+    const key = entity.keyed.has(s.field)
+      ? {
+          sql: `(SELECT ${aggregate}(${NUMERIC_TYPES.has(s.type) ? 'num' : 'value'}) FROM vals WHERE doc = d.id AND field = ?)`,
+          params: [s.field],
+        }
+      : { sql: `(SELECT ${aggregate}(j.value) FROM json_each(d.doc, ?) j)`, params: [jsonPathOf(s.field)] };
+    return {
+      sql: `${key.sql} AS k${i}`,
+      params: key.params,
+      order: `k${i} IS NULL, k${i} ${s.order === 'ASCENDING' ? 'ASC' : 'DESC'}`,
+    };
+  });
+  const keysSql = sortKeys.map((k) => `, ${k.sql}`).join('');
+  const orderBy = [...sortKeys.map((k) => k.order), 'score DESC', 'd.urn ASC'].join(', ');
+  const score = source.materialized ? 'h.score' : '0';
+  return queries.all<PageRow>(
+    `SELECT d.id AS id, d.urn AS urn, ${score} AS score${keysSql}
+     FROM ${source.tables} WHERE ${source.where.sql} ORDER BY ${orderBy} LIMIT ?`,
+    [...sortKeys.flatMap((k) => k.params), ...source.where.params, limit],
+  );
+}
+
+function compareRanked(a: PageRow, b: PageRow, search: NormalizedSearch): number {
+  for (let i = 0; i < search.sort.length; i++) {
+    const x = a[`k${i}`] ?? null;
+    const y = b[`k${i}`] ?? null;
+    if (x === y) continue;
+    if (x === null) return 1;
+    if (y === null) return -1;
+    const order = x < y ? -1 : 1;
+    return search.sort[i]?.order === 'DESCENDING' ? -order : order;
+  }
+  if (a.score !== b.score) return b.score - a.score;
+  return a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0;
+}
+
+function facetRows(
+  queries: StatementCache,
+  entity: IndexedEntity,
+  search: NormalizedSearch,
+  field: string,
+  source: MatchSource,
+  limitInSql: boolean,
+): { value: string | number; n: number }[] {
+  const mapping = entity.mappings.get(field);
+  if (mapping === undefined || mapping.aliasOf !== undefined) return [];
+  const tail = limitInSql ? ` ORDER BY n DESC, value ASC LIMIT ${search.maxAggValues}` : '';
+  if (!entity.keyed.has(field)) {
+    return queries.all(
+      `SELECT j.value AS value, COUNT(DISTINCT d.id) AS n FROM ${source.tables}, json_each(d.doc, ?) j
+       WHERE ${source.where.sql} GROUP BY j.value${tail}`,
+      [jsonPathOf(field), ...source.where.params],
+    );
+  }
+  if (!source.materialized) {
+    return queries.all(
+      `SELECT value, COUNT(*) AS n FROM vals WHERE entity_type = ? AND field = ?${search.includeRemoved ? '' : ' AND removed = 0'} GROUP BY value${tail}`,
+      [entity.spec.entityType, field],
+    );
+  }
+  return queries.all(
+    `SELECT v.value AS value, COUNT(*) AS n FROM temp.search_hits h JOIN vals v ON v.doc = h.id AND v.field = ?
+     GROUP BY v.value${tail}`,
+    [field],
+  );
+}
+
+function loadDocuments(
+  queries: StatementCache,
+  page: readonly Ranked[],
+  search: NormalizedSearch,
+): Map<number, EntityDocument['fields']> {
+  const docs = new Map<number, EntityDocument['fields']>();
+  if (search.query.kind === 'all' || page.length === 0) return docs;
+  const ids = page.map((p) => p.row.id);
+  const rows = queries.all<{ id: number; doc: string }>(
+    `SELECT id, doc FROM docs WHERE id IN (${ids.map(() => '?').join(', ')})`,
+    ids,
+  );
+  for (const row of rows) docs.set(row.id, JSON.parse(row.doc) as EntityDocument['fields']);
+  return docs;
+}
+
+function matchedFields(
+  entity: IndexedEntity,
+  search: NormalizedSearch,
+  fields: EntityDocument['fields'] | undefined,
+): MatchedField[] {
+  const { query } = search;
+  if (fields === undefined || query.kind === 'all') return [];
+  if (query.kind === 'field') {
+    const wanted = query.value.toLowerCase();
+    return valuesOf(fields[query.field])
+      .filter((v) => String(v).toLowerCase() === wanted)
+      .map((v) => ({ name: query.field, value: String(v) }));
+  }
+  const matched: MatchedField[] = [];
+  for (const column of entity.columns) {
+    if (column.weight <= 0) continue;
+    for (const v of valuesOf(fields[column.field])) {
+      if (anyTermMatchesText(query.terms, fullTextOf(column.type, String(v))))
+        matched.push({ name: column.field, value: String(v) });
+    }
+  }
+  return matched;
+}

@@ -1,0 +1,81 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * Tables of the embedded read models, all in one SQLite file:
+ * - `index_specs`: the EntityIndexSpec of each entity type and the full-text columns of its FTS table.
+ * - `docs`: one row per entity document (the fields as JSON); `id` is the rowid of its FTS row.
+ * - `vals`: one row per (document, field, distinct value), with `num` for numbers and the document's
+ *   `removed` copied in, indexed by (entity_type, field, value) for filters, facets and colon queries.
+ * - `browse`: one row per browse-path step (parent path, child segment, leaf or group), for browse.
+ * - `fts_<entityType>` (created by ensureIndex): contentless FTS5, one column per full-text field.
+ * - `edges`: graph edges keyed by (source, aspect, relationship, target), indexed from both ends.
+ * - `timeseries`: time-series documents by id, indexed by (entity_type, aspect, urn, ts).
+ */
+export function migrateSearchSchema(db: Database.Database): void {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS index_specs (
+      entity_type TEXT PRIMARY KEY,
+      spec TEXT NOT NULL,
+      fts_columns TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS docs (
+      id INTEGER PRIMARY KEY,
+      entity_type TEXT NOT NULL,
+      urn TEXT NOT NULL,
+      removed INTEGER NOT NULL,
+      doc TEXT NOT NULL,
+      UNIQUE (entity_type, urn)
+    );
+    CREATE INDEX IF NOT EXISTS docs_type_removed_urn ON docs (entity_type, removed, urn);
+    CREATE TABLE IF NOT EXISTS vals (
+      doc INTEGER NOT NULL,
+      field TEXT NOT NULL,
+      value TEXT NOT NULL,
+      num REAL,
+      entity_type TEXT NOT NULL,
+      removed INTEGER NOT NULL,
+      PRIMARY KEY (doc, field, value)
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS vals_by_value ON vals (entity_type, field, value, removed);
+    CREATE INDEX IF NOT EXISTS vals_by_num ON vals (entity_type, field, num) WHERE num IS NOT NULL;
+    CREATE TABLE IF NOT EXISTS browse (
+      entity_type TEXT NOT NULL,
+      parent TEXT NOT NULL,
+      leaf INTEGER NOT NULL,
+      segment TEXT NOT NULL,
+      doc INTEGER NOT NULL,
+      removed INTEGER NOT NULL,
+      PRIMARY KEY (entity_type, parent, leaf, segment, doc)
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS browse_by_doc ON browse (doc);
+    CREATE TABLE IF NOT EXISTS edges (
+      source TEXT NOT NULL,
+      aspect TEXT NOT NULL,
+      relationship TEXT NOT NULL,
+      target TEXT NOT NULL,
+      created_at INTEGER,
+      created_actor TEXT,
+      PRIMARY KEY (source, aspect, relationship, target)
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS edges_by_source ON edges (source, relationship, target);
+    CREATE INDEX IF NOT EXISTS edges_by_target ON edges (target, relationship, source);
+    CREATE TABLE IF NOT EXISTS timeseries (
+      id TEXT PRIMARY KEY,
+      entity_type TEXT NOT NULL,
+      aspect TEXT NOT NULL,
+      urn TEXT NOT NULL,
+      ts INTEGER NOT NULL,
+      value TEXT NOT NULL,
+      system_metadata TEXT
+    );
+    CREATE INDEX IF NOT EXISTS timeseries_lookup ON timeseries (entity_type, aspect, urn, ts);
+  `);
+}
+
+const SAFE_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+/** The FTS table of an entity type; entity names are identifiers, anything else is refused. */
+export function ftsTableOf(entityType: string): string {
+  if (!SAFE_NAME.test(entityType)) throw new Error(`Entity type ${JSON.stringify(entityType)} is not an identifier`);
+  return `fts_${entityType}`;
+}

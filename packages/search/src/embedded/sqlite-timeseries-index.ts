@@ -1,0 +1,102 @@
+import type Database from 'better-sqlite3';
+import { matchesFilter } from '../matches-filter.js';
+import { normalizeFilter } from '../normalize-filter.js';
+import type { TimeseriesDocument, TimeseriesIndex, TimeseriesQuery } from '../port.js';
+import type { SqliteHandle } from './sqlite-handle.js';
+
+interface TimeseriesRow {
+  readonly id: string;
+  readonly entity_type: string;
+  readonly aspect: string;
+  readonly urn: string;
+  readonly ts: number;
+  readonly value: string;
+  readonly system_metadata: string | null;
+}
+
+/**
+ * The embedded TimeseriesIndex: one row per document id (so re-indexing an event replaces it), read
+ * newest first through the (entity_type, aspect, urn, ts) index; a filter is applied to the value's
+ * top-level fields as rows stream, until `limit` documents match.
+ */
+export class SqliteTimeseriesIndex implements TimeseriesIndex {
+  private readonly write: (documents: readonly TimeseriesDocument[]) => void;
+  private readonly select: Database.Statement<[string, string, string, number, number], TimeseriesRow>;
+  private released = false;
+
+  constructor(private readonly handle: SqliteHandle) {
+    handle.acquire();
+    const db = handle.db;
+    const insert = db.prepare(
+      `INSERT OR REPLACE INTO timeseries (id, entity_type, aspect, urn, ts, value, system_metadata)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.write = db.transaction((documents: readonly TimeseriesDocument[]) => {
+      for (const d of documents)
+        insert.run(
+          d.id,
+          d.entityType,
+          d.aspect,
+          d.urn,
+          d.timestampMillis,
+          JSON.stringify(d.value),
+          d.systemMetadata === undefined ? null : JSON.stringify(d.systemMetadata),
+        );
+    });
+    this.select = db.prepare(
+      `SELECT id, entity_type, aspect, urn, ts, value, system_metadata FROM timeseries
+       WHERE entity_type = ? AND aspect = ? AND urn = ? AND ts >= ? AND ts <= ?
+       ORDER BY ts DESC, id DESC`,
+    );
+  }
+
+  async ensure(_entityType: string, _aspect: string): Promise<void> {}
+
+  async upsert(documents: readonly TimeseriesDocument[]): Promise<void> {
+    if (documents.length > 0) this.write(documents);
+  }
+
+  async query(query: TimeseriesQuery): Promise<readonly TimeseriesDocument[]> {
+    const filter = normalizeFilter(query.filter);
+    const found: TimeseriesDocument[] = [];
+    if (query.limit <= 0) return found;
+    const rows = this.select.iterate(
+      query.entityType,
+      query.aspect,
+      query.urn,
+      query.startTimeMillis ?? Number.MIN_SAFE_INTEGER,
+      query.endTimeMillis ?? Number.MAX_SAFE_INTEGER,
+    );
+    for (const row of rows) {
+      const value = JSON.parse(row.value) as Record<string, unknown>;
+      if (!matchesFilter(filter, (field) => topLevelValues(value, field))) continue;
+      found.push({
+        entityType: row.entity_type,
+        aspect: row.aspect,
+        urn: row.urn,
+        timestampMillis: row.ts,
+        id: row.id,
+        value,
+        ...(row.system_metadata === null
+          ? {}
+          : { systemMetadata: JSON.parse(row.system_metadata) as Record<string, unknown> }),
+      });
+      if (found.length >= query.limit) break;
+    }
+    return found;
+  }
+
+  async refresh(): Promise<void> {}
+
+  async close(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
+    this.handle.release();
+  }
+}
+
+function topLevelValues(value: Record<string, unknown>, field: string): readonly unknown[] {
+  const v = value[field];
+  if (v === undefined || v === null) return [];
+  return Array.isArray(v) ? (v as unknown[]) : [v];
+}

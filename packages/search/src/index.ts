@@ -1,0 +1,71 @@
+export {
+  CONDITIONS,
+  type Aggregation,
+  type AutocompleteRequest,
+  type AutocompleteResponse,
+  type BrowseRequest,
+  type BrowseResponse,
+  type Condition,
+  type Criterion,
+  type Edge,
+  type EntityDocument,
+  type EntityIndexSpec,
+  type FieldMapping,
+  type Filter,
+  type GraphIndex,
+  type MatchedField,
+  type RelatedRequest,
+  type RelatedResponse,
+  type SearchHit,
+  type SearchIndex,
+  type SearchRequest,
+  type SearchResponse,
+  type SearchScalar,
+  type TimeseriesDocument,
+  type TimeseriesIndex,
+  type TimeseriesQuery,
+} from './port.js';
+export {
+  BROWSE_PATHS_FIELD,
+  CUSTOM_PROPERTIES_FIELD,
+  ENTITY_NAME_ALIAS,
+  ENTITY_TYPE_FIELD,
+  isTextualType,
+  NUMERIC_TYPES,
+  REMOVED_FIELD,
+  URN_FIELD,
+} from './document-fields.js';
+export { fullTextBoost, indexSpecFor, resolveField } from './index-spec-for.js';
+export { buildEntityDocument } from './build-entity-document.js';
+export { defaultBrowsePath, normalizeBrowsePath } from './default-browse-path.js';
+export { edgesFor } from './edges-for.js';
+export { timeseriesDocumentId } from './timeseries-document-id.js';
+export { valuesAtPath } from './values-at-path.js';
+export { normalizeFilter, stripKeywordSuffix } from './normalize-filter.js';
+export { parseSearchInput, type SearchQuery } from './parse-search-input.js';
+export { conditionsFor, filterMentions, requireField, validateFilter } from './validate-filter.js';
+export {
+  DEFAULT_MAX_AGG_VALUES,
+  MAX_PAGE_SIZE,
+  validateAutocompleteRequest,
+  validateBrowseRequest,
+  validateSearchRequest,
+  type IndexSpecLookup,
+  type NormalizedSearch,
+} from './validate-search-request.js';
+export { matchesFilter } from './matches-filter.js';
+export { anyTermMatchesText, fullTextOf, termsMatchText, tokenize } from './text-tokens.js';
+export { openEmbeddedSearch, type EmbeddedSearch } from './embedded/open-embedded-search.js';
+export type { EmbeddedSearchOptions } from './embedded/sqlite-handle.js';
+export { SqliteSearchIndex } from './embedded/sqlite-search-index.js';
+export { SqliteGraphIndex } from './embedded/sqlite-graph-index.js';
+export { SqliteTimeseriesIndex } from './embedded/sqlite-timeseries-index.js';
+export {
+  BulkWriteError,
+  openOpenSearch,
+  type BulkItemFailure,
+  type OpenSearchAdapters,
+  type OpenSearchLogger,
+  type OpenSearchOptions,
+  type RefreshPolicy,
+} from './opensearch/index.js';

@@ -1,0 +1,125 @@
+import type { Client, Types } from '@opensearch-project/opensearch';
+import { versionedIndexName } from './index-names.js';
+import type { OpenSearchLogger } from './logger.js';
+import { asObject, isObject, type JsonObject } from './narrow.js';
+
+export interface IndexDefinition {
+  readonly settings: Types.Indices_Common.IndexSettings;
+  readonly mappings: Types.Common_Mapping.TypeMapping;
+}
+
+/**
+ * Indices reached through an alias with the canonical name: the concrete index is `<alias>_<hash>`, so a
+ * reindex can build a new one and swap the alias atomically. Ensuring is idempotent: an existing index
+ * gets only the mapping additions it lacks.
+ */
+export class AliasedIndices {
+  constructor(
+    private readonly client: Client,
+    private readonly logger: OpenSearchLogger,
+  ) {}
+
+  async ensure(alias: string, definition: IndexDefinition): Promise<void> {
+    const concrete = await this.concreteIndices(alias);
+    if (concrete.length > 0) {
+      await this.addMissingMappings(concrete, definition.mappings);
+      return;
+    }
+    const index = versionedIndexName(alias, definition);
+    const created = await this.client.indices.create(
+      {
+        index,
+        body: {
+          settings: definition.settings,
+          mappings: definition.mappings,
+          aliases: { [alias]: { is_write_index: true } },
+        },
+      },
+      { ignore: [400] },
+    );
+    if (created.statusCode === 400 && errorType(created.body) !== 'resource_already_exists_exception') {
+      throw new Error(`creating index ${index} for ${alias} failed: ${JSON.stringify(created.body)}`);
+    }
+    if (created.statusCode === 400) {
+      // Another process created the same concrete index first; make sure the alias is there too.
+      await this.client.indices.putAlias({ index, name: alias, body: { is_write_index: true } });
+      await this.addMissingMappings([index], definition.mappings);
+    } else {
+      this.logger.info({ index, alias }, 'created index');
+    }
+  }
+
+  /** Whether the alias (or a plain index of that name) exists. */
+  async exists(alias: string): Promise<boolean> {
+    return (await this.concreteIndices(alias)).length > 0;
+  }
+
+  /** Drops the concrete indices behind the alias (and the alias with them); absent is not an error. */
+  async delete(alias: string): Promise<void> {
+    const concrete = await this.concreteIndices(alias);
+    if (concrete.length === 0) return;
+    await this.client.indices.delete({ index: concrete.join(',') }, { ignore: [404] });
+    this.logger.info({ alias, indices: concrete }, 'deleted index');
+  }
+
+  /** The mapping of the (first) concrete index behind the alias, or null when there is none. */
+  async mapping(alias: string): Promise<JsonObject | null> {
+    const response = await this.client.indices.getMapping({ index: alias }, { ignore: [404] });
+    if (response.statusCode === 404) return null;
+    const body = asObject(response.body, 'get mapping');
+    const first = Object.values(body)[0];
+    return first === undefined ? null : asObject(asObject(first, 'index mapping')['mappings'], 'mappings');
+  }
+
+  /** The concrete indices the name resolves to: those behind the alias, or the index of that name. */
+  async concreteIndices(alias: string): Promise<string[]> {
+    const response = await this.client.indices.get({ index: alias }, { ignore: [404] });
+    if (response.statusCode === 404) return [];
+    return Object.keys(asObject(response.body, 'get index'));
+  }
+
+  private async addMissingMappings(indices: readonly string[], wanted: Types.Common_Mapping.TypeMapping) {
+    for (const index of indices) {
+      const response = await this.client.indices.getMapping({ index });
+      const existing = asObject(
+        asObject(asObject(response.body, 'get mapping')[index], index)['mappings'],
+        'mappings',
+      );
+      const sameProperties = isSubset(wanted.properties ?? {}, existing['properties'] ?? {});
+      const sameMeta = JSON.stringify(wanted._meta ?? null) === JSON.stringify(existing['_meta'] ?? null);
+      if (sameProperties && sameMeta) continue;
+      await this.client.indices.putMapping({
+        index,
+        body: {
+          properties: wanted.properties ?? {},
+          ...(wanted._meta ? { _meta: wanted._meta } : {}),
+          ...(wanted.dynamic_templates ? { dynamic_templates: wanted.dynamic_templates } : {}),
+        },
+      });
+      this.logger.info({ index }, 'updated index mapping');
+    }
+  }
+}
+
+/** Whether everything `wanted` says is also in `actual` (the server adds defaults of its own). */
+function isSubset(wanted: unknown, actual: unknown): boolean {
+  if (isObject(wanted)) {
+    if (!isObject(actual)) return false;
+    return Object.entries(wanted).every(([key, value]) => isSubset(value, actual[key]));
+  }
+  if (Array.isArray(wanted)) {
+    return (
+      Array.isArray(actual) &&
+      wanted.length === actual.length &&
+      wanted.every((v, i) => isSubset(v, actual[i]))
+    );
+  }
+  // The server echoes some scalars as strings (`"dynamic": "true"`).
+  return wanted === actual || String(wanted) === String(actual);
+}
+
+function errorType(body: unknown): string | undefined {
+  if (!isObject(body) || !isObject(body['error'])) return undefined;
+  const type = body['error']['type'];
+  return typeof type === 'string' ? type : undefined;
+}

@@ -1,0 +1,186 @@
+import type { Types } from '@opensearch-project/opensearch';
+import type { EntityIndexSpec, FieldMapping } from '../port.js';
+import { fieldPaths, META_FIELD, SUBFIELD } from './field-paths.js';
+
+type Property = Types.Common_Mapping.Property;
+type TypeMapping = Types.Common_Mapping.TypeMapping;
+
+export const WORD_ANALYZER = 'catalog_word';
+export const URN_WORD_ANALYZER = 'catalog_urn_word';
+export const PARTIAL_ANALYZER = 'catalog_partial';
+export const PATH_ANALYZER = 'catalog_path';
+export const LOWERCASE_NORMALIZER = 'catalog_lowercase';
+/** Longest keyword value indexed (32766 bytes is Lucene's term limit; 4 bytes per char at worst). */
+const KEYWORD_LIMIT = 8191;
+
+export interface IndexShape {
+  readonly shards: number;
+  readonly replicas: number;
+}
+
+/**
+ * Analysis shared by every entity index, matching the embedded adapter's word rules (text-tokens.ts):
+ * words are runs of letters and digits, lowercased; URN text drops its `urn:li:<type>:` prefixes.
+ * Partial words are edge n-grams of those words, searched with the plain word analyzer.
+ */
+export function entityIndexSettings(shape: IndexShape): Types.Indices_Common.IndexSettings {
+  return {
+    number_of_shards: shape.shards,
+    number_of_replicas: shape.replicas,
+    analysis: {
+      char_filter: {
+        catalog_urn_prefix: { type: 'pattern_replace', pattern: 'urn:li:[A-Za-z0-9_]+:', replacement: ' ' },
+      },
+      tokenizer: {
+        catalog_words: { type: 'pattern', pattern: '[^\\p{L}\\p{N}]+' },
+        catalog_path: { type: 'path_hierarchy', delimiter: '/' },
+      },
+      filter: {
+        catalog_edge_ngram: { type: 'edge_ngram', min_gram: 1, max_gram: 20 },
+      },
+      analyzer: {
+        [WORD_ANALYZER]: { type: 'custom', tokenizer: 'catalog_words', filter: ['lowercase'] },
+        [URN_WORD_ANALYZER]: {
+          type: 'custom',
+          char_filter: ['catalog_urn_prefix'],
+          tokenizer: 'catalog_words',
+          filter: ['lowercase'],
+        },
+        [PARTIAL_ANALYZER]: {
+          type: 'custom',
+          tokenizer: 'catalog_words',
+          filter: ['lowercase', 'catalog_edge_ngram'],
+        },
+        [PATH_ANALYZER]: { type: 'custom', tokenizer: 'catalog_path' },
+      },
+      normalizer: {
+        [LOWERCASE_NORMALIZER]: { type: 'custom', filter: ['lowercase'] },
+      },
+    },
+    // The generated client types demand every optional tokenizer knob; the server does not.
+  } as unknown as Types.Indices_Common.IndexSettings;
+}
+
+/** The mappings of one entity index: every declared field, the adapter's own fields, the spec in _meta. */
+export function entityIndexMappings(spec: EntityIndexSpec): TypeMapping {
+  const properties: Record<string, Property> = {};
+  const browse: Record<string, Property> = {};
+  for (const field of spec.fields) {
+    // Aliases index nothing: the query side resolves them to their target's paths.
+    if (field.aliasOf !== undefined) continue;
+    setPath(properties, field.name, fieldProperty(field));
+    if (field.type === 'BROWSE_PATH') {
+      const keyword: Property = { type: 'keyword', ignore_above: KEYWORD_LIMIT };
+      setPath(browse, field.name, { type: 'object', properties: { parent: keyword, ancestors: keyword } });
+    }
+  }
+  properties[META_FIELD] = {
+    type: 'object',
+    properties: {
+      urn: { type: 'keyword' },
+      entityType: { type: 'keyword' },
+      browse: { type: 'object', properties: browse },
+    },
+  };
+  return {
+    dynamic: true,
+    // Fields the spec does not declare are still filterable: strings as keywords, not as analyzed text.
+    dynamic_templates: [
+      {
+        catalog_strings: {
+          match_mapping_type: 'string',
+          mapping: {
+            type: 'keyword',
+            ignore_above: KEYWORD_LIMIT,
+            fields: { [SUBFIELD.folded]: folded() },
+          },
+        },
+      },
+    ],
+    _meta: { catalog: { spec: specForMeta(spec) } },
+    properties,
+  };
+}
+
+function fieldProperty(field: FieldMapping): Property {
+  const paths = fieldPaths(field);
+  const partial: Record<string, Property> = paths.partial
+    ? { [SUBFIELD.partial]: { type: 'text', analyzer: PARTIAL_ANALYZER, search_analyzer: WORD_ANALYZER } }
+    : {};
+  switch (field.type) {
+    case 'TEXT':
+    case 'TEXT_PARTIAL':
+    case 'WORD_GRAM':
+      return {
+        type: 'text',
+        analyzer: WORD_ANALYZER,
+        fields: {
+          [SUBFIELD.keyword]: { type: 'keyword', ignore_above: KEYWORD_LIMIT },
+          [SUBFIELD.folded]: folded(),
+          ...partial,
+        },
+      };
+    case 'KEYWORD':
+    case 'URN':
+    case 'URN_PARTIAL':
+    case 'OBJECT':
+      return {
+        type: 'keyword',
+        ignore_above: KEYWORD_LIMIT,
+        fields: {
+          [SUBFIELD.folded]: folded(),
+          [SUBFIELD.text]: {
+            type: 'text',
+            analyzer:
+              field.type === 'URN' || field.type === 'URN_PARTIAL' ? URN_WORD_ANALYZER : WORD_ANALYZER,
+          },
+          ...partial,
+        },
+      };
+    case 'BROWSE_PATH':
+      return {
+        type: 'keyword',
+        ignore_above: KEYWORD_LIMIT,
+        fields: {
+          [SUBFIELD.folded]: folded(),
+          [SUBFIELD.hierarchy]: { type: 'text', analyzer: PATH_ANALYZER, search_analyzer: 'keyword' },
+          ...partial,
+        },
+      };
+    case 'BOOLEAN':
+      return { type: 'boolean' };
+    case 'COUNT':
+      return { type: 'long' };
+    case 'DOUBLE':
+      return { type: 'double' };
+    case 'DATETIME':
+      return { type: 'date', format: 'epoch_millis||strict_date_optional_time' };
+  }
+}
+
+function folded(): Property {
+  return { type: 'keyword', ignore_above: KEYWORD_LIMIT, normalizer: LOWERCASE_NORMALIZER };
+}
+
+/** Dotted field names become object paths, as OpenSearch itself reads them. */
+function setPath(properties: Record<string, Property>, name: string, property: Property): void {
+  const [head, ...rest] = name.split('.');
+  if (head === undefined) return;
+  if (rest.length === 0) {
+    properties[head] = property;
+    return;
+  }
+  const existing = properties[head];
+  const inner: Record<string, Property> =
+    existing !== undefined && existing.type === 'object' && existing.properties ? existing.properties : {};
+  properties[head] = { type: 'object', properties: inner };
+  setPath(inner, rest.join('.'), property);
+}
+
+/** The spec as stored in the mapping's _meta, so a process that never ensured the index can read it. */
+function specForMeta(spec: EntityIndexSpec): Record<string, unknown> {
+  return {
+    entityType: spec.entityType,
+    fields: spec.fields.map((field) => ({ ...field })),
+  };
+}

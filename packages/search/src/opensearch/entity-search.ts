@@ -1,0 +1,169 @@
+import type { Types } from '@opensearch-project/opensearch';
+import { REMOVED_FIELD } from '../document-fields.js';
+import type { Aggregation, SearchHit, SearchRequest, SearchResponse } from '../port.js';
+import { validateSearchRequest, type NormalizedSearch } from '../validate-search-request.js';
+import { pathsOf, type ResolvedSpec } from './entity-specs.js';
+import { META_FIELD, URN_PATH, type FieldPaths } from './field-paths.js';
+import { exactValues, filterQuery, MATCH_ALL, type PathsLookup, type Query } from './filter-query.js';
+import { fullTextFields, fullTextQuery, matchedFields } from './full-text-query.js';
+import { asNumber, asObject, asString, totalHits } from './narrow.js';
+import {
+  aggregationsOf,
+  bucketKey,
+  bucketsOf,
+  hitsOf,
+  loadSpecs,
+  pathsAcross,
+  type ReadContext,
+} from './read-context.js';
+
+type Sort = Types.Common.SortCombinations;
+
+/** Runs a search: validated as the embedded adapter validates it, then one request over every alias. */
+export async function runSearch(context: ReadContext, request: SearchRequest): Promise<SearchResponse> {
+  const { lookup, resolved } = await loadSpecs(context.specs, request.entityTypes ?? []);
+  const search = validateSearchRequest(lookup, request);
+  const indices = search.specs
+    .map((spec) => resolved.get(spec.entityType))
+    .filter((s): s is ResolvedSpec => s !== undefined);
+  const lookupPaths = pathsAcross(indices);
+  const textFields = fullTextFields(indices.map((spec) => [...spec.paths.values()]));
+  const response = await context.client.search({
+    index: indices.map((spec) => spec.alias).join(','),
+    body: {
+      query: searchQuery(search, lookupPaths, textFields),
+      from: search.start,
+      size: search.count,
+      track_total_hits: true,
+      track_scores: true,
+      sort: sortOf(search, lookupPaths),
+      _source: { includes: sourceFields(search, textFields) },
+      ...(search.facets.length > 0 ? { aggregations: facetAggregations(search, lookupPaths) } : {}),
+    },
+  });
+  const { hits, list } = hitsOf(response.body);
+  const byType = new Map(indices.map((spec) => [spec.spec.entityType, spec]));
+  return {
+    total: totalHits(hits),
+    hits: list.map((hit) => toHit(hit, search, byType)),
+    aggregations: facetsOf(response.body, search),
+  };
+}
+
+function searchQuery(
+  search: NormalizedSearch,
+  lookup: PathsLookup,
+  textFields: readonly FieldPaths[],
+): Query {
+  const must: Query[] = [];
+  const { query } = search;
+  if (query.kind === 'text') must.push(fullTextQuery(query.terms, textFields));
+  if (query.kind === 'field') must.push(fieldValueQuery(lookup(query.field), query.value));
+  const filter = filterQuery(search.filter, lookup);
+  const mustNot: Query[] = search.includeRemoved ? [] : [{ term: { [REMOVED_FIELD]: { value: true } } }];
+  if (must.length === 0 && filter === undefined && mustNot.length === 0) return MATCH_ALL;
+  return {
+    bool: {
+      ...(must.length > 0 ? { must } : {}),
+      ...(filter !== undefined ? { filter: [filter] } : {}),
+      ...(mustNot.length > 0 ? { must_not: mustNot } : {}),
+    },
+  };
+}
+
+/** `field:value`: the value, ignoring case for strings (exact for numbers and booleans). */
+function fieldValueQuery(variants: readonly FieldPaths[], value: string): Query {
+  const clauses = variants.map((paths): Query =>
+    paths.kind === 'string'
+      ? { term: { [paths.folded ?? paths.exact]: { value: value.toLowerCase() } } }
+      : exactValues(paths, [value]),
+  );
+  return clauses.length === 1 && clauses[0] !== undefined
+    ? clauses[0]
+    : { bool: { should: clauses, minimum_should_match: 1 } };
+}
+
+/** Requested sorts by each field's exact path (absent values last), then score, then urn. */
+function sortOf(search: NormalizedSearch, lookup: PathsLookup): Sort[] {
+  const sorts: Sort[] = search.sort.map((sort): Sort => {
+    const paths = lookup(sort.field)[0];
+    const path = paths?.exact ?? sort.field;
+    const order = sort.order === 'ASCENDING' ? 'asc' : 'desc';
+    return { [path]: { order, missing: '_last', unmapped_type: unmappedType(paths) } };
+  });
+  return [...sorts, { _score: { order: 'desc' } }, { [URN_PATH]: { order: 'asc' } }];
+}
+
+function unmappedType(paths: FieldPaths | undefined): Types.Common_Mapping.FieldType {
+  switch (paths?.kind) {
+    case 'number':
+      return 'double';
+    case 'date':
+      return 'date';
+    case 'boolean':
+      return 'boolean';
+    default:
+      return 'keyword';
+  }
+}
+
+function sourceFields(search: NormalizedSearch, textFields: readonly FieldPaths[]): string[] {
+  const fields = [`${META_FIELD}.urn`, `${META_FIELD}.entityType`];
+  if (search.query.kind === 'text') fields.push(...new Set(textFields.map((f) => f.name)));
+  if (search.query.kind === 'field') fields.push(search.query.field);
+  return fields;
+}
+
+function facetAggregations(
+  search: NormalizedSearch,
+  lookup: PathsLookup,
+): Record<string, Types.Common_Aggregations.AggregationContainer> {
+  const aggregations: Record<string, Types.Common_Aggregations.AggregationContainer> = {};
+  search.facets.forEach((facet, i) => {
+    const paths = lookup(facet.field)[0];
+    aggregations[`facet_${i}`] = termsAggregation(paths?.exact ?? facet.field, search.maxAggValues);
+  });
+  return aggregations;
+}
+
+function facetsOf(body: unknown, search: NormalizedSearch): Aggregation[] {
+  if (search.facets.length === 0) return [];
+  const aggregations = aggregationsOf(body);
+  return search.facets.map((facet, i) => ({
+    field: facet.name,
+    values: bucketsOf(aggregations[`facet_${i}`], `facet ${facet.name}`).map((bucket) => ({
+      value: bucketKey(bucket),
+      count: asNumber(bucket['doc_count'], 'doc_count'),
+    })),
+  }));
+}
+
+function toHit(
+  hit: Record<string, unknown>,
+  search: NormalizedSearch,
+  byType: ReadonlyMap<string, ResolvedSpec>,
+): SearchHit {
+  const source = asObject(hit['_source'], 'hit _source');
+  const meta = asObject(source[META_FIELD], `${META_FIELD} of a hit`);
+  const entityType = asString(meta['entityType'], 'entityType of a hit');
+  const spec = byType.get(entityType);
+  const fields = spec === undefined ? [] : spec.spec.fields.map((field) => pathsOf(spec, field.name));
+  const score = hit['_score'];
+  return {
+    urn: asString(meta['urn'], 'urn of a hit'),
+    entityType,
+    score: typeof score === 'number' ? score : 0,
+    matchedFields: matchedFields(search.query, fields, source),
+  };
+}
+
+/** Values by count descending, then value ascending. */
+export function termsAggregation(
+  field: string,
+  size: number,
+): Types.Common_Aggregations.AggregationContainer {
+  // The generated type of `terms` omits `field`, which the server requires.
+  return {
+    terms: { field, size, order: [{ _count: 'desc' }, { _key: 'asc' }] },
+  } as Types.Common_Aggregations.AggregationContainer;
+}

@@ -1,0 +1,4 @@
+export { openOpenSearch, type OpenSearchAdapters, type OpenSearchOptions } from './open-opensearch.js';
+export type { OpenSearchLogger } from './logger.js';
+export type { RefreshPolicy } from './bulk-writer.js';
+export { BulkWriteError, type BulkItemFailure } from './bulk-writer.js';

@@ -1,0 +1,109 @@
+import type { Client } from '@opensearch-project/opensearch';
+import type {
+  AutocompleteRequest,
+  AutocompleteResponse,
+  BrowseRequest,
+  BrowseResponse,
+  EntityDocument,
+  EntityIndexSpec,
+  SearchIndex,
+  SearchRequest,
+  SearchResponse,
+} from '../port.js';
+import type { AliasedIndices } from './aliased-index.js';
+import { runBulk, type BulkOperation, type RefreshPolicy } from './bulk-writer.js';
+import { runAutocomplete } from './entity-autocomplete.js';
+import { runBrowse } from './entity-browse.js';
+import { decodeEntityDocument, encodeEntityDocument } from './entity-document-codec.js';
+import { entityIndexMappings, entityIndexSettings, type IndexShape } from './entity-mappings.js';
+import { runSearch } from './entity-search.js';
+import type { EntitySpecs } from './entity-specs.js';
+import { documentId, type IndexNames } from './index-names.js';
+import { asObject } from './narrow.js';
+
+export interface SearchIndexParts {
+  readonly client: Client;
+  readonly names: IndexNames;
+  readonly indices: AliasedIndices;
+  readonly specs: EntitySpecs;
+  readonly refresh: RefreshPolicy;
+  readonly shape: IndexShape;
+}
+
+/** Entity documents in one OpenSearch index per entity type (`<prefix_><type>index_v2`, an alias). */
+export class OpenSearchSearchIndex implements SearchIndex {
+  constructor(private readonly parts: SearchIndexParts) {}
+
+  async ensureIndex(spec: EntityIndexSpec): Promise<void> {
+    const { indices, names, shape, specs } = this.parts;
+    await indices.ensure(names.entity(spec.entityType), {
+      settings: entityIndexSettings(shape),
+      mappings: entityIndexMappings(spec),
+    });
+    specs.remember(spec);
+  }
+
+  async deleteIndex(entityType: string): Promise<void> {
+    await this.parts.indices.delete(this.parts.names.entity(entityType));
+    this.parts.specs.forget(entityType);
+  }
+
+  async upsert(documents: readonly EntityDocument[]): Promise<void> {
+    const operations: BulkOperation[] = [];
+    for (const document of documents) {
+      const spec = await this.parts.specs.get(document.entityType);
+      if (spec === null)
+        throw new Error(`no search index for entity type ${document.entityType}: ensureIndex first`);
+      operations.push({
+        action: 'index',
+        index: spec.alias,
+        id: documentId(document.urn),
+        document: encodeEntityDocument(document, spec),
+      });
+    }
+    await runBulk(this.parts.client, operations, this.parts.refresh);
+  }
+
+  async delete(refs: readonly { readonly entityType: string; readonly urn: string }[]): Promise<void> {
+    const operations: BulkOperation[] = [];
+    const indexed = new Map<string, boolean>();
+    for (const ref of refs) {
+      const alias = this.parts.names.entity(ref.entityType);
+      if (!indexed.has(alias)) indexed.set(alias, await this.parts.indices.exists(alias));
+      // An entity type without an index has nothing to delete (and a bulk delete must not create one).
+      if (indexed.get(alias) !== true) continue;
+      operations.push({ action: 'delete', index: alias, id: documentId(ref.urn) });
+    }
+    await runBulk(this.parts.client, operations, this.parts.refresh);
+  }
+
+  async getDocument(entityType: string, urn: string): Promise<EntityDocument | null> {
+    const response = await this.parts.client.get(
+      { index: this.parts.names.entity(entityType), id: documentId(urn) },
+      { ignore: [404] },
+    );
+    const body = asObject(response.body, 'get document');
+    if (response.statusCode === 404 || body['found'] !== true) return null;
+    return decodeEntityDocument(body['_source']);
+  }
+
+  search(request: SearchRequest): Promise<SearchResponse> {
+    return runSearch(this.parts, request);
+  }
+
+  browse(request: BrowseRequest): Promise<BrowseResponse> {
+    return runBrowse(this.parts, request);
+  }
+
+  autocomplete(request: AutocompleteRequest): Promise<AutocompleteResponse> {
+    return runAutocomplete(this.parts, request);
+  }
+
+  async refresh(): Promise<void> {
+    await this.parts.client.indices.refresh({ index: this.parts.names.entity('*'), allow_no_indices: true });
+  }
+
+  async close(): Promise<void> {
+    // The client is shared with the graph and time-series indices; openOpenSearch's close() ends it.
+  }
+}

@@ -1,0 +1,144 @@
+import type { Client, Types } from '@opensearch-project/opensearch';
+import { matchesFilter } from '../matches-filter.js';
+import type { TimeseriesDocument, TimeseriesIndex, TimeseriesQuery } from '../port.js';
+import type { AliasedIndices } from './aliased-index.js';
+import { runBulk, type BulkOperation, type RefreshPolicy } from './bulk-writer.js';
+import type { IndexShape } from './entity-mappings.js';
+import type { Query } from './filter-query.js';
+import { documentId, type IndexNames } from './index-names.js';
+import { asNumber, asObject, asString, isObject, type JsonObject } from './narrow.js';
+import { hitsOf } from './read-context.js';
+
+export interface TimeseriesIndexParts {
+  readonly client: Client;
+  readonly names: IndexNames;
+  readonly indices: AliasedIndices;
+  readonly refresh: RefreshPolicy;
+  readonly shape: IndexShape;
+}
+
+/** Documents read per round while a filter is applied to the values. */
+const ROUND = 500;
+const keyword = { type: 'keyword' } as const;
+
+/**
+ * Time-series aspect values in one index per (entity, aspect), `<prefix_><entity>_<aspect>aspect_v1`.
+ * The value and system metadata are kept as given and not indexed; a filter on the value's top-level
+ * fields is applied to the documents read (matchesFilter, the reference semantics), newest first,
+ * reading further rounds until the limit is reached.
+ */
+export class OpenSearchTimeseriesIndex implements TimeseriesIndex {
+  private readonly ensured = new Set<string>();
+
+  constructor(private readonly parts: TimeseriesIndexParts) {}
+
+  async ensure(entityType: string, aspect: string): Promise<void> {
+    const alias = this.parts.names.timeseries(entityType, aspect);
+    await this.parts.indices.ensure(alias, {
+      settings: { number_of_shards: this.parts.shape.shards, number_of_replicas: this.parts.shape.replicas },
+      mappings: {
+        dynamic: false,
+        properties: {
+          id: keyword,
+          urn: keyword,
+          entityType: keyword,
+          aspect: keyword,
+          timestampMillis: { type: 'date', format: 'epoch_millis' },
+          value: { type: 'object', enabled: false },
+          systemMetadata: { type: 'object', enabled: false },
+        },
+      },
+    });
+    this.ensured.add(alias);
+  }
+
+  async upsert(documents: readonly TimeseriesDocument[]): Promise<void> {
+    const operations: BulkOperation[] = [];
+    for (const document of documents) {
+      const alias = this.parts.names.timeseries(document.entityType, document.aspect);
+      if (!this.ensured.has(alias)) await this.ensure(document.entityType, document.aspect);
+      operations.push({
+        action: 'index',
+        index: alias,
+        id: documentId(document.id),
+        document: { ...document },
+      });
+    }
+    await runBulk(this.parts.client, operations, this.parts.refresh);
+  }
+
+  async query(query: TimeseriesQuery): Promise<readonly TimeseriesDocument[]> {
+    if (query.limit <= 0) return [];
+    const range: Record<string, number> = {};
+    if (query.startTimeMillis !== undefined) range['gte'] = query.startTimeMillis;
+    if (query.endTimeMillis !== undefined) range['lte'] = query.endTimeMillis;
+    const filter: Query[] = [{ term: { urn: query.urn } }];
+    if (Object.keys(range).length > 0) filter.push({ range: { timestampMillis: range } });
+    const filtered = query.filter !== undefined && query.filter.or.length > 0;
+    const found: TimeseriesDocument[] = [];
+    let after: Types.Common.SortResults | undefined;
+    while (found.length < query.limit) {
+      const size = filtered ? Math.max(ROUND, query.limit) : Math.min(query.limit - found.length, 10_000);
+      const response = await this.parts.client.search({
+        index: this.parts.names.timeseries(query.entityType, query.aspect),
+        ignore_unavailable: true,
+        body: {
+          query: { bool: { filter } },
+          size,
+          sort: [{ timestampMillis: { order: 'desc' } }, { id: { order: 'asc' } }],
+          ...(after ? { search_after: after } : {}),
+        },
+      });
+      const { list } = hitsOf(response.body);
+      for (const hit of list) {
+        const document = decode(hit['_source']);
+        if (!filtered || matchesFilter(query.filter, (field) => topLevelValues(document.value, field)))
+          found.push(document);
+        if (found.length >= query.limit) break;
+      }
+      const last = list[list.length - 1];
+      const sort = last?.['sort'];
+      if (list.length < size || !Array.isArray(sort)) break;
+      after = sort.filter(isSortValue);
+    }
+    return found;
+  }
+
+  async refresh(): Promise<void> {
+    await this.parts.client.indices.refresh({
+      index: this.parts.names.timeseries('*', '*'),
+      allow_no_indices: true,
+      ignore_unavailable: true,
+    });
+  }
+
+  async close(): Promise<void> {
+    // The client is shared; openOpenSearch's close() ends it.
+  }
+}
+
+function topLevelValues(value: Readonly<Record<string, unknown>>, field: string): readonly unknown[] {
+  const found = value[field];
+  if (found === undefined || found === null) return [];
+  return Array.isArray(found) ? found : [found];
+}
+
+function decode(source: unknown): TimeseriesDocument {
+  const stored = asObject(source, 'time-series document');
+  const systemMetadata = stored['systemMetadata'];
+  return {
+    entityType: asString(stored['entityType'], 'entityType'),
+    aspect: asString(stored['aspect'], 'aspect'),
+    urn: asString(stored['urn'], 'urn'),
+    timestampMillis: asNumber(stored['timestampMillis'], 'timestampMillis'),
+    id: asString(stored['id'], 'id'),
+    value: asObject(stored['value'], 'value') as JsonObject,
+    ...(isObject(systemMetadata) ? { systemMetadata } : {}),
+  };
+}
+
+function isSortValue(value: unknown): value is Types.Common.FieldValue {
+  return (
+    typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null
+  );
+}

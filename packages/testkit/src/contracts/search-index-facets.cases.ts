@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import type { SearchIndex } from '@catalog/search';
+import { chartDoc, countsOf, datasetDoc, datasets, seed, uniqueNamespace, urnsOf } from './search-index-fixtures.js';
+
+/**
+ * Aggregations (facets) and sorting. A facet counts, per value, the documents of the whole match set
+ * (not just the page) that have it; values are ordered by count descending, then value ascending, and cut
+ * at maxAggValues; every requested facet is answered, in request order, named as requested (`.keyword`
+ * dropped). Sorting orders by the field (its smallest value ascending, largest descending, as OpenSearch
+ * does for multi-valued fields), documents without it last, then by score and urn.
+ */
+export function searchFacetCases(index: () => SearchIndex): void {
+  describe('aggregations', () => {
+    const setup = async () => {
+      const ns = uniqueNamespace();
+      const docs = [
+        datasetDoc(ns, { name: 'a1', platform: 'hive', tags: ['pii', 'gold'], owners: ['alice'] }),
+        datasetDoc(ns, { name: 'a2', platform: 'hive', tags: ['pii'], owners: ['alice', 'bob'] }),
+        datasetDoc(ns, { name: 'a3', platform: 'hive', origin: 'DEV' }),
+        datasetDoc(ns, { name: 'a4', platform: 'kafka', tags: ['gold'] }),
+        datasetDoc(ns, { name: 'a5', platform: 'snowflake', owners: ['carol'] }),
+        datasetDoc(ns, { name: 'a6', platform: 'kafka', tags: ['pii'], removed: true }),
+      ];
+      await seed(index(), docs);
+      return { ns, docs };
+    };
+
+    it('counts values over the whole match set, not just the page', async () => {
+      await setup();
+      const result = await index().search(
+        datasets({ count: 1, facets: ['platform', 'origin', 'tags', 'owners', '_entityType'] }),
+      );
+      expect(result.total).toBe(5);
+      expect(result.hits).toHaveLength(1);
+      expect(result.aggregations.map((a) => a.field)).toEqual(['platform', 'origin', 'tags', 'owners', '_entityType']);
+      expect(countsOf(result, 'platform')).toEqual({
+        'urn:li:dataPlatform:hive': 3,
+        'urn:li:dataPlatform:kafka': 1,
+        'urn:li:dataPlatform:snowflake': 1,
+      });
+      expect(countsOf(result, 'origin')).toEqual({ PROD: 4, DEV: 1 });
+      expect(countsOf(result, 'tags')).toEqual({ 'urn:li:tag:pii': 2, 'urn:li:tag:gold': 2 });
+      expect(countsOf(result, 'owners')).toEqual({ 'urn:li:corpuser:alice': 2, 'urn:li:corpuser:bob': 1, 'urn:li:corpuser:carol': 1 });
+      expect(countsOf(result, '_entityType')).toEqual({ dataset: 5 });
+    });
+
+    it('orders values by count then value, and cuts at maxAggValues', async () => {
+      await setup();
+      const result = await index().search(datasets({ count: 0, facets: ['platform', 'owners'], maxAggValues: 2 }));
+      const platform = result.aggregations.find((a) => a.field === 'platform');
+      expect(platform?.values).toEqual([
+        { value: 'urn:li:dataPlatform:hive', count: 3 },
+        { value: 'urn:li:dataPlatform:kafka', count: 1 },
+      ]);
+      const owners = result.aggregations.find((a) => a.field === 'owners');
+      expect(owners?.values).toEqual([
+        { value: 'urn:li:corpuser:alice', count: 2 },
+        { value: 'urn:li:corpuser:bob', count: 1 },
+      ]);
+    });
+
+    it('follows the text query and the filter, and answers facets with no values', async () => {
+      await setup();
+      const result = await index().search(
+        datasets({
+          input: 'a1',
+          facets: ['tags', 'origin.keyword', 'glossaryTerms'],
+        }),
+      );
+      expect(countsOf(result, 'tags')).toEqual({ 'urn:li:tag:pii': 1, 'urn:li:tag:gold': 1 });
+      expect(countsOf(result, 'origin')).toEqual({ PROD: 1 });
+      expect(countsOf(result, 'glossaryTerms')).toEqual({});
+      const filtered = await index().search(
+        datasets({
+          facets: ['platform'],
+          filter: { or: [{ and: [{ field: 'tags', values: ['urn:li:tag:gold'], condition: 'EQUAL' }] }] },
+        }),
+      );
+      expect(countsOf(filtered, 'platform')).toEqual({ 'urn:li:dataPlatform:hive': 1, 'urn:li:dataPlatform:kafka': 1 });
+      const withRemoved = await index().search(datasets({ facets: ['platform'], includeRemoved: true }));
+      expect(countsOf(withRemoved, 'platform')['urn:li:dataPlatform:kafka']).toBe(2);
+    });
+
+    it('counts entity types across a multi-type search', async () => {
+      const { ns } = await setup();
+      await index().upsert([chartDoc(ns, 'c1', { title: 'one' }), chartDoc(ns, 'c2', { title: 'two' })]);
+      await index().refresh();
+      const result = await index().search({
+        entityTypes: ['dataset', 'chart'],
+        input: '*',
+        start: 0,
+        count: 0,
+        facets: ['_entityType'],
+      });
+      expect(result.total).toBe(7);
+      expect(countsOf(result, '_entityType')).toEqual({ dataset: 5, chart: 2 });
+    });
+  });
+
+  describe('sort', () => {
+    it('sorts by a field, documents without it last, ties by urn', async () => {
+      const ns = uniqueNamespace();
+      const early = datasetDoc(ns, { key: 'x', name: 'bravo', createdAt: 100 });
+      const late = datasetDoc(ns, { key: 'y', name: 'alpha', createdAt: 300 });
+      const middle = datasetDoc(ns, { key: 'z', name: 'charlie', createdAt: 200 });
+      const undated = datasetDoc(ns, { key: 'w', name: 'delta' });
+      await seed(index(), [early, late, middle, undated]);
+      const byTime = await index().search(datasets({ sort: [{ field: 'createdAt', order: 'DESCENDING' }] }));
+      expect(urnsOf(byTime)).toEqual([late.urn, middle.urn, early.urn, undated.urn]);
+      const byTimeAsc = await index().search(datasets({ sort: [{ field: 'createdAt', order: 'ASCENDING' }] }));
+      expect(urnsOf(byTimeAsc)).toEqual([early.urn, middle.urn, late.urn, undated.urn]);
+      const byName = await index().search(datasets({ sort: [{ field: 'name', order: 'ASCENDING' }], start: 1, count: 2 }));
+      expect(urnsOf(byName)).toEqual([early.urn, middle.urn]);
+    });
+  });
+}

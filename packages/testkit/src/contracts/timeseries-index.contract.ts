@@ -1,0 +1,102 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { TimeseriesDocument, TimeseriesIndex, TimeseriesQuery } from '@catalog/search';
+import { uniqueNamespace } from './search-index-fixtures.js';
+
+export interface TimeseriesIndexUnderTest {
+  readonly timeseries: TimeseriesIndex;
+  cleanup(): Promise<void>;
+}
+
+/**
+ * The behaviour every TimeseriesIndex adapter must show; a fresh, empty index set per test. Queries
+ * return one (entityType, aspect, urn)'s documents newest first, the time range inclusive at both ends,
+ * at most `limit`; a filter applies to top-level fields of the value (EQUAL compares numbers as numbers).
+ * The same id written twice is one document, holding the last value.
+ */
+export function timeseriesIndexContract(name: string, factory: () => Promise<TimeseriesIndexUnderTest>): void {
+  describe(`TimeseriesIndex contract: ${name}`, () => {
+    let underTest: TimeseriesIndexUnderTest | undefined;
+    const ts = (): TimeseriesIndex => {
+      if (underTest === undefined) throw new Error('time-series index not opened');
+      return underTest.timeseries;
+    };
+    beforeEach(async () => {
+      underTest = await factory();
+      await underTest.timeseries.ensure('dataset', 'datasetProfile');
+      await underTest.timeseries.ensure('dataset', 'datasetProfile');
+      await underTest.timeseries.ensure('dataset', 'datasetUsageStatistics');
+    });
+    afterEach(async () => {
+      await underTest?.cleanup();
+      underTest = undefined;
+    });
+
+    const urnOf = (ns: string, n: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${ns}.${n},PROD)`;
+    const profile = (urn: string, t: number, rowCount: number, aspect = 'datasetProfile'): TimeseriesDocument => ({
+      entityType: 'dataset',
+      aspect,
+      urn,
+      timestampMillis: t,
+      id: `${urn}|${aspect}|${t}`,
+      value: { timestampMillis: t, rowCount, columnCount: 3, partitionSpec: { partition: 'FULL_TABLE_SNAPSHOT' } },
+    });
+    const query = async (q: Partial<TimeseriesQuery> & Pick<TimeseriesQuery, 'urn'>) => {
+      await ts().refresh();
+      return ts().query({ entityType: 'dataset', aspect: 'datasetProfile', limit: 100, ...q });
+    };
+
+    it('returns a urn and aspect’s documents newest first, with everything written', async () => {
+      const ns = uniqueNamespace();
+      const urn = urnOf(ns, 'orders');
+      const docs = [profile(urn, 1_000, 10), profile(urn, 3_000, 30), profile(urn, 2_000, 20)];
+      await ts().upsert([{ ...docs[0]!, systemMetadata: { runId: 'r1' } }, docs[1]!, docs[2]!]);
+      await ts().upsert([profile(urnOf(ns, 'other'), 2_500, 99), profile(urn, 2_500, 77, 'datasetUsageStatistics')]);
+      const result = await query({ urn });
+      expect(result.map((d) => d.timestampMillis)).toEqual([3_000, 2_000, 1_000]);
+      expect(result[0]).toEqual(docs[1]);
+      expect(result[2]).toEqual({ ...docs[0], systemMetadata: { runId: 'r1' } });
+    });
+
+    it('bounds the time range inclusively and honours the limit', async () => {
+      const ns = uniqueNamespace();
+      const urn = urnOf(ns, 'orders');
+      await ts().upsert([1_000, 2_000, 3_000, 4_000, 5_000].map((t) => profile(urn, t, t / 1000)));
+      const ranged = await query({ urn, startTimeMillis: 2_000, endTimeMillis: 4_000 });
+      expect(ranged.map((d) => d.timestampMillis)).toEqual([4_000, 3_000, 2_000]);
+      expect((await query({ urn, startTimeMillis: 4_500 })).map((d) => d.timestampMillis)).toEqual([5_000]);
+      expect((await query({ urn, endTimeMillis: 1_000 })).map((d) => d.timestampMillis)).toEqual([1_000]);
+      expect((await query({ urn, limit: 2 })).map((d) => d.timestampMillis)).toEqual([5_000, 4_000]);
+    });
+
+    it('keeps one document per id, holding the last value written', async () => {
+      const ns = uniqueNamespace();
+      const urn = urnOf(ns, 'orders');
+      await ts().upsert([profile(urn, 1_000, 10)]);
+      await ts().upsert([profile(urn, 1_000, 11), profile(urn, 1_000, 12)]);
+      const result = await query({ urn });
+      expect(result).toHaveLength(1);
+      expect(result[0]?.value['rowCount']).toBe(12);
+    });
+
+    it('filters on top-level fields of the value', async () => {
+      const ns = uniqueNamespace();
+      const urn = urnOf(ns, 'orders');
+      await ts().upsert([profile(urn, 1_000, 10), profile(urn, 2_000, 20), profile(urn, 3_000, 10)]);
+      const result = await query({
+        urn,
+        filter: { or: [{ and: [{ field: 'rowCount', values: ['10'], condition: 'EQUAL' }] }] },
+      });
+      expect(result.map((d) => d.timestampMillis)).toEqual([3_000, 1_000]);
+      const limited = await query({
+        urn,
+        limit: 1,
+        filter: { or: [{ and: [{ field: 'rowCount', values: ['10'], condition: 'EQUAL' }] }] },
+      });
+      expect(limited.map((d) => d.timestampMillis)).toEqual([3_000]);
+    });
+
+    it('returns nothing for an unknown urn', async () => {
+      expect(await query({ urn: urnOf(uniqueNamespace(), 'none') })).toEqual([]);
+    });
+  });
+}

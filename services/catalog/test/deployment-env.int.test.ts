@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse, parseAllDocuments } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { readGatewayConfig } from '@catalog/gateway';
+import { readIndexerConfig } from '@catalog/indexer';
+import { readPersistenceConfig } from '@catalog/persistence';
+import { readSystemUpdateConfig } from '@catalog/system-update';
+import { readCatalogConfig } from '../src/index.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** The environment variable names a config reader asks for, recorded through a proxy environment. */
+function variablesRead(read: (env: Record<string, string | undefined>) => unknown): Set<string> {
+  const seen = new Set<string>();
+  const env = new Proxy({} as Record<string, string | undefined>, {
+    get(_target, key) {
+      if (typeof key === 'string') seen.add(key);
+      return undefined;
+    },
+  });
+  read(env);
+  return seen;
+}
+
+const readers: Record<string, Set<string>> = {
+  gateway: variablesRead(readGatewayConfig),
+  persistence: variablesRead(readPersistenceConfig),
+  indexer: variablesRead(readIndexerConfig),
+  'system-update': variablesRead((env) => readSystemUpdateConfig(env, [])),
+  catalog: variablesRead(readCatalogConfig),
+};
+
+const DISTRIBUTED = ['KAFKA_BOOTSTRAP_SERVER', 'MONGODB_URI', 'OPENSEARCH_URL'];
+
+describe('deployment files set only variables the services read', () => {
+  const compose = parse(readFileSync(resolve(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+    services: Record<string, { command?: string[]; environment?: Record<string, string> }>;
+  };
+
+  it('has one compose service per deployable, each running its own entry point', () => {
+    for (const name of ['gateway', 'persistence', 'indexer', 'system-update']) {
+      expect(compose.services[name]?.command, name).toEqual([`services/${name}/dist/main.js`]);
+    }
+  });
+
+  for (const name of ['gateway', 'persistence', 'indexer', 'system-update']) {
+    it(`compose service ${name}: every variable is read by its config, and the distributed ones are set`, () => {
+      const env = Object.keys(compose.services[name]?.environment ?? {});
+      const read = readers[name]!;
+      expect(
+        env.filter((v) => !read.has(v)),
+        `variables ${name} does not read`,
+      ).toEqual([]);
+      for (const v of DISTRIBUTED) expect(env, `${name} sets ${v}`).toContain(v);
+    });
+  }
+
+  it('k8s: the shared config keys and each deployment’s env are read by the services that get them', () => {
+    const docs = parseAllDocuments(readFileSync(resolve(root, 'infra/k8s/config.yaml'), 'utf8')).map((d) =>
+      d.toJS(),
+    );
+    const shared = docs.flatMap((d: { data?: object; stringData?: object }) =>
+      Object.keys(d.data ?? d.stringData ?? {}),
+    );
+    const deployments = parseAllDocuments(readFileSync(resolve(root, 'infra/k8s/services.yaml'), 'utf8'))
+      .map(
+        (d) =>
+          d.toJS() as {
+            kind: string;
+            metadata: { name: string };
+            spec: { template: { spec: { containers: { env?: { name: string }[] }[] } } };
+          },
+      )
+      .filter((d) => d.kind === 'Deployment');
+    expect(deployments.map((d) => d.metadata.name).sort()).toEqual([
+      'catalog-gateway',
+      'catalog-indexer',
+      'catalog-persistence',
+    ]);
+    for (const deployment of deployments) {
+      const service = deployment.metadata.name.replace('catalog-', '');
+      const read = readers[service]!;
+      const own = deployment.spec.template.spec.containers.flatMap((c) => (c.env ?? []).map((e) => e.name));
+      expect(
+        [...shared, ...own].filter((v) => !read.has(v)),
+        `variables ${service} does not read`,
+      ).toEqual([]);
+    }
+  });
+
+  it('the all-in-one catalog reads everything its parts read', () => {
+    for (const part of ['gateway', 'persistence', 'indexer']) {
+      const missing = [...readers[part]!].filter(
+        (v) => !readers['catalog']!.has(v) && !['GATEWAY_INSTANCE_ID'].includes(v),
+      );
+      expect(missing, `catalog ignores ${part} variables`).toEqual([]);
+    }
+  });
+});

@@ -1,0 +1,114 @@
+import { entityRegistry } from '@catalog/model';
+import {
+  decodeMcl,
+  type Consumer,
+  type EventLog,
+  type LogRecord,
+  type MetadataChangeLog,
+  type TopicNames,
+} from '@catalog/events';
+import {
+  indexSpecFor,
+  type GraphIndex,
+  type SearchIndex,
+  type TimeseriesDocument,
+  type TimeseriesIndex,
+} from '@catalog/search';
+import type { AspectStore } from '@catalog/store';
+import type { Logger } from '@catalog/runtime';
+import { EntityProjector, type EntityChange } from './entity-projector.js';
+import { timeseriesDocumentOf } from './timeseries-projector.js';
+
+export interface IndexerDeps {
+  readonly log: EventLog;
+  readonly store: AspectStore;
+  readonly search: SearchIndex;
+  readonly graph: GraphIndex;
+  readonly timeseries: TimeseriesIndex;
+  readonly topics: TopicNames;
+  readonly logger: Logger;
+  readonly groupId: string;
+  readonly maxBatchSize: number;
+}
+
+export interface IndexerService {
+  readonly ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Creates every index the registry implies (idempotent): one per searchable entity, the graph, and time-series. */
+export async function ensureReadModels(
+  deps: Pick<IndexerDeps, 'search' | 'graph' | 'timeseries'>,
+): Promise<void> {
+  for (const entity of entityRegistry.entities()) {
+    if (entity.searchable) await deps.search.ensureIndex(indexSpecFor(entity));
+    for (const aspect of entity.aspects.values()) {
+      if (aspect.kind === 'timeseries') await deps.timeseries.ensure(entity.name, aspect.name);
+    }
+  }
+  await deps.graph.ensure();
+}
+
+/**
+ * The indexer consumer: versioned change logs rebuild the touched entities' documents and edges from the
+ * store; time-series change logs become time-series documents. Commits after the index writes return.
+ */
+export async function startIndexer(deps: IndexerDeps): Promise<IndexerService> {
+  const { log, topics, logger } = deps;
+  await ensureReadModels(deps);
+  await log.ensureTopics([
+    { name: topics.metadataChangeLogVersioned },
+    { name: topics.metadataChangeLogTimeseries },
+  ]);
+  const projector = new EntityProjector(deps.store, deps.search, deps.graph);
+
+  const consumer: Consumer = await log.consume({
+    groupId: deps.groupId,
+    topics: [topics.metadataChangeLogVersioned, topics.metadataChangeLogTimeseries],
+    fromBeginning: true,
+    maxBatchSize: deps.maxBatchSize,
+    handler: async (batch) => {
+      const changeLogs = decodeAll(batch.records, logger);
+      if (batch.topic === topics.metadataChangeLogTimeseries) {
+        const documents = changeLogs
+          .map(timeseriesDocumentOf)
+          .filter((d): d is TimeseriesDocument => d !== undefined);
+        if (documents.length > 0) await deps.timeseries.upsert(documents);
+      } else {
+        await projector.project(changeLogs.flatMap(changeOf));
+      }
+    },
+    onError: (error, where) =>
+      logger.error({ err: error, ...where }, 'index batch failed; it will be redelivered'),
+  });
+  return { ready: consumer.ready, stop: () => consumer.stop() };
+}
+
+function changeOf(mcl: MetadataChangeLog): EntityChange[] {
+  if (!mcl.entityUrn) return [];
+  // A restated entity (restore indices) re-derives everything; otherwise only the aspect that changed.
+  if (mcl.changeType === 'RESTATE' || !mcl.aspectName) return [{ urn: mcl.entityUrn }];
+  return [{ urn: mcl.entityUrn, aspects: new Set([mcl.aspectName]) }];
+}
+
+/** A change log that cannot be decoded is reported with its position; it cannot be indexed or repaired here. */
+function decodeAll(records: readonly LogRecord[], logger: Logger): MetadataChangeLog[] {
+  const out: MetadataChangeLog[] = [];
+  for (const record of records) {
+    try {
+      out.push(decodeMcl(record.value));
+    } catch (error) {
+      logger.error(
+        {
+          err: error,
+          topic: record.topic,
+          partition: record.partition,
+          offset: record.offset,
+          key: record.key,
+        },
+        'undecodable change log skipped',
+      );
+    }
+  }
+  return out;
+}

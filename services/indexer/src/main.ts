@@ -1,0 +1,37 @@
+import {
+  createLogger,
+  describeAdapters,
+  Lifecycle,
+  openAspectStore,
+  openEventLog,
+  openSearchAdapters,
+  runMain,
+} from '@catalog/runtime';
+import { readIndexerConfig } from './config.js';
+import { startIndexer } from './indexer-service.js';
+
+const config = readIndexerConfig(process.env);
+const logger = createLogger({ name: 'indexer', level: config.logLevel });
+
+await runMain(logger, async () => {
+  const lifecycle = new Lifecycle(logger);
+  const log = await openEventLog(config.adapters, logger);
+  lifecycle.onClose('event log', () => log.close());
+  const store = await openAspectStore(config.adapters, logger);
+  lifecycle.onClose('aspect store', () => store.close());
+  const indices = await openSearchAdapters(config.adapters, logger);
+  lifecycle.onClose('search indices', () => indices.close());
+  const service = await startIndexer({
+    log,
+    store,
+    ...indices,
+    topics: config.adapters.topics,
+    logger,
+    groupId: config.groupId,
+    maxBatchSize: config.maxBatchSize,
+  });
+  lifecycle.onClose('indexer consumer', () => service.stop());
+  await service.ready;
+  logger.info({ groupId: config.groupId, ...describeAdapters(config.adapters) }, 'indexer consuming');
+  return lifecycle;
+});

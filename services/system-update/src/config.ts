@@ -1,0 +1,46 @@
+import { EnvReader, readAdapterSettings, type AdapterSettings } from '@catalog/runtime';
+
+export type SystemUpdateStep = 'setup' | 'restore-indices';
+
+export interface SystemUpdateConfig {
+  readonly logLevel: string;
+  readonly adapters: AdapterSettings;
+  readonly steps: readonly SystemUpdateStep[];
+  /** Drop and recreate the entity and graph indices before restoring (mappings rebuilt from scratch). */
+  readonly clean: boolean;
+  readonly batchSize: number;
+  readonly urnLike?: string;
+}
+
+/**
+ * The job always creates topics and index mappings ("setup"); it restores indices when asked by argument
+ * (`restore-indices`) or by SYSTEM_UPDATE_RESTORE_INDICES / the ecosystem's
+ * ELASTICSEARCH_INDEX_BUILDER_MAPPINGS_REINDEX, which also rebuilds the indices from scratch.
+ */
+export function readSystemUpdateConfig(
+  source: Readonly<Record<string, string | undefined>>,
+  args: readonly string[],
+): Readonly<SystemUpdateConfig> {
+  const env = new EnvReader(source);
+  const reindex = env.bool('ELASTICSEARCH_INDEX_BUILDER_MAPPINGS_REINDEX', false);
+  const restore =
+    env.bool('SYSTEM_UPDATE_RESTORE_INDICES', false) || reindex || args.includes('restore-indices');
+  const unknown = args.filter((a) => !['restore-indices', '--clean'].includes(a));
+  const urnLike = env.optionalString('SYSTEM_UPDATE_URN_LIKE');
+  const config: SystemUpdateConfig = {
+    logLevel: env.oneOf(
+      'LOG_LEVEL',
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
+      'info',
+    ),
+    adapters: readAdapterSettings(env),
+    steps: restore ? ['setup', 'restore-indices'] : ['setup'],
+    clean: reindex || args.includes('--clean') || env.bool('SYSTEM_UPDATE_CLEAN', false),
+    batchSize: env.int('SYSTEM_UPDATE_BATCH_SIZE', 2000, { min: 1, max: 50_000 }),
+    ...(urnLike ? { urnLike } : {}),
+  };
+  env.finish();
+  if (unknown.length > 0)
+    throw new Error(`Unknown arguments: ${unknown.join(' ')}; known: restore-indices --clean`);
+  return Object.freeze(config);
+}

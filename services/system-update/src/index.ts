@@ -1,0 +1,3 @@
+export { readSystemUpdateConfig, type SystemUpdateConfig, type SystemUpdateStep } from './config.js';
+export { restoreAll, type RestoreOptions, type RestoreReport } from './restore-all.js';
+export { runSystemUpdate, type SystemUpdateDeps } from './system-update.js';

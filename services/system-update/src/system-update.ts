@@ -1,0 +1,46 @@
+import type { EventLog, TopicNames } from '@catalog/events';
+import { ensureReadModels } from '@catalog/indexer';
+import { entityRegistry } from '@catalog/model';
+import type { Logger, SearchAdapters } from '@catalog/runtime';
+import type { AspectStore } from '@catalog/store';
+import type { SystemUpdateConfig } from './config.js';
+import { restoreAll, type RestoreReport } from './restore-all.js';
+
+export interface SystemUpdateDeps {
+  readonly log: EventLog;
+  readonly store: AspectStore;
+  readonly readModels: SearchAdapters;
+  readonly topics: TopicNames;
+  readonly logger: Logger;
+}
+
+/** Runs the job's steps; resolves with the restore report when indices were restored. */
+export async function runSystemUpdate(
+  deps: SystemUpdateDeps,
+  config: Pick<SystemUpdateConfig, 'steps' | 'clean' | 'batchSize' | 'urnLike'>,
+): Promise<RestoreReport | undefined> {
+  const { topics, readModels, logger } = deps;
+  await deps.log.ensureTopics([
+    { name: topics.metadataChangeProposal },
+    { name: topics.failedMetadataChangeProposal },
+    { name: topics.metadataChangeLogVersioned },
+    { name: topics.metadataChangeLogTimeseries, retentionMs: 90 * 24 * 60 * 60 * 1000 },
+    { name: topics.platformEvent },
+    { name: topics.upgradeHistory, partitions: 1, retentionMs: -1 },
+  ]);
+  if (config.clean) {
+    for (const entity of entityRegistry.entities()) {
+      if (entity.searchable) await readModels.search.deleteIndex(entity.name);
+    }
+    logger.info('entity indices dropped for a clean rebuild');
+  }
+  await ensureReadModels(readModels);
+  logger.info('topics and index mappings are in place');
+  if (!config.steps.includes('restore-indices')) return undefined;
+  const report = await restoreAll(
+    { store: deps.store, search: readModels.search, graph: readModels.graph, logger },
+    { batchSize: config.batchSize, ...(config.urnLike ? { urnLike: config.urnLike } : {}) },
+  );
+  logger.info(report, 'indices restored from the aspect store');
+  return report;
+}
