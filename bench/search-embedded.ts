@@ -21,10 +21,46 @@ const random = (): number => {
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
 
 const WORDS = [
-  'customer', 'orders', 'payments', 'invoice', 'revenue', 'daily', 'monthly', 'events', 'clicks', 'sessions',
-  'users', 'accounts', 'ledger', 'inventory', 'shipments', 'returns', 'marketing', 'campaign', 'leads', 'churn',
-  'forecast', 'pricing', 'product', 'catalog', 'stock', 'warehouse', 'supplier', 'vendor', 'refunds', 'tax',
-  'region', 'country', 'store', 'employee', 'payroll', 'budget', 'audit', 'risk', 'fraud', 'score',
+  'customer',
+  'orders',
+  'payments',
+  'invoice',
+  'revenue',
+  'daily',
+  'monthly',
+  'events',
+  'clicks',
+  'sessions',
+  'users',
+  'accounts',
+  'ledger',
+  'inventory',
+  'shipments',
+  'returns',
+  'marketing',
+  'campaign',
+  'leads',
+  'churn',
+  'forecast',
+  'pricing',
+  'product',
+  'catalog',
+  'stock',
+  'warehouse',
+  'supplier',
+  'vendor',
+  'refunds',
+  'tax',
+  'region',
+  'country',
+  'store',
+  'employee',
+  'payroll',
+  'budget',
+  'audit',
+  'risk',
+  'fraud',
+  'score',
 ] as const;
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'pa', 'do', 'gu', 'be', 'fi', 'ho'];
 /** 3,000 pseudo-words beside the 40 domain words: names and descriptions draw from both, Zipf-like. */
@@ -59,8 +95,16 @@ function datasetDocument(i: number): EntityDocument {
       },
     ],
     ['globalTags', { tags: Array.from({ length: 1 + (i % 3) }, () => ({ tag: pick(TAGS) })) }],
-    ['ownership', { owners: Array.from({ length: 1 + (i % 2) }, () => ({ owner: pick(OWNERS), type: 'DATAOWNER' })) }],
-    ['schemaMetadata', { fields: Array.from({ length: 20 }, (_, f) => ({ fieldPath: `${zipf()}_${f}`, description: zipf() })) }],
+    [
+      'ownership',
+      { owners: Array.from({ length: 1 + (i % 2) }, () => ({ owner: pick(OWNERS), type: 'DATAOWNER' })) },
+    ],
+    [
+      'schemaMetadata',
+      {
+        fields: Array.from({ length: 20 }, (_, f) => ({ fieldPath: `${zipf()}_${f}`, description: zipf() })),
+      },
+    ],
     ['browsePaths', { paths: [`/${origin.toLowerCase()}/${platform}/${db}/${name}`] }],
     ['status', { removed: i % 100 === 0 }],
   ]);
@@ -109,7 +153,9 @@ try {
   const base = { entityTypes: ['dataset'], start: 0, count: 10 } as const;
   const facets = ['platform', 'origin', 'tags', 'owners'];
   await measure('full text, 1 word', () => search.search({ ...base, input: pick(VOCAB) }));
-  await measure('full text, 2 words', () => search.search({ ...base, input: `${pick(VOCAB)} ${pick(VOCAB)}` }));
+  await measure('full text, 2 words', () =>
+    search.search({ ...base, input: `${pick(VOCAB)} ${pick(VOCAB)}` }),
+  );
   await measure('full text, prefix', () => search.search({ ...base, input: pick(VOCAB).slice(0, 4) }));
   await measure('full text, common word (worst)', () => search.search({ ...base, input: pick(WORDS) }));
   await measure('filtered (*, platform + tag)', () =>
@@ -128,7 +174,12 @@ try {
       },
     }),
   );
-  await measure('aggregated (*, 4 facets)', () => search.search({ ...base, input: '*', facets }));
+  await measure('aggregated (*, 4 facets, cached)', () => search.search({ ...base, input: '*', facets }));
+  let extra = total;
+  await measure('aggregated, after a 1-doc write', async () => {
+    await search.upsert([datasetDocument(extra++)]);
+    return search.search({ ...base, input: '*', facets });
+  });
   await measure('text + filter + 4 facets', () =>
     search.search({
       ...base,
@@ -141,9 +192,16 @@ try {
     search.browse({ entityType: 'dataset', path: `/prod/${pick(PLATFORMS)}`, start: 0, limit: 10 }),
   );
   await measure('browse /prod/<platform>/<db>', () =>
-    search.browse({ entityType: 'dataset', path: `/prod/${pick(PLATFORMS)}/${pick(DBS)}`, start: 0, limit: 10 }),
+    search.browse({
+      entityType: 'dataset',
+      path: `/prod/${pick(PLATFORMS)}/${pick(DBS)}`,
+      start: 0,
+      limit: 10,
+    }),
   );
-  await measure('browse root', () => search.browse({ entityType: 'dataset', path: '/', start: 0, limit: 10 }));
+  await measure('browse root', () =>
+    search.browse({ entityType: 'dataset', path: '/', start: 0, limit: 10 }),
+  );
   await measure('autocomplete (3-letter prefix)', () =>
     search.autocomplete({ entityType: 'dataset', query: pick(VOCAB).slice(0, 3), limit: 10 }),
   );

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import type { GraphIndex, SearchIndex, TimeseriesIndex } from '@catalog/search';
 import type { Logger } from 'pino';
 import type { AdapterSettings } from './adapter-settings.js';
-import { ConfigError } from './env-reader.js';
 
 /** Opens the event log the settings select: Kafka when KAFKA_BOOTSTRAP_SERVER is set, else embedded. */
 export async function openEventLog(settings: AdapterSettings, logger: Logger): Promise<EventLog> {
@@ -22,10 +21,18 @@ export async function openEventLog(settings: AdapterSettings, logger: Logger): P
   });
 }
 
-/** Opens the aspect store the settings select: MongoDB when MONGODB_URI is set, else embedded. */
-export async function openAspectStore(settings: AdapterSettings, _logger: Logger): Promise<AspectStore> {
+/**
+ * Opens the aspect store the settings select: MongoDB (or a MongoDB-wire server) when MONGODB_URI is
+ * set, on the URI's database (else `catalog`); else embedded.
+ */
+export async function openAspectStore(settings: AdapterSettings, logger: Logger): Promise<AspectStore> {
   if (settings.mongodb) {
-    throw new ConfigError(['MONGODB_URI is set, but this build has no MongoDB adapter yet']);
+    // Loaded only when selected, so the embedded setup never loads the MongoDB driver.
+    const { openMongoAspectStore } = await import('@catalog/store/mongodb');
+    return openMongoAspectStore({
+      uri: settings.mongodb.uri,
+      logger: logger.child({ component: 'aspect-store' }),
+    });
   }
   mkdirSync(settings.dataDir, { recursive: true });
   return openSqliteAspectStore({

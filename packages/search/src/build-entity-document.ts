@@ -46,7 +46,10 @@ export function buildEntityDocument(
       const many = field.path.includes('*') || raw.length > 1 || converted.length > 1;
       if (converted.length > 0) collect(field.fieldName, converted, many);
       if (field.hasValuesFieldName !== undefined)
-        flags.set(field.hasValuesFieldName, (flags.get(field.hasValuesFieldName) ?? false) || converted.length > 0);
+        flags.set(
+          field.hasValuesFieldName,
+          (flags.get(field.hasValuesFieldName) ?? false) || converted.length > 0,
+        );
       if (field.numValuesFieldName !== undefined)
         counts.set(field.numValuesFieldName, (counts.get(field.numValuesFieldName) ?? 0) + converted.length);
     }
@@ -58,7 +61,8 @@ export function buildEntityDocument(
   }
 
   const fields: Record<string, SearchScalar | readonly SearchScalar[]> = {};
-  for (const [name, { values, many }] of collected) fields[name] = many ? values : (values[0] as SearchScalar);
+  for (const [name, { values, many }] of collected)
+    fields[name] = many ? values : (values[0] as SearchScalar);
   for (const [name, flag] of flags) fields[name] = flag;
   for (const [name, count] of counts) fields[name] = count;
   const removed = aspects.get('status')?.['removed'];
@@ -122,5 +126,10 @@ function isPathEntry(value: unknown): value is { id: string } {
 }
 
 function pathOfEntries(entries: readonly unknown[]): string[] {
-  return browsePathOf(entries.filter(isPathEntry).map((e) => e.id).join('/'));
+  return browsePathOf(
+    entries
+      .filter(isPathEntry)
+      .map((e) => e.id)
+      .join('/'),
+  );
 }

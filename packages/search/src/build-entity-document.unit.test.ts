@@ -76,7 +76,12 @@ describe('buildEntityDocument', () => {
   it('counts values for numX fields and keeps chart inputs', () => {
     const chart = entityRegistry.requireEntity('chart');
     const doc = build(
-      { chartInfo: { title: 'Revenue', inputs: [{ string: 'urn:li:dataset:a' }, { string: 'urn:li:dataset:b' }] } },
+      {
+        chartInfo: {
+          title: 'Revenue',
+          inputs: [{ string: 'urn:li:dataset:a' }, { string: 'urn:li:dataset:b' }],
+        },
+      },
       chart,
       'urn:li:chart:(looker,c1)',
     );
@@ -96,7 +101,12 @@ describe('buildEntityDocument', () => {
       entityRegistry.requireEntity('corpuser'),
       'urn:li:corpuser:alice',
     );
-    expect(user.fields).toMatchObject({ ldap: 'alice', active: true, displayName: 'Alice A', email: 'a@x.io' });
+    expect(user.fields).toMatchObject({
+      ldap: 'alice',
+      active: true,
+      displayName: 'Alice A',
+      email: 'a@x.io',
+    });
     const job = build(
       {},
       entityRegistry.requireEntity('dataJob'),
@@ -109,7 +119,9 @@ describe('buildEntityDocument', () => {
 
 describe('defaultBrowsePath', () => {
   it('derives paths from URNs as the ecosystem does', () => {
-    expect(defaultBrowsePath('urn:li:dataset:(urn:li:dataPlatform:kafka,topic,DEV)')).toBe('/dev/kafka/topic');
+    expect(defaultBrowsePath('urn:li:dataset:(urn:li:dataPlatform:kafka,topic,DEV)')).toBe(
+      '/dev/kafka/topic',
+    );
     expect(defaultBrowsePath('urn:li:dashboard:(looker,d1)')).toBe('/looker/d1');
     expect(defaultBrowsePath('urn:li:dataFlow:(airflow,etl,prod)')).toBe('/airflow/prod/etl');
     expect(defaultBrowsePath('urn:li:corpuser:alice')).toBeUndefined();

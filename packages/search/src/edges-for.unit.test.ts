@@ -17,20 +17,38 @@ describe('edgesFor', () => {
       { time: 5, actor: 'urn:li:corpuser:ingest' },
     );
     expect(edges).toEqual([
-      { source: urn, relationship: 'OwnedBy', target: 'urn:li:corpuser:alice', aspect: 'ownership', createdAt: 5, createdActor: 'urn:li:corpuser:ingest' },
-      { source: urn, relationship: 'OwnedBy', target: 'urn:li:corpGroup:eng', aspect: 'ownership', createdAt: 5, createdActor: 'urn:li:corpuser:ingest' },
+      {
+        source: urn,
+        relationship: 'OwnedBy',
+        target: 'urn:li:corpuser:alice',
+        aspect: 'ownership',
+        createdAt: 5,
+        createdActor: 'urn:li:corpuser:ingest',
+      },
+      {
+        source: urn,
+        relationship: 'OwnedBy',
+        target: 'urn:li:corpGroup:eng',
+        aspect: 'ownership',
+        createdAt: 5,
+        createdActor: 'urn:li:corpuser:ingest',
+      },
     ]);
   });
 
   it('follows lineage and nested schema paths, skipping non-URNs and duplicates', () => {
     const upstream = 'urn:li:dataset:(urn:li:dataPlatform:hive,raw,PROD)';
     expect(
-      edgesFor(dataset, urn, 'upstreamLineage', { upstreams: [{ dataset: upstream }, { dataset: upstream }, { dataset: 'x' }] }),
+      edgesFor(dataset, urn, 'upstreamLineage', {
+        upstreams: [{ dataset: upstream }, { dataset: upstream }, { dataset: 'x' }],
+      }),
     ).toEqual([{ source: urn, relationship: 'DownstreamOf', target: upstream, aspect: 'upstreamLineage' }]);
     const schema = edgesFor(dataset, urn, 'schemaMetadata', {
       fields: [{ fieldPath: 'a', globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] } }],
     });
-    expect(schema.map((e) => [e.relationship, e.target])).toEqual([['SchemaFieldTaggedWith', 'urn:li:tag:pii']]);
+    expect(schema.map((e) => [e.relationship, e.target])).toEqual([
+      ['SchemaFieldTaggedWith', 'urn:li:tag:pii'],
+    ]);
     expect(edgesFor(dataset, urn, 'nosuchAspect', {})).toEqual([]);
     expect(edgesFor(dataset, urn, 'status', { removed: true })).toEqual([]);
   });
@@ -38,8 +56,13 @@ describe('edgesFor', () => {
   it('declares IsPartOf from a dataJob to its flow', () => {
     const job = entityRegistry.requireEntity('dataJob');
     const jobUrn = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,etl,prod),load)';
-    const edges = edgesFor(job, jobUrn, 'dataJobKey', { flow: 'urn:li:dataFlow:(airflow,etl,prod)', jobId: 'load' });
-    expect(edges.map((e) => [e.relationship, e.target])).toEqual([['IsPartOf', 'urn:li:dataFlow:(airflow,etl,prod)']]);
+    const edges = edgesFor(job, jobUrn, 'dataJobKey', {
+      flow: 'urn:li:dataFlow:(airflow,etl,prod)',
+      jobId: 'load',
+    });
+    expect(edges.map((e) => [e.relationship, e.target])).toEqual([
+      ['IsPartOf', 'urn:li:dataFlow:(airflow,etl,prod)'],
+    ]);
   });
 });
 
@@ -62,12 +85,16 @@ describe('timeseriesDocumentId', () => {
     expect(timeseriesDocumentId(urn, 'datasetProfile', value)).not.toBe(
       timeseriesDocumentId(urn, 'datasetProfile', { ...value, rowCount: 6 }),
     );
-    expect(timeseriesDocumentId(urn, 'datasetProfile', value)).not.toBe(timeseriesDocumentId(urn, 'operation', value));
+    expect(timeseriesDocumentId(urn, 'datasetProfile', value)).not.toBe(
+      timeseriesDocumentId(urn, 'operation', value),
+    );
   });
   it('keys on the partition or message id when the value has one', () => {
     const a = { timestampMillis: 10, rowCount: 1, partitionSpec: { partition: 'p1' } };
     const b = { timestampMillis: 10, rowCount: 2, partitionSpec: { partition: 'p1' } };
-    expect(timeseriesDocumentId(urn, 'datasetProfile', a)).toBe(timeseriesDocumentId(urn, 'datasetProfile', b));
+    expect(timeseriesDocumentId(urn, 'datasetProfile', a)).toBe(
+      timeseriesDocumentId(urn, 'datasetProfile', b),
+    );
     expect(timeseriesDocumentId(urn, 'datasetProfile', a)).not.toBe(
       timeseriesDocumentId(urn, 'datasetProfile', { ...a, partitionSpec: { partition: 'p2' } }),
     );

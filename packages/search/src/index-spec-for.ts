@@ -67,7 +67,13 @@ export function indexSpecFor(entity: EntitySpec): EntityIndexSpec {
       if (field.numValuesFieldName !== undefined)
         add({ name: field.numValuesFieldName, type: 'COUNT', boost: 0, autocomplete: false });
       for (const alias of field.fieldNameAliases ?? [])
-        aliases.push({ name: alias, type: field.type, boost: 0, autocomplete: false, aliasOf: field.fieldName });
+        aliases.push({
+          name: alias,
+          type: field.type,
+          boost: 0,
+          autocomplete: false,
+          aliasOf: field.fieldName,
+        });
     }
   }
   if (entity.aspects.has('browsePaths'))

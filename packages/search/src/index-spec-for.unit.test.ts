@@ -4,14 +4,20 @@ import { indexSpecFor, resolveField } from './index-spec-for.js';
 import type { EntityIndexSpec, FieldMapping } from './port.js';
 
 const spec = (name: string): EntityIndexSpec => indexSpecFor(entityRegistry.requireEntity(name));
-const field = (s: EntityIndexSpec, name: string): FieldMapping | undefined => s.fields.find((f) => f.name === name);
+const field = (s: EntityIndexSpec, name: string): FieldMapping | undefined =>
+  s.fields.find((f) => f.name === name);
 
 describe('indexSpecFor', () => {
   const dataset = spec('dataset');
 
   it('maps dataset annotations with boosts, autocomplete and types', () => {
     expect(dataset.entityType).toBe('dataset');
-    expect(field(dataset, 'name')).toEqual({ name: 'name', type: 'WORD_GRAM', boost: 10, autocomplete: true });
+    expect(field(dataset, 'name')).toEqual({
+      name: 'name',
+      type: 'WORD_GRAM',
+      boost: 10,
+      autocomplete: true,
+    });
     expect(field(dataset, 'id')).toEqual({ name: 'id', type: 'WORD_GRAM', boost: 10, autocomplete: true });
     expect(field(dataset, 'description')).toEqual({ name: 'description', type: 'TEXT', boost: 1 });
     expect(field(dataset, 'tags')).toEqual({ name: 'tags', type: 'URN', boost: 0.5 });
@@ -29,7 +35,11 @@ describe('indexSpecFor', () => {
     expect(field(dataset, 'removed')).toEqual({ name: 'removed', type: 'BOOLEAN' });
     expect(field(dataset, 'browsePaths')).toEqual({ name: 'browsePaths', type: 'BROWSE_PATH' });
     expect(field(dataset, 'customProperties')?.type).toBe('TEXT');
-    expect(field(dataset, '_entityName')).toEqual({ name: '_entityName', type: 'WORD_GRAM', aliasOf: 'name' });
+    expect(field(dataset, '_entityName')).toEqual({
+      name: '_entityName',
+      type: 'WORD_GRAM',
+      aliasOf: 'name',
+    });
     expect(resolveField(dataset, '_entityName')?.name).toBe('name');
     expect(new Set(dataset.fields.map((f) => f.name)).size).toBe(dataset.fields.length);
   });
@@ -41,12 +51,22 @@ describe('indexSpecFor', () => {
 
   it('maps chart, corpuser and dataJob annotations', () => {
     const chart = spec('chart');
-    expect(field(chart, 'title')).toEqual({ name: 'title', type: 'WORD_GRAM', boost: 10, autocomplete: true });
+    expect(field(chart, 'title')).toEqual({
+      name: 'title',
+      type: 'WORD_GRAM',
+      boost: 10,
+      autocomplete: true,
+    });
     expect(field(chart, 'numInputDatasets')).toEqual({ name: 'numInputDatasets', type: 'COUNT' });
     expect(field(chart, '_entityName')?.aliasOf).toBe('title');
     expect(field(chart, 'tool')).toEqual({ name: 'tool', type: 'URN_PARTIAL', boost: 4 });
     const corpuser = spec('corpuser');
-    expect(field(corpuser, 'ldap')).toEqual({ name: 'ldap', type: 'WORD_GRAM', boost: 2, autocomplete: true });
+    expect(field(corpuser, 'ldap')).toEqual({
+      name: 'ldap',
+      type: 'WORD_GRAM',
+      boost: 2,
+      autocomplete: true,
+    });
     expect(field(corpuser, 'email')).toEqual({ name: 'email', type: 'KEYWORD', boost: 1 });
     expect(field(corpuser, 'active')).toEqual({ name: 'active', type: 'BOOLEAN' });
     expect(field(corpuser, 'browsePaths')).toBeUndefined();

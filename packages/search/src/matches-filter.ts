@@ -7,7 +7,10 @@ import type { Criterion, Filter } from './port.js';
  * exactly when the plain one does not (so absent fields match a negated criterion). EQUAL/IN are exact
  * (numbers compared as numbers); IEQUAL, CONTAIN, START_WITH and END_WITH ignore case.
  */
-export function matchesFilter(filter: Filter | undefined, valuesOf: (field: string) => readonly unknown[]): boolean {
+export function matchesFilter(
+  filter: Filter | undefined,
+  valuesOf: (field: string) => readonly unknown[],
+): boolean {
   if (filter === undefined || filter.or.length === 0) return true;
   return filter.or.some((conjunction) =>
     conjunction.and.every((criterion) => matchesCriterion(criterion, valuesOf(criterion.field))),
@@ -15,7 +18,10 @@ export function matchesFilter(filter: Filter | undefined, valuesOf: (field: stri
 }
 
 function matchesCriterion(criterion: Criterion, values: readonly unknown[]): boolean {
-  const plain = matchesPlain(criterion, values.filter((v) => v !== null && v !== undefined));
+  const plain = matchesPlain(
+    criterion,
+    values.filter((v) => v !== null && v !== undefined),
+  );
   return criterion.negated === true ? !plain : plain;
 }
 

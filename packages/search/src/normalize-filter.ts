@@ -53,7 +53,8 @@ function normalizeCriterion(raw: unknown, where: string): Criterion {
       `Invalid filter: ${where} has unknown condition ${JSON.stringify(condition)} (one of ${CONDITIONS.join(', ')})`,
     );
   const negated = raw['negated'] ?? false;
-  if (typeof negated !== 'boolean') throw new ValidationError(`Invalid filter: ${where}.negated must be a boolean`);
+  if (typeof negated !== 'boolean')
+    throw new ValidationError(`Invalid filter: ${where}.negated must be a boolean`);
   return {
     field: stripKeywordSuffix(field.trim()),
     values: valuesOf(raw, where),

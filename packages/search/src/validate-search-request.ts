@@ -125,11 +125,14 @@ function canonicalFilter(specs: readonly EntityIndexSpec[], raw: unknown): Filte
 }
 
 function checkPage(start: number, count: number, countName: string): void {
-  if (!Number.isInteger(start) || start < 0) throw new ValidationError(`start must be a non-negative integer`);
+  if (!Number.isInteger(start) || start < 0)
+    throw new ValidationError(`start must be a non-negative integer`);
   if (!Number.isInteger(count) || count < 0)
     throw new ValidationError(`${countName} must be a non-negative integer`);
   if (count > MAX_PAGE_SIZE)
     throw new ValidationError(`${countName} ${count} is above the maximum page size ${MAX_PAGE_SIZE}`);
   if (start + count > MAX_PAGE_SIZE)
-    throw new ValidationError(`start + ${countName} must not exceed ${MAX_PAGE_SIZE}; page deeper with a scroll`);
+    throw new ValidationError(
+      `start + ${countName} must not exceed ${MAX_PAGE_SIZE}; page deeper with a scroll`,
+    );
 }

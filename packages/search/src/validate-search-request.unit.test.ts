@@ -38,7 +38,12 @@ describe('normalizeFilter', () => {
 
   it('turns the older criteria form into one conjunction', () => {
     expect(
-      normalizeFilter({ criteria: [{ field: 'platform', value: 'urn:li:dataPlatform:hive', condition: 'EQUAL' }, { field: 'removed', value: true, negated: true }] }),
+      normalizeFilter({
+        criteria: [
+          { field: 'platform', value: 'urn:li:dataPlatform:hive', condition: 'EQUAL' },
+          { field: 'removed', value: true, negated: true },
+        ],
+      }),
     ).toEqual({
       or: [
         {
@@ -50,7 +55,10 @@ describe('normalizeFilter', () => {
       ],
     });
     expect(normalizeFilter({ criteria: [] })).toEqual({ or: [] });
-    expect(normalizeFilter({ or: [{ and: [{ field: 'x', value: '', values: [], condition: 'EXISTS' }] }] }).or[0]?.and[0]?.values).toEqual([]);
+    expect(
+      normalizeFilter({ or: [{ and: [{ field: 'x', value: '', values: [], condition: 'EXISTS' }] }] }).or[0]
+        ?.and[0]?.values,
+    ).toEqual([]);
   });
 
   it('rejects malformed filters', () => {
@@ -59,7 +67,10 @@ describe('normalizeFilter', () => {
     fails(() => normalizeFilter({ or: {} }), /"or" must be an array/);
     fails(() => normalizeFilter({ or: [{ criteria: [] }] }), /or\[0\] must be an object/);
     fails(() => normalizeFilter({ or: [{ and: [{ values: ['x'] }] }] }), /missing its field/);
-    fails(() => normalizeFilter({ or: [{ and: [{ field: 'a', values: ['x'], condition: 'LIKE' }] }] }), /unknown condition/);
+    fails(
+      () => normalizeFilter({ or: [{ and: [{ field: 'a', values: ['x'], condition: 'LIKE' }] }] }),
+      /unknown condition/,
+    );
     fails(() => normalizeFilter({ or: [{ and: [{ field: 'a', values: 'x' }] }] }), /values must be an array/);
   });
 });
@@ -68,11 +79,22 @@ describe('validateFilter', () => {
   it('resolves aliases and checks conditions against field types', () => {
     expect(validateFilter(dataset, eq('_entityName', ['orders'])).or[0]?.and[0]?.field).toBe('name');
     expect(validateFilter(dataset, eq('hasDescription', ['TRUE'])).or[0]?.and[0]?.values).toEqual(['true']);
-    expect(validateFilter(dataset, eq('createdAt', ['10'], 'GREATER_THAN')).or[0]?.and[0]?.condition).toBe('GREATER_THAN');
-    fails(() => validateFilter(dataset, eq('nosuch', ['x'])), /Unknown filter field "nosuch" for entity type dataset/);
-    fails(() => validateFilter(dataset, eq('origin', ['1'], 'GREATER_THAN')), /GREATER_THAN does not apply to a KEYWORD/);
+    expect(validateFilter(dataset, eq('createdAt', ['10'], 'GREATER_THAN')).or[0]?.and[0]?.condition).toBe(
+      'GREATER_THAN',
+    );
+    fails(
+      () => validateFilter(dataset, eq('nosuch', ['x'])),
+      /Unknown filter field "nosuch" for entity type dataset/,
+    );
+    fails(
+      () => validateFilter(dataset, eq('origin', ['1'], 'GREATER_THAN')),
+      /GREATER_THAN does not apply to a KEYWORD/,
+    );
     fails(() => validateFilter(dataset, eq('description', ['1'], 'LESS_THAN')), /does not apply to a TEXT/);
-    fails(() => validateFilter(dataset, eq('removed', ['t'], 'CONTAIN')), /CONTAIN does not apply to a BOOLEAN/);
+    fails(
+      () => validateFilter(dataset, eq('removed', ['t'], 'CONTAIN')),
+      /CONTAIN does not apply to a BOOLEAN/,
+    );
     fails(() => validateFilter(dataset, eq('createdAt', ['soon'], 'GREATER_THAN')), /"soon" is not a number/);
     fails(() => validateFilter(dataset, eq('removed', ['yes'])), /not true or false/);
     fails(() => validateFilter(dataset, eq('description', ['x'], 'EXISTS')), /EXISTS takes no values/);
@@ -110,12 +132,21 @@ describe('validateSearchRequest', () => {
   });
 
   it('rejects unknown entities, fields, and pages out of bounds', () => {
-    fails(() => validateSearchRequest(lookup, request({ entityTypes: ['nope'] })), /Unknown entity type: nope/);
+    fails(
+      () => validateSearchRequest(lookup, request({ entityTypes: ['nope'] })),
+      /Unknown entity type: nope/,
+    );
     fails(() => validateSearchRequest(lookup, request({ entityTypes: [] })), /at least one entity type/);
-    fails(() => validateSearchRequest(lookup, request({ input: 'nosuch:x' })), /Unknown search field "nosuch"/);
+    fails(
+      () => validateSearchRequest(lookup, request({ input: 'nosuch:x' })),
+      /Unknown search field "nosuch"/,
+    );
     fails(() => validateSearchRequest(lookup, request({ start: -1 })), /start must be/);
     fails(() => validateSearchRequest(lookup, request({ count: -5 })), /count must be/);
-    fails(() => validateSearchRequest(lookup, request({ count: MAX_PAGE_SIZE + 1 })), /above the maximum page size 10000/);
+    fails(
+      () => validateSearchRequest(lookup, request({ count: MAX_PAGE_SIZE + 1 })),
+      /above the maximum page size 10000/,
+    );
     fails(() => validateSearchRequest(lookup, request({ start: 9_995, count: 10 })), /must not exceed 10000/);
     fails(() => validateSearchRequest(lookup, request({ facets: ['nosuch'] })), /Unknown facet field/);
     fails(() => validateSearchRequest(lookup, request({ maxAggValues: 0 })), /maxAggValues/);
@@ -127,7 +158,10 @@ describe('parseSearchInput', () => {
     expect(parseSearchInput('')).toEqual({ kind: 'all' });
     expect(parseSearchInput(' * ')).toEqual({ kind: 'all' });
     expect(parseSearchInput('!!')).toEqual({ kind: 'all' });
-    expect(parseSearchInput('Customer ORDERS_v2')).toEqual({ kind: 'text', terms: ['customer', 'orders', 'v2'] });
+    expect(parseSearchInput('Customer ORDERS_v2')).toEqual({
+      kind: 'text',
+      terms: ['customer', 'orders', 'v2'],
+    });
     expect(parseSearchInput('origin:PROD')).toEqual({ kind: 'field', field: 'origin', value: 'PROD' });
     expect(parseSearchInput('platform:urn:li:dataPlatform:hive')).toEqual({
       kind: 'field',

@@ -15,6 +15,7 @@ import {
 import { createEventDecoder, type EventLog } from '@catalog/events';
 import type { AspectStore } from '@catalog/store';
 import type { CatalogConfig } from './config.js';
+import { startServiceWorker } from './service-worker.js';
 
 export interface RunningCatalog {
   readonly port: number;
@@ -43,32 +44,11 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
     const outcomes = new InProcessOutcomeChannel();
     lifecycle.onClose('outcome channel', () => outcomes.close());
 
-    const schemas = await openSchemaResolver(config.adapters, log, logger);
-    lifecycle.onClose('schema resolver', () => schemas.close());
-    const persistence = await startPersistence({
-      decoder: createEventDecoder(schemas.resolver),
-      log,
-      store,
-      outcomes,
-      topics: config.adapters.topics,
-      logger: logger.child({ component: 'persistence' }),
-      groupId: config.persistence.groupId,
-      maxBatchSize: config.persistence.maxBatchSize,
-    });
-    lifecycle.onClose('persistence consumer', () => persistence.stop());
-    const indexer = await startIndexer({
-      log,
-      store,
-      search: readModels.search,
-      graph: readModels.graph,
-      timeseries: readModels.timeseries,
-      topics: config.adapters.topics,
-      logger: logger.child({ component: 'indexer' }),
-      groupId: config.indexer.groupId,
-      maxBatchSize: config.indexer.maxBatchSize,
-    });
-    lifecycle.onClose('indexer consumer', () => indexer.stop());
-    await Promise.all([persistence.ready, indexer.ready]);
+    const consumers = config.consumerThreads
+      ? startConsumerThreads(config, logger, outcomes)
+      : await startConsumersHere(config, logger, { log, store, readModels, outcomes });
+    lifecycle.onClose('consumers', () => consumers.stop());
+    await consumers.ready;
 
     const app = composeGateway({
       adapters: config.adapters,
@@ -89,4 +69,62 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
     await lifecycle.close();
     throw error;
   }
+}
+
+interface Consumers {
+  readonly ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Persistence and indexer on worker threads: the HTTP event loop keeps a core of its own. */
+function startConsumerThreads(config: CatalogConfig, logger: Logger, outcomes: InProcessOutcomeChannel): Consumers {
+  const persistence = startServiceWorker('persistence', config, logger, (o) => void outcomes.publish(o));
+  const indexer = startServiceWorker('indexer', config, logger);
+  return {
+    ready: Promise.all([persistence.ready, indexer.ready]).then(() => undefined),
+    // Persistence first: the indexer then sees its last change logs now or at the next start.
+    stop: async () => {
+      await persistence.stop();
+      await indexer.stop();
+    },
+  };
+}
+
+/** Persistence and indexer on this thread (CATALOG_CONSUMER_THREADS=false). */
+async function startConsumersHere(
+  config: CatalogConfig,
+  logger: Logger,
+  parts: { log: EventLog; store: AspectStore; readModels: SearchAdapters; outcomes: InProcessOutcomeChannel },
+): Promise<Consumers> {
+  const { log, store, readModels, outcomes } = parts;
+  const schemas = await openSchemaResolver(config.adapters, log, logger);
+  const persistence = await startPersistence({
+    decoder: createEventDecoder(schemas.resolver),
+    log,
+    store,
+    outcomes,
+    topics: config.adapters.topics,
+    logger: logger.child({ component: 'persistence' }),
+    groupId: config.persistence.groupId,
+    maxBatchSize: config.persistence.maxBatchSize,
+  });
+  const indexer = await startIndexer({
+    log,
+    store,
+    search: readModels.search,
+    graph: readModels.graph,
+    timeseries: readModels.timeseries,
+    topics: config.adapters.topics,
+    logger: logger.child({ component: 'indexer' }),
+    groupId: config.indexer.groupId,
+    maxBatchSize: config.indexer.maxBatchSize,
+  });
+  return {
+    ready: Promise.all([persistence.ready, indexer.ready]).then(() => undefined),
+    stop: async () => {
+      await persistence.stop();
+      await indexer.stop();
+      await schemas.close();
+    },
+  };
 }

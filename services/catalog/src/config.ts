@@ -7,6 +7,10 @@ import { EnvReader, readAdapterSettings } from '@catalog/runtime';
 export interface CatalogConfig extends GatewayConfig {
   readonly persistence: Pick<PersistenceConfig, 'groupId' | 'maxBatchSize'>;
   readonly indexer: Pick<IndexerConfig, 'groupId' | 'maxBatchSize'>;
+  /** Run persistence and the indexer in worker threads (other cores) rather than on the HTTP event loop. */
+  readonly consumerThreads: boolean;
+  /** Nice value of the indexer thread (0 = same as the rest; up to 19 = only spare CPU). */
+  readonly indexerNice: number;
 }
 
 export function readCatalogConfig(
@@ -19,6 +23,8 @@ export function readCatalogConfig(
     adapters: readAdapterSettings(env),
     persistence: readPersistenceSection(env),
     indexer: readIndexerSection(env),
+    consumerThreads: env.bool('CATALOG_CONSUMER_THREADS', true),
+    indexerNice: env.int('CATALOG_INDEXER_NICE', 10, { min: 0, max: 19 }),
   };
   env.finish();
   return Object.freeze(config);

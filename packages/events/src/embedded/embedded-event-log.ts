@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+import { BroadcastChannel } from 'node:worker_threads';
 import { silentLogger, type EventLogLogger } from '../event-log-logger.js';
 import { partitionForKey } from '../partitioner.js';
 import type {
@@ -59,6 +61,8 @@ export class EmbeddedEventLog implements EventLog {
   private readonly defaultPartitions: number;
   private readonly logger: EventLogLogger;
   private readonly retentionTimer: NodeJS.Timeout;
+  /** Wakes consumers of the same log file in the process's other threads (e.g. an indexer worker). */
+  private readonly threads: BroadcastChannel;
   private closed = false;
 
   constructor(options: EmbeddedEventLogOptions) {
@@ -88,6 +92,12 @@ export class EmbeddedEventLog implements EventLog {
     );
     // Retention must not keep a process alive on its own.
     this.retentionTimer.unref();
+    this.threads = new BroadcastChannel(`catalog-event-log:${resolve(options.directory)}`);
+    this.threads.onmessage = (event: unknown) => {
+      const topics = (event as { data?: unknown }).data;
+      if (Array.isArray(topics)) for (const topic of topics) if (typeof topic === 'string') this.signals.notify(topic);
+    };
+    this.threads.unref();
     this.logger.info({ directory: options.directory }, 'embedded event log opened');
   }
 
@@ -177,6 +187,7 @@ export class EmbeddedEventLog implements EventLog {
     clearInterval(this.retentionTimer);
     await Promise.all([...this.consumers].map((c) => c.stop()));
     await this.queue.drained();
+    this.threads.close();
     this.db.close();
     this.logger.info({}, 'embedded event log closed');
   }
@@ -193,7 +204,13 @@ export class EmbeddedEventLog implements EventLog {
 
   private notifyProduced(placed: readonly PlacedRecord[]): void {
     const topicIds = new Set(placed.map((p) => p.topicId));
-    for (const row of this.topics.values()) if (topicIds.has(row.id)) this.signals.notify(row.name);
+    const names: string[] = [];
+    for (const row of this.topics.values()) {
+      if (!topicIds.has(row.id)) continue;
+      this.signals.notify(row.name);
+      names.push(row.name);
+    }
+    if (names.length > 0) this.threads.postMessage(names);
   }
 
   private runRetentionSafely(): void {

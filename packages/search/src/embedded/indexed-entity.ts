@@ -28,7 +28,9 @@ const FREE_TEXT: ReadonlySet<SearchFieldType> = new Set(['TEXT', 'TEXT_PARTIAL']
 
 /** customProperties is annotated TEXT but filtered by exact `key=value`, so it stays keyed. */
 function isKeyed(mapping: FieldMapping): boolean {
-  return mapping.aliasOf === undefined && (!FREE_TEXT.has(mapping.type) || mapping.name === 'customProperties');
+  return (
+    mapping.aliasOf === undefined && (!FREE_TEXT.has(mapping.type) || mapping.name === 'customProperties')
+  );
 }
 
 /** The JSON path of a field in the stored document. */
@@ -40,7 +42,12 @@ export function jsonPathOf(field: string): string {
 export function indexedEntity(spec: EntityIndexSpec): IndexedEntity {
   const columns = spec.fields
     .filter((f) => f.aliasOf === undefined && ((f.boost ?? 0) > 0 || f.autocomplete === true))
-    .map((f) => ({ field: f.name, type: f.type, weight: f.boost ?? 0, autocomplete: f.autocomplete === true }));
+    .map((f) => ({
+      field: f.name,
+      type: f.type,
+      weight: f.boost ?? 0,
+      autocomplete: f.autocomplete === true,
+    }));
   return {
     spec,
     columns,

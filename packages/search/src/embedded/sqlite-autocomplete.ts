@@ -24,7 +24,14 @@ export function runAutocomplete(
 ): AutocompleteResponse {
   const terms = tokenize(query);
   if (terms.length === 0 || limit === 0 || fields.length === 0) return { suggestions: [], entities: [] };
-  const candidates = candidateDocs(queries, entity, fields, terms, filter, limit * CANDIDATES_PER_SUGGESTION + 20);
+  const candidates = candidateDocs(
+    queries,
+    entity,
+    fields,
+    terms,
+    filter,
+    limit * CANDIDATES_PER_SUGGESTION + 20,
+  );
   const prefix = query.trim().toLowerCase();
   const leading: string[] = [];
   const other: string[] = [];
@@ -68,11 +75,18 @@ function candidateDocs(
       [match, ...f.params, max],
     );
   }
-  const anyField = fields.map(() => 'EXISTS (SELECT 1 FROM json_each(d.doc, ?) j WHERE instr(lower(j.value), ?) > 0)');
+  const anyField = fields.map(
+    () => 'EXISTS (SELECT 1 FROM json_each(d.doc, ?) j WHERE instr(lower(j.value), ?) > 0)',
+  );
   return queries.all(
     `SELECT d.urn AS urn, d.doc AS doc FROM docs d
      WHERE d.entity_type = ? AND d.removed = 0 AND ${f.sql} AND (${anyField.join(' OR ')})
      ORDER BY d.urn LIMIT ?`,
-    [entity.spec.entityType, ...f.params, ...fields.flatMap((field) => [jsonPathOf(field), terms[0] ?? '']), max],
+    [
+      entity.spec.entityType,
+      ...f.params,
+      ...fields.flatMap((field) => [jsonPathOf(field), terms[0] ?? '']),
+      max,
+    ],
   );
 }

@@ -33,10 +33,13 @@ export function runBrowse(
           [...params, limit, start],
         );
   const totalEntities =
-    queries.get1<{ n: number }>(`SELECT COUNT(DISTINCT b.doc) AS n FROM browse b WHERE ${where} AND b.leaf = 1`, params)
-      ?.n ?? 0;
+    queries.get1<{ n: number }>(
+      `SELECT COUNT(DISTINCT b.doc) AS n FROM browse b WHERE ${where} AND b.leaf = 1`,
+      params,
+    )?.n ?? 0;
   const totalNumEntities =
-    queries.get1<{ n: number }>(`SELECT COUNT(DISTINCT b.doc) AS n FROM browse b WHERE ${where}`, params)?.n ?? 0;
+    queries.get1<{ n: number }>(`SELECT COUNT(DISTINCT b.doc) AS n FROM browse b WHERE ${where}`, params)
+      ?.n ?? 0;
   return {
     groups: groups.map((g) => ({ name: g.name, count: g.count })),
     entities: entities.map((e) => ({ urn: e.urn, name: e.name })),

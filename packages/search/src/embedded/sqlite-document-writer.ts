@@ -21,7 +21,10 @@ export class SqliteDocumentWriter {
   private readonly deleteVals: Database.Statement<[number]>;
   private readonly insertBrowse: Database.Statement<[string, string, number, string, number, number]>;
   private readonly deleteBrowse: Database.Statement<[number]>;
-  private readonly ftsStatements = new Map<string, { insert: Database.Statement; remove: Database.Statement }>();
+  private readonly ftsStatements = new Map<
+    string,
+    { insert: Database.Statement; remove: Database.Statement }
+  >();
   private readonly writeBatch: (documents: readonly EntityDocument[]) => void;
   private readonly deleteBatch: (refs: readonly { entityType: string; urn: string }[]) => void;
 
@@ -57,7 +60,7 @@ export class SqliteDocumentWriter {
   }
 
   entity(entityType: string): IndexedEntity | undefined {
-    return this.entities.get(entityType);
+    return this.entities.get(entityType) ?? this.reloadSpec(entityType);
   }
 
   /** Creates or updates the entity type's index; rebuilds its FTS table when the full-text columns change. */
@@ -97,7 +100,9 @@ export class SqliteDocumentWriter {
   /** Drops the entity type's documents, FTS table and spec. */
   deleteIndex(entityType: string): void {
     this.db.transaction(() => {
-      const ids = this.db.prepare<[string], { id: number }>('SELECT id FROM docs WHERE entity_type = ?').all(entityType);
+      const ids = this.db
+        .prepare<[string], { id: number }>('SELECT id FROM docs WHERE entity_type = ?')
+        .all(entityType);
       for (const { id } of ids) this.removeRows(entityType, id, false);
       this.db.exec(`DROP TABLE IF EXISTS ${ftsTableOf(entityType)}`);
       this.db.prepare('DELETE FROM index_specs WHERE entity_type = ?').run(entityType);
@@ -116,8 +121,20 @@ export class SqliteDocumentWriter {
   }
 
   requireEntity(entityType: string): IndexedEntity {
-    const entity = this.entities.get(entityType);
-    if (entity === undefined) throw new ValidationError(`Unknown entity type: ${entityType} (no index; run ensureIndex)`);
+    const entity = this.entities.get(entityType) ?? this.reloadSpec(entityType);
+    if (entity === undefined)
+      throw new ValidationError(`Unknown entity type: ${entityType} (no index; run ensureIndex)`);
+    return entity;
+  }
+
+  /** Another connection (the indexer's thread or process) may have created the index since we opened the file. */
+  private reloadSpec(entityType: string): IndexedEntity | undefined {
+    const row = this.db
+      .prepare<[string], { spec: string }>('SELECT spec FROM index_specs WHERE entity_type = ?')
+      .get(entityType);
+    if (!row) return undefined;
+    const entity = indexedEntity(JSON.parse(row.spec) as EntityIndexSpec);
+    this.entities.set(entityType, entity);
     return entity;
   }
 
@@ -136,7 +153,8 @@ export class SqliteDocumentWriter {
         this.insertVal.run(id, field, String(v), num, document.entityType, removed);
       }
     }
-    for (const path of valuesOf(fields[BROWSE_PATHS_FIELD])) this.writeBrowsePath(document.entityType, id, String(path), removed);
+    for (const path of valuesOf(fields[BROWSE_PATHS_FIELD]))
+      this.writeBrowsePath(document.entityType, id, String(path), removed);
     this.fts(document.entityType, entity).insert.run(id, ...entity.columns.map((c) => columnText(c, fields)));
   }
 
@@ -158,7 +176,10 @@ export class SqliteDocumentWriter {
     if (andDocument) this.deleteDoc.run(id);
   }
 
-  private fts(entityType: string, entity: IndexedEntity): { insert: Database.Statement; remove: Database.Statement } {
+  private fts(
+    entityType: string,
+    entity: IndexedEntity,
+  ): { insert: Database.Statement; remove: Database.Statement } {
     let statements = this.ftsStatements.get(entityType);
     if (statements === undefined) {
       const table = ftsTableOf(entityType);
@@ -178,5 +199,5 @@ export class SqliteDocumentWriter {
 /** Column list and options of an FTS table: unicode61 words (diacritics folded), prefix indexes. */
 function ftsColumnsDdl(entity: IndexedEntity): string {
   const names = entity.columns.length === 0 ? ['c0'] : entity.columns.map((_, i) => `c${i}`);
-  return `${names.join(', ')}, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2', prefix='2 3 4'`;
+  return `${names.join(', ')}, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2', prefix='3'`;
 }

@@ -21,10 +21,19 @@ export function filterSql(entity: IndexedEntity, filter: Filter | undefined, idE
   if (filter === undefined || filter.or.length === 0) return TRUE;
   const disjuncts = filter.or.map((conjunction) => {
     if (conjunction.and.length === 0) return TRUE;
-    return join(
-      conjunction.and.map((criterion) => criterionSql(entity, criterion, idExpr)),
-      ' AND ',
-    );
+    // Positive criteria on keyed fields become one INTERSECT of id lists, so the most selective list
+    // bounds the work instead of the planner probing every document against each list.
+    const positive = conjunction.and.filter((c) => c.negated !== true && isKeyedField(entity, c.field));
+    const rest = conjunction.and.filter((c) => !positive.includes(c));
+    const parts = rest.map((criterion) => criterionSql(entity, criterion, idExpr));
+    if (positive.length > 0) {
+      const lists = positive.map((c) => keyedIdList(entity, c));
+      parts.unshift({
+        sql: `${idExpr} IN (${lists.map((l) => l.sql).join(' INTERSECT ')})`,
+        params: lists.flatMap((l) => l.params),
+      });
+    }
+    return join(parts, ' AND ');
   });
   return join(disjuncts, ' OR ');
 }
@@ -34,17 +43,32 @@ function join(parts: readonly SqlPart[], operator: string): SqlPart {
   return { sql: `(${parts.map((p) => p.sql).join(operator)})`, params: parts.flatMap((p) => p.params) };
 }
 
+function isKeyedField(entity: IndexedEntity, field: string): boolean {
+  const mapping = entity.mappings.get(field);
+  return mapping !== undefined && mapping.aliasOf === undefined && entity.keyed.has(field);
+}
+
+/** `SELECT doc FROM vals ...` for one criterion on a keyed field, negation left out. */
+function keyedIdList(entity: IndexedEntity, criterion: Criterion): SqlPart {
+  const mapping = entity.mappings.get(criterion.field);
+  const numeric = mapping !== undefined && NUMERIC_TYPES.has(mapping.type);
+  const condition = valueCondition(criterion, numeric, 'value', 'num');
+  return {
+    sql:
+      'SELECT doc FROM vals WHERE entity_type = ? AND field = ?' +
+      (condition.sql === '' ? '' : ` AND ${condition.sql}`),
+    params: [entity.spec.entityType, criterion.field, ...condition.params],
+  };
+}
+
 function criterionSql(entity: IndexedEntity, criterion: Criterion, idExpr: string): SqlPart {
   const negated = criterion.negated === true;
   const mapping = entity.mappings.get(criterion.field);
   if (mapping === undefined || mapping.aliasOf !== undefined) return negated ? TRUE : FALSE;
   const numeric = NUMERIC_TYPES.has(mapping.type);
   if (entity.keyed.has(criterion.field)) {
-    const condition = valueCondition(criterion, numeric, 'value', 'num');
-    const sql =
-      `${idExpr} ${negated ? 'NOT IN' : 'IN'} (SELECT doc FROM vals WHERE entity_type = ? AND field = ?` +
-      `${condition.sql === '' ? '' : ` AND ${condition.sql}`})`;
-    return { sql, params: [entity.spec.entityType, criterion.field, ...condition.params] };
+    const list = keyedIdList(entity, criterion);
+    return { sql: `${idExpr} ${negated ? 'NOT IN' : 'IN'} (${list.sql})`, params: list.params };
   }
   const condition = valueCondition(criterion, numeric, 'j.value', 'j.value');
   const sql =
@@ -74,7 +98,10 @@ function valueCondition(criterion: Criterion, numeric: boolean, value: string, n
     case 'CONTAIN':
       return anyOf(`instr(lower(${value}), ?) > 0`, lowered);
     case 'START_WITH':
-      return anyOf(`substr(lower(${value}), 1, ?) = ?`, lowered.flatMap((v) => [v.length, v]));
+      return anyOf(
+        `substr(lower(${value}), 1, ?) = ?`,
+        lowered.flatMap((v) => [v.length, v]),
+      );
     case 'END_WITH':
       return anyOf(
         `(? = '' OR substr(lower(${value}), -?) = ?)`,

@@ -21,13 +21,15 @@ export class SqliteHandle {
   private closed = false;
 
   constructor(options: EmbeddedSearchOptions) {
-    if (options.file !== ':memory:' && options.file !== '') mkdirSync(dirname(options.file), { recursive: true });
+    if (options.file !== ':memory:' && options.file !== '')
+      mkdirSync(dirname(options.file), { recursive: true });
     this.db = new Database(options.file);
     try {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma(`synchronous = ${options.durability === 'power-loss' ? 'FULL' : 'NORMAL'}`);
       this.db.pragma('busy_timeout = 5000');
-      this.db.pragma('cache_size = -65536');
+      this.db.pragma('cache_size = -131072');
+      this.db.pragma('mmap_size = 1073741824');
       this.db.pragma('temp_store = MEMORY');
       migrateSearchSchema(this.db);
     } catch (error) {

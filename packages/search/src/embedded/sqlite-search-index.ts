@@ -15,6 +15,7 @@ import {
   validateSearchRequest,
   type NormalizedSearch,
 } from '../validate-search-request.js';
+import { FacetCache } from './facet-cache.js';
 import type { IndexedEntity } from './indexed-entity.js';
 import { runAutocomplete } from './sqlite-autocomplete.js';
 import { runBrowse } from './sqlite-browse.js';
@@ -37,30 +38,46 @@ export class SqliteSearchIndex implements SearchIndex {
     handle.acquire();
     this.writer = new SqliteDocumentWriter(handle.db);
     this.queries = new StatementCache(handle.db);
-    handle.db.exec('CREATE TEMP TABLE IF NOT EXISTS search_hits (id INTEGER PRIMARY KEY, score REAL NOT NULL)');
-    this.searchInSnapshot = handle.db.transaction((entities: readonly IndexedEntity[], search: NormalizedSearch) =>
-      runSearch(this.queries, entities, search),
+    handle.db.exec(
+      'CREATE TEMP TABLE IF NOT EXISTS search_hits (id INTEGER PRIMARY KEY, score REAL NOT NULL)',
+    );
+    const dataVersion = handle.db.prepare<[], number>('PRAGMA data_version').pluck();
+    this.facetCache = new FacetCache(() => dataVersion.get() ?? 0);
+    this.searchInSnapshot = handle.db.transaction(
+      (entities: readonly IndexedEntity[], search: NormalizedSearch) =>
+        runSearch(this.queries, entities, search, this.facetCache),
     );
   }
 
-  private readonly searchInSnapshot: (entities: readonly IndexedEntity[], search: NormalizedSearch) => SearchResponse;
+  private readonly facetCache: FacetCache;
+  private readonly searchInSnapshot: (
+    entities: readonly IndexedEntity[],
+    search: NormalizedSearch,
+  ) => SearchResponse;
 
-  private readonly specOf = (entityType: string): EntityIndexSpec | undefined => this.writer.entity(entityType)?.spec;
+  private readonly specOf = (entityType: string): EntityIndexSpec | undefined =>
+    this.writer.entity(entityType)?.spec;
 
   async ensureIndex(spec: EntityIndexSpec): Promise<void> {
+    this.facetCache.invalidate(spec.entityType);
     this.writer.ensureIndex(spec);
   }
 
   async deleteIndex(entityType: string): Promise<void> {
+    this.facetCache.invalidate(entityType);
     this.writer.deleteIndex(entityType);
   }
 
   async upsert(documents: readonly EntityDocument[]): Promise<void> {
-    if (documents.length > 0) this.writer.upsert(documents);
+    if (documents.length === 0) return;
+    for (const type of new Set(documents.map((d) => d.entityType))) this.facetCache.invalidate(type);
+    this.writer.upsert(documents);
   }
 
   async delete(refs: readonly { readonly entityType: string; readonly urn: string }[]): Promise<void> {
-    if (refs.length > 0) this.writer.delete(refs);
+    if (refs.length === 0) return;
+    for (const type of new Set(refs.map((r) => r.entityType))) this.facetCache.invalidate(type);
+    this.writer.delete(refs);
   }
 
   async getDocument(entityType: string, urn: string): Promise<EntityDocument | null> {
@@ -80,7 +97,14 @@ export class SqliteSearchIndex implements SearchIndex {
 
   async browse(request: BrowseRequest): Promise<BrowseResponse> {
     const { spec, path, filter } = validateBrowseRequest(this.specOf, request);
-    return runBrowse(this.queries, this.writer.requireEntity(spec.entityType), path, filter, request.start, request.limit);
+    const entity = this.writer.requireEntity(spec.entityType);
+    const browse = () => runBrowse(this.queries, entity, path, filter, request.start, request.limit);
+    if (filter !== undefined) return browse();
+    return this.facetCache.get(
+      spec.entityType,
+      `browse\u0000${path}\u0000${request.start}\u0000${request.limit}`,
+      browse,
+    );
   }
 
   async autocomplete(request: AutocompleteRequest): Promise<AutocompleteResponse> {

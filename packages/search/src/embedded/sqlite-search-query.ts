@@ -2,6 +2,7 @@ import { NUMERIC_TYPES } from '../document-fields.js';
 import type { Aggregation, EntityDocument, MatchedField, SearchHit, SearchResponse } from '../port.js';
 import { anyTermMatchesText, fullTextOf } from '../text-tokens.js';
 import type { NormalizedSearch } from '../validate-search-request.js';
+import type { FacetCache, FacetRow } from './facet-cache.js';
 import { jsonPathOf, valuesOf, type IndexedEntity } from './indexed-entity.js';
 import { filterSql, TRUE, type SqlPart } from './sqlite-filter-sql.js';
 import { ftsTableOf } from './sqlite-search-schema.js';
@@ -29,20 +30,30 @@ export function runSearch(
   queries: StatementCache,
   entities: readonly IndexedEntity[],
   search: NormalizedSearch,
+  facetCache: FacetCache,
 ): SearchResponse {
   let total = 0;
   const ranked: Ranked[] = [];
   const facetCounts = search.facets.map(() => new Map<string, number>());
   const unrestricted = search.query.kind === 'all' && search.filter === undefined;
   for (const entity of entities) {
-    const source = unrestricted ? unrestrictedSource(entity, search) : materialize(queries, entity, search);
-    total += queries.get1<{ n: number }>(source.count.sql, source.count.params)?.n ?? 0;
+    const source = unrestricted
+      ? unrestrictedSource(queries, entity, search, facetCache)
+      : materialize(queries, entity, search);
+    total += source.hits;
     for (const row of pageRows(queries, entity, search, source)) ranked.push({ row, entity });
     search.facets.forEach((facet, i) => {
       const counts = facetCounts[i];
       if (counts === undefined) return;
-      for (const { value, n } of facetRows(queries, entity, search, facet.field, source, entities.length === 1))
-        counts.set(String(value), (counts.get(String(value)) ?? 0) + n);
+      const limitInSql = entities.length === 1;
+      const rows = source.materialized
+        ? facetRows(queries, entity, search, facet.field, source, limitInSql)
+        : facetCache.get(
+            entity.spec.entityType,
+            `${facet.field}\u0000${search.includeRemoved}\u0000${limitInSql ? search.maxAggValues : 'all'}`,
+            () => facetRows(queries, entity, search, facet.field, source, limitInSql),
+          );
+      for (const { value, n } of rows) counts.set(String(value), (counts.get(String(value)) ?? 0) + n);
     });
   }
   ranked.sort((a, b) => compareRanked(a.row, b.row, search));
@@ -66,17 +77,35 @@ export function runSearch(
 
 /** Where one entity type's matches come from: `FROM <tables> WHERE <where>`, with `docs d` in tables. */
 interface MatchSource {
-  readonly count: SqlPart;
   readonly tables: string;
   readonly where: SqlPart;
   /** True when the matches sit in temp.search_hits `h` (with their score). */
   readonly materialized: boolean;
+  /** How many matches there are (for plan choices). */
+  readonly hits: number;
 }
 
-function unrestrictedSource(entity: IndexedEntity, search: NormalizedSearch): MatchSource {
+/** Above this many hits, a facet scans the field's values rather than probing each hit. */
+const SCAN_FIELD_ABOVE_HITS = 8_000;
+
+function unrestrictedSource(
+  queries: StatementCache,
+  entity: IndexedEntity,
+  search: NormalizedSearch,
+  facetCache: FacetCache,
+): MatchSource {
   const removed = search.includeRemoved ? '' : ' AND d.removed = 0';
+  const [count] = facetCache.get(entity.spec.entityType, `count\u0000${search.includeRemoved}`, () => [
+    {
+      value: '',
+      n:
+        queries.get1<{ n: number }>(`SELECT COUNT(*) AS n FROM docs d WHERE d.entity_type = ?${removed}`, [
+          entity.spec.entityType,
+        ])?.n ?? 0,
+    },
+  ]);
   return {
-    count: { sql: `SELECT COUNT(*) AS n FROM docs d WHERE d.entity_type = ?${removed}`, params: [entity.spec.entityType] },
+    hits: count?.n ?? 0,
     tables: 'docs d',
     where: { sql: `d.entity_type = ?${removed}`, params: [entity.spec.entityType] },
     materialized: false,
@@ -102,7 +131,7 @@ function materialize(queries: StatementCache, entity: IndexedEntity, search: Nor
       .run(...rest.params);
   }
   return {
-    count: { sql: 'SELECT COUNT(*) AS n FROM temp.search_hits', params: [] },
+    hits: queries.get1<{ n: number }>('SELECT COUNT(*) AS n FROM temp.search_hits', [])?.n ?? 0,
     tables: 'temp.search_hits h JOIN docs d ON d.id = h.id',
     where: TRUE,
     materialized: true,
@@ -161,7 +190,10 @@ function pageRows(
     };
   });
   const keysSql = sortKeys.map((k) => `, ${k.sql}`).join('');
-  const orderBy = [...sortKeys.map((k) => k.order), 'score DESC', 'd.urn ASC'].join(', ');
+  // Without a text query every score is 0: ordering by urn alone lets the (entity_type, removed, urn)
+  // index give the page without sorting the match set.
+  const byScore = source.materialized && search.query.kind === 'text' ? ['score DESC'] : [];
+  const orderBy = [...sortKeys.map((k) => k.order), ...byScore, 'd.urn ASC'].join(', ');
   const score = source.materialized ? 'h.score' : '0';
   return queries.all<PageRow>(
     `SELECT d.id AS id, d.urn AS urn, ${score} AS score${keysSql}
@@ -191,7 +223,7 @@ function facetRows(
   field: string,
   source: MatchSource,
   limitInSql: boolean,
-): { value: string | number; n: number }[] {
+): FacetRow[] {
   const mapping = entity.mappings.get(field);
   if (mapping === undefined || mapping.aliasOf !== undefined) return [];
   const tail = limitInSql ? ` ORDER BY n DESC, value ASC LIMIT ${search.maxAggValues}` : '';
@@ -208,10 +240,19 @@ function facetRows(
       [entity.spec.entityType, field],
     );
   }
+  // CROSS JOIN fixes the join order: probe each hit's values when hits are few, scan the field's values
+  // (and probe the hits) when they are many.
+  if (source.hits <= SCAN_FIELD_ABOVE_HITS) {
+    return queries.all(
+      `SELECT v.value AS value, COUNT(*) AS n FROM temp.search_hits h CROSS JOIN vals v ON v.doc = h.id AND v.field = ?
+       GROUP BY v.value${tail}`,
+      [field],
+    );
+  }
   return queries.all(
-    `SELECT v.value AS value, COUNT(*) AS n FROM temp.search_hits h JOIN vals v ON v.doc = h.id AND v.field = ?
-     GROUP BY v.value${tail}`,
-    [field],
+    `SELECT v.value AS value, COUNT(*) AS n FROM vals v CROSS JOIN temp.search_hits h ON h.id = v.doc
+     WHERE v.entity_type = ? AND v.field = ? GROUP BY v.value${tail}`,
+    [entity.spec.entityType, field],
   );
 }
 

@@ -76,6 +76,7 @@ const SAFE_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 
 /** The FTS table of an entity type; entity names are identifiers, anything else is refused. */
 export function ftsTableOf(entityType: string): string {
-  if (!SAFE_NAME.test(entityType)) throw new Error(`Entity type ${JSON.stringify(entityType)} is not an identifier`);
+  if (!SAFE_NAME.test(entityType))
+    throw new Error(`Entity type ${JSON.stringify(entityType)} is not an identifier`);
   return `fts_${entityType}`;
 }

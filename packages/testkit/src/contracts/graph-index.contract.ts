@@ -38,7 +38,13 @@ export function graphIndexContract(name: string, factory: () => Promise<GraphInd
         tag: (n: string) => `urn:li:tag:${ns}_${n}`,
       };
     };
-    const edge = (source: string, relationship: string, target: string, aspect: string, extra: Partial<Edge> = {}): Edge => ({
+    const edge = (
+      source: string,
+      relationship: string,
+      target: string,
+      aspect: string,
+      extra: Partial<Edge> = {},
+    ): Edge => ({
       source,
       relationship,
       target,
@@ -57,15 +63,23 @@ export function graphIndexContract(name: string, factory: () => Promise<GraphInd
       const d = u.dataset('orders');
       await graph().replaceEdges(d, 'ownership', [edge(d, 'OwnedBy', u.user('alice'), 'ownership')]);
       await graph().replaceEdges(d, 'globalTags', [edge(d, 'TaggedWith', u.tag('pii'), 'globalTags')]);
-      await graph().replaceEdges(d, 'upstreamLineage', [edge(d, 'DownstreamOf', u.dataset('raw'), 'upstreamLineage')]);
-      expect(await entities({ urn: d, direction: 'OUTGOING', types: ['OwnedBy'] })).toEqual([`OwnedBy:${u.user('alice')}`]);
-      expect((await entities({ urn: d, direction: 'OUTGOING', types: ['OwnedBy', 'TaggedWith'] })).sort()).toEqual(
-        [`OwnedBy:${u.user('alice')}`, `TaggedWith:${u.tag('pii')}`].sort(),
-      );
+      await graph().replaceEdges(d, 'upstreamLineage', [
+        edge(d, 'DownstreamOf', u.dataset('raw'), 'upstreamLineage'),
+      ]);
+      expect(await entities({ urn: d, direction: 'OUTGOING', types: ['OwnedBy'] })).toEqual([
+        `OwnedBy:${u.user('alice')}`,
+      ]);
+      expect(
+        (await entities({ urn: d, direction: 'OUTGOING', types: ['OwnedBy', 'TaggedWith'] })).sort(),
+      ).toEqual([`OwnedBy:${u.user('alice')}`, `TaggedWith:${u.tag('pii')}`].sort());
       expect(await entities({ urn: d, direction: 'OUTGOING' })).toHaveLength(3);
-      expect(await entities({ urn: u.user('alice'), direction: 'INCOMING', types: ['OwnedBy'] })).toEqual([`OwnedBy:${d}`]);
+      expect(await entities({ urn: u.user('alice'), direction: 'INCOMING', types: ['OwnedBy'] })).toEqual([
+        `OwnedBy:${d}`,
+      ]);
       expect(await entities({ urn: u.user('alice'), direction: 'OUTGOING', types: ['OwnedBy'] })).toEqual([]);
-      expect(await entities({ urn: u.user('alice'), direction: 'INCOMING', types: ['TaggedWith'] })).toEqual([]);
+      expect(await entities({ urn: u.user('alice'), direction: 'INCOMING', types: ['TaggedWith'] })).toEqual(
+        [],
+      );
     });
 
     it('replaces edges per (source, aspect), leaving other aspects and sources alone', async () => {
@@ -79,7 +93,9 @@ export function graphIndexContract(name: string, factory: () => Promise<GraphInd
       await graph().replaceEdges(d, 'globalTags', [edge(d, 'TaggedWith', u.tag('pii'), 'globalTags')]);
       await graph().replaceEdges(other, 'ownership', [edge(other, 'OwnedBy', u.user('bob'), 'ownership')]);
       await graph().replaceEdges(d, 'ownership', [edge(d, 'OwnedBy', u.user('carol'), 'ownership')]);
-      expect(await entities({ urn: d, direction: 'OUTGOING', types: ['OwnedBy'] })).toEqual([`OwnedBy:${u.user('carol')}`]);
+      expect(await entities({ urn: d, direction: 'OUTGOING', types: ['OwnedBy'] })).toEqual([
+        `OwnedBy:${u.user('carol')}`,
+      ]);
       expect(await entities({ urn: d, direction: 'OUTGOING', types: ['TaggedWith'] })).toHaveLength(1);
       expect(await entities({ urn: u.user('bob'), direction: 'INCOMING' })).toEqual([`OwnedBy:${other}`]);
       await graph().replaceEdges(d, 'ownership', []);
@@ -106,30 +122,43 @@ export function graphIndexContract(name: string, factory: () => Promise<GraphInd
       const d = u.dataset('orders');
       const tag = u.tag('pii');
       await graph().replaceEdges(d, 'globalTags', [edge(d, 'TaggedWith', tag, 'globalTags')]);
-      await graph().replaceEdges(d, 'editableSchemaMetadata', [edge(d, 'TaggedWith', tag, 'editableSchemaMetadata')]);
+      await graph().replaceEdges(d, 'editableSchemaMetadata', [
+        edge(d, 'TaggedWith', tag, 'editableSchemaMetadata'),
+      ]);
       const result = await related({ urn: tag, direction: 'INCOMING', types: ['TaggedWith'] });
       expect(result.total).toBe(1);
       expect(result.relationships).toEqual([{ type: 'TaggedWith', entity: d }]);
       await graph().replaceEdges(d, 'globalTags', []);
-      expect(await entities({ urn: tag, direction: 'INCOMING', types: ['TaggedWith'] })).toEqual([`TaggedWith:${d}`]);
+      expect(await entities({ urn: tag, direction: 'INCOMING', types: ['TaggedWith'] })).toEqual([
+        `TaggedWith:${d}`,
+      ]);
     });
 
     it('pages with start and count in a stable order and reports the total', async () => {
       const u = ids();
       const tag = u.tag('gold');
       const sources = Array.from({ length: 7 }, (_, i) => u.dataset(`t${i}`));
-      for (const s of sources) await graph().replaceEdges(s, 'globalTags', [edge(s, 'TaggedWith', tag, 'globalTags')]);
+      for (const s of sources)
+        await graph().replaceEdges(s, 'globalTags', [edge(s, 'TaggedWith', tag, 'globalTags')]);
       const all = await related({ urn: tag, direction: 'INCOMING', types: ['TaggedWith'] });
       expect(all.total).toBe(7);
       expect(all.relationships.map((r) => r.entity)).toEqual([...sources].sort());
       const pages: string[] = [];
       for (let start = 0; start < 7; start += 3) {
-        const page = await related({ urn: tag, direction: 'INCOMING', types: ['TaggedWith'], start, count: 3 });
+        const page = await related({
+          urn: tag,
+          direction: 'INCOMING',
+          types: ['TaggedWith'],
+          start,
+          count: 3,
+        });
         expect(page.total).toBe(7);
         pages.push(...page.relationships.map((r) => r.entity));
       }
       expect(pages).toEqual(all.relationships.map((r) => r.entity));
-      expect((await related({ urn: tag, direction: 'INCOMING', start: 10, count: 3 })).relationships).toEqual([]);
+      expect((await related({ urn: tag, direction: 'INCOMING', start: 10, count: 3 })).relationships).toEqual(
+        [],
+      );
     });
 
     it('reports who created an edge and when', async () => {
@@ -140,7 +169,9 @@ export function graphIndexContract(name: string, factory: () => Promise<GraphInd
         edge(d, 'OwnedBy', u.user('alice'), 'ownership', { createdAt: 1234, createdActor: actor }),
       ]);
       const result = await related({ urn: d, direction: 'OUTGOING', types: ['OwnedBy'] });
-      expect(result.relationships).toEqual([{ type: 'OwnedBy', entity: u.user('alice'), created: { time: 1234, actor } }]);
+      expect(result.relationships).toEqual([
+        { type: 'OwnedBy', entity: u.user('alice'), created: { time: 1234, actor } },
+      ]);
     });
   });
 }

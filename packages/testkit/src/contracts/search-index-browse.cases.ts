@@ -25,8 +25,12 @@ export function searchBrowseCases(index: () => SearchIndex): void {
         shared: at('shared', [`/${ns}/prod/hive/db2/shared`, `/${ns}/prod/kafka/shared`]),
       };
       await seed(index(), Object.values(docs));
-      const browse = (path: string, start = 0, limit = 10, filter?: Parameters<SearchIndex['browse']>[0]['filter']) =>
-        index().browse({ entityType: 'dataset', path, start, limit, ...(filter ? { filter } : {}) });
+      const browse = (
+        path: string,
+        start = 0,
+        limit = 10,
+        filter?: Parameters<SearchIndex['browse']>[0]['filter'],
+      ) => index().browse({ entityType: 'dataset', path, start, limit, ...(filter ? { filter } : {}) });
       return { ns, docs, browse };
     };
 
@@ -65,6 +69,15 @@ export function searchBrowseCases(index: () => SearchIndex): void {
       expect(await browse(`${ns}/prod/hive/db1/`)).toEqual(db1);
       const kafka = await browse(`/${ns}/prod/kafka`);
       expect(kafka.entities.map((e) => e.name).sort()).toEqual(['events', 'shared']);
+      await index().upsert([
+        datasetDoc(ns, { key: 'late', name: 'late', browsePaths: [`/${ns}/prod/kafka/late`] }),
+      ]);
+      await index().delete([{ entityType: 'dataset', urn: docs.events.urn }]);
+      await index().refresh();
+      expect((await browse(`/${ns}/prod/kafka`)).entities.map((e) => e.name).sort()).toEqual([
+        'late',
+        'shared',
+      ]);
     });
 
     it('starts at the root for / and empty paths, and honours a filter', async () => {
@@ -74,7 +87,9 @@ export function searchBrowseCases(index: () => SearchIndex): void {
         expect(result.groups).toEqual([{ name: ns, count: 6 }]);
         expect(result.totalNumEntities).toBe(6);
       }
-      const pii = { or: [{ and: [{ field: 'tags', values: ['urn:li:tag:pii'], condition: 'EQUAL' as const }] }] };
+      const pii = {
+        or: [{ and: [{ field: 'tags', values: ['urn:li:tag:pii'], condition: 'EQUAL' as const }] }],
+      };
       const filtered = await browse(`/${ns}/prod`, 0, 10, pii);
       expect(filtered.groups).toEqual([
         { name: 'hive', count: 1 },
@@ -86,10 +101,15 @@ export function searchBrowseCases(index: () => SearchIndex): void {
 
     it('returns nothing for an unknown path and rejects an unknown entity type', async () => {
       const { ns, browse } = await setup();
-      expect(await browse(`/${ns}/nowhere`)).toEqual({ groups: [], entities: [], totalEntities: 0, totalNumEntities: 0 });
-      await expect(index().browse({ entityType: 'nosuchentity', path: '/', start: 0, limit: 10 })).rejects.toMatchObject(
-        { code: 'VALIDATION' },
-      );
+      expect(await browse(`/${ns}/nowhere`)).toEqual({
+        groups: [],
+        entities: [],
+        totalEntities: 0,
+        totalNumEntities: 0,
+      });
+      await expect(
+        index().browse({ entityType: 'nosuchentity', path: '/', start: 0, limit: 10 }),
+      ).rejects.toMatchObject({ code: 'VALIDATION' });
     });
   });
 
@@ -109,10 +129,20 @@ export function searchBrowseCases(index: () => SearchIndex): void {
 
     it('suggests distinct values with a word starting with the query', async () => {
       const { docs } = await setup();
-      const result = await index().autocomplete({ entityType: 'dataset', query: 'CUST', field: 'name', limit: 10 });
+      const result = await index().autocomplete({
+        entityType: 'dataset',
+        query: 'CUST',
+        field: 'name',
+        limit: 10,
+      });
       expect([...result.suggestions].sort()).toEqual(['Customers', 'customer_orders']);
       expect([...result.entities].sort()).toEqual([docs[0]!.urn, docs[1]!.urn, docs[2]!.urn].sort());
-      const orders = await index().autocomplete({ entityType: 'dataset', query: 'ord', field: 'name', limit: 10 });
+      const orders = await index().autocomplete({
+        entityType: 'dataset',
+        query: 'ord',
+        field: 'name',
+        limit: 10,
+      });
       expect(orders.suggestions).toEqual(['customer_orders']);
     });
 
@@ -123,7 +153,12 @@ export function searchBrowseCases(index: () => SearchIndex): void {
       expect(all.suggestions.some((s) => s.includes('legacy'))).toBe(false);
       expect(new Set(all.suggestions).size).toBe(all.suggestions.length);
       expect(all.suggestions.every((s) => /(^|[^a-z0-9])cust/i.test(s))).toBe(true);
-      const limited = await index().autocomplete({ entityType: 'dataset', query: 'cust', field: 'name', limit: 1 });
+      const limited = await index().autocomplete({
+        entityType: 'dataset',
+        query: 'cust',
+        field: 'name',
+        limit: 1,
+      });
       expect(limited.suggestions).toHaveLength(1);
       expect(limited.entities.length).toBeLessThanOrEqual(1);
       const dev = await index().autocomplete({

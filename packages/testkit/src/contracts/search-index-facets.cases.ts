@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchIndex } from '@catalog/search';
-import { chartDoc, countsOf, datasetDoc, datasets, seed, uniqueNamespace, urnsOf } from './search-index-fixtures.js';
+import {
+  chartDoc,
+  countsOf,
+  datasetDoc,
+  datasets,
+  seed,
+  uniqueNamespace,
+  urnsOf,
+} from './search-index-fixtures.js';
 
 /**
  * Aggregations (facets) and sorting. A facet counts, per value, the documents of the whole match set
@@ -32,7 +40,13 @@ export function searchFacetCases(index: () => SearchIndex): void {
       );
       expect(result.total).toBe(5);
       expect(result.hits).toHaveLength(1);
-      expect(result.aggregations.map((a) => a.field)).toEqual(['platform', 'origin', 'tags', 'owners', '_entityType']);
+      expect(result.aggregations.map((a) => a.field)).toEqual([
+        'platform',
+        'origin',
+        'tags',
+        'owners',
+        '_entityType',
+      ]);
       expect(countsOf(result, 'platform')).toEqual({
         'urn:li:dataPlatform:hive': 3,
         'urn:li:dataPlatform:kafka': 1,
@@ -40,13 +54,31 @@ export function searchFacetCases(index: () => SearchIndex): void {
       });
       expect(countsOf(result, 'origin')).toEqual({ PROD: 4, DEV: 1 });
       expect(countsOf(result, 'tags')).toEqual({ 'urn:li:tag:pii': 2, 'urn:li:tag:gold': 2 });
-      expect(countsOf(result, 'owners')).toEqual({ 'urn:li:corpuser:alice': 2, 'urn:li:corpuser:bob': 1, 'urn:li:corpuser:carol': 1 });
+      expect(countsOf(result, 'owners')).toEqual({
+        'urn:li:corpuser:alice': 2,
+        'urn:li:corpuser:bob': 1,
+        'urn:li:corpuser:carol': 1,
+      });
       expect(countsOf(result, '_entityType')).toEqual({ dataset: 5 });
+    });
+
+    it('reflects writes made after an earlier aggregation', async () => {
+      const { ns, docs } = await setup();
+      const request = datasets({ count: 0, facets: ['platform'] });
+      expect(countsOf(await index().search(request), 'platform')['urn:li:dataPlatform:kafka']).toBe(1);
+      await index().upsert([datasetDoc(ns, { name: 'a7', platform: 'kafka' })]);
+      await index().delete([{ entityType: 'dataset', urn: docs[4]!.urn }]);
+      await index().refresh();
+      const after = countsOf(await index().search(request), 'platform');
+      expect(after['urn:li:dataPlatform:kafka']).toBe(2);
+      expect(after['urn:li:dataPlatform:snowflake']).toBeUndefined();
     });
 
     it('orders values by count then value, and cuts at maxAggValues', async () => {
       await setup();
-      const result = await index().search(datasets({ count: 0, facets: ['platform', 'owners'], maxAggValues: 2 }));
+      const result = await index().search(
+        datasets({ count: 0, facets: ['platform', 'owners'], maxAggValues: 2 }),
+      );
       const platform = result.aggregations.find((a) => a.field === 'platform');
       expect(platform?.values).toEqual([
         { value: 'urn:li:dataPlatform:hive', count: 3 },
@@ -76,7 +108,10 @@ export function searchFacetCases(index: () => SearchIndex): void {
           filter: { or: [{ and: [{ field: 'tags', values: ['urn:li:tag:gold'], condition: 'EQUAL' }] }] },
         }),
       );
-      expect(countsOf(filtered, 'platform')).toEqual({ 'urn:li:dataPlatform:hive': 1, 'urn:li:dataPlatform:kafka': 1 });
+      expect(countsOf(filtered, 'platform')).toEqual({
+        'urn:li:dataPlatform:hive': 1,
+        'urn:li:dataPlatform:kafka': 1,
+      });
       const withRemoved = await index().search(datasets({ facets: ['platform'], includeRemoved: true }));
       expect(countsOf(withRemoved, 'platform')['urn:li:dataPlatform:kafka']).toBe(2);
     });
@@ -107,9 +142,13 @@ export function searchFacetCases(index: () => SearchIndex): void {
       await seed(index(), [early, late, middle, undated]);
       const byTime = await index().search(datasets({ sort: [{ field: 'createdAt', order: 'DESCENDING' }] }));
       expect(urnsOf(byTime)).toEqual([late.urn, middle.urn, early.urn, undated.urn]);
-      const byTimeAsc = await index().search(datasets({ sort: [{ field: 'createdAt', order: 'ASCENDING' }] }));
+      const byTimeAsc = await index().search(
+        datasets({ sort: [{ field: 'createdAt', order: 'ASCENDING' }] }),
+      );
       expect(urnsOf(byTimeAsc)).toEqual([early.urn, middle.urn, late.urn, undated.urn]);
-      const byName = await index().search(datasets({ sort: [{ field: 'name', order: 'ASCENDING' }], start: 1, count: 2 }));
+      const byName = await index().search(
+        datasets({ sort: [{ field: 'name', order: 'ASCENDING' }], start: 1, count: 2 }),
+      );
       expect(urnsOf(byName)).toEqual([early.urn, middle.urn]);
     });
   });

@@ -61,11 +61,13 @@ export function searchFilterCases(index: () => SearchIndex): void {
       const { orders, customers, events, query } = await setup();
       expect(await query(and(c('origin', 'EQUAL', ['DEV'])))).toEqual([customers.urn]);
       expect(await query(and(c('origin', 'EQUAL', ['dev'])))).toEqual([]);
-      expect(await query(and(c('platform', 'EQUAL', ['urn:li:dataPlatform:kafka', 'urn:li:dataPlatform:nope'])))).toEqual(
-        [events.urn],
-      );
+      expect(
+        await query(and(c('platform', 'EQUAL', ['urn:li:dataPlatform:kafka', 'urn:li:dataPlatform:nope']))),
+      ).toEqual([events.urn]);
       expect(await query(and(c('tags', 'IN', ['urn:li:tag:gold', 'urn:li:tag:nope'])))).toEqual([orders.urn]);
-      expect(await query(and(c('tags', 'EQUAL', ['urn:li:tag:pii'])))).toEqual(sortedUrns([orders, customers]));
+      expect(await query(and(c('tags', 'EQUAL', ['urn:li:tag:pii'])))).toEqual(
+        sortedUrns([orders, customers]),
+      );
       expect(await query(and(c('customProperties', 'EQUAL', ['team=sales'])))).toEqual([orders.urn]);
     });
 
@@ -73,7 +75,9 @@ export function searchFilterCases(index: () => SearchIndex): void {
       const { orders, customers, events, query } = await setup();
       expect(await query(and(c('origin', 'IEQUAL', ['dev'])))).toEqual([customers.urn]);
       expect(await query(and(c('name', 'CONTAIN', ['TOME'])))).toEqual([customers.urn]);
-      expect(await query(and(c('name', 'CONTAIN', ['er', 'vent'])))).toEqual(sortedUrns([orders, customers, events]));
+      expect(await query(and(c('name', 'CONTAIN', ['er', 'vent'])))).toEqual(
+        sortedUrns([orders, customers, events]),
+      );
       expect(await query(and(c('name', 'START_WITH', ['Click'])))).toEqual([events.urn]);
       expect(await query(and(c('name', 'END_WITH', ['ERS'])))).toEqual(sortedUrns([orders, customers]));
       expect(await query(and(c('owners', 'END_WITH', [':bob'])))).toEqual([events.urn]);
@@ -97,9 +101,12 @@ export function searchFilterCases(index: () => SearchIndex): void {
       const none = chartDoc(ns, 'a', { title: 'none' });
       const two = chartDoc(ns, 'b', { title: 'two', inputs: ['urn:li:dataset:x', 'urn:li:dataset:y'] });
       await seed(index(), [none, two]);
-      const charts = (filter: Filter) => index().search({ entityTypes: ['chart'], input: '*', start: 0, count: 10, filter });
+      const charts = (filter: Filter) =>
+        index().search({ entityTypes: ['chart'], input: '*', start: 0, count: 10, filter });
       expect(urnsOf(await charts(and(c('numInputDatasets', 'GREATER_THAN', ['1']))))).toEqual([two.urn]);
-      expect(urnsOf(await charts(and(c('numInputDatasets', 'LESS_THAN_OR_EQUAL_TO', ['0']))))).toEqual([none.urn]);
+      expect(urnsOf(await charts(and(c('numInputDatasets', 'LESS_THAN_OR_EQUAL_TO', ['0']))))).toEqual([
+        none.urn,
+      ]);
     });
 
     it('EXISTS matches documents that have the field; negated, those without', async () => {
@@ -112,16 +119,22 @@ export function searchFilterCases(index: () => SearchIndex): void {
     it('negates criteria, including on multi-valued and absent fields', async () => {
       const { orders, customers, events, query } = await setup();
       expect(await query(and(c('origin', 'EQUAL', ['PROD'], true)))).toEqual([customers.urn]);
-      expect(await query(and(c('tags', 'EQUAL', ['urn:li:tag:gold'], true)))).toEqual(sortedUrns([customers, events]));
+      expect(await query(and(c('tags', 'EQUAL', ['urn:li:tag:gold'], true)))).toEqual(
+        sortedUrns([customers, events]),
+      );
       expect(await query(and(c('hasDescription', 'EQUAL', ['true'])))).toEqual([orders.urn]);
-      expect(await query(and(c('hasDescription', 'EQUAL', ['TRUE'], true)))).toEqual(sortedUrns([customers, events]));
+      expect(await query(and(c('hasDescription', 'EQUAL', ['TRUE'], true)))).toEqual(
+        sortedUrns([customers, events]),
+      );
     });
 
     it('ANDs criteria within a conjunction and ORs conjunctions', async () => {
       const { orders, customers, events, query } = await setup();
-      expect(await query(and(c('platform', 'EQUAL', ['urn:li:dataPlatform:hive']), c('origin', 'EQUAL', ['PROD'])))).toEqual(
-        [orders.urn],
-      );
+      expect(
+        await query(
+          and(c('platform', 'EQUAL', ['urn:li:dataPlatform:hive']), c('origin', 'EQUAL', ['PROD'])),
+        ),
+      ).toEqual([orders.urn]);
       const either: Filter = {
         or: [
           { and: [c('platform', 'EQUAL', ['urn:li:dataPlatform:hive']), c('origin', 'EQUAL', ['DEV'])] },
@@ -169,11 +182,17 @@ export function searchFilterCases(index: () => SearchIndex): void {
       const rejects = async (request: Parameters<SearchIndex['search']>[0], message?: RegExp) => {
         const error: unknown = await index()
           .search(request)
-          .then(() => undefined, (e: unknown) => e);
+          .then(
+            () => undefined,
+            (e: unknown) => e,
+          );
         expect(error).toMatchObject({ code: 'VALIDATION' });
         if (message) expect((error as Error).message).toMatch(message);
       };
-      await rejects(datasets({ filter: and(c('nosuch', 'EQUAL', ['x'])) }), /Unknown filter field "nosuch" for entity type dataset/);
+      await rejects(
+        datasets({ filter: and(c('nosuch', 'EQUAL', ['x'])) }),
+        /Unknown filter field "nosuch" for entity type dataset/,
+      );
       await rejects(datasets({ filter: and(c('origin', 'GREATER_THAN', ['1'])) }));
       await rejects(datasets({ filter: and(c('hasDescription', 'CONTAIN', ['t'])) }));
       await rejects(datasets({ filter: and(c('createdAt', 'GREATER_THAN', ['yesterday'])) }));

@@ -62,11 +62,14 @@ export function datasetDoc(ns: string, input: DatasetInput): EntityDocument {
     hasDescription: input.description !== undefined,
     hasTags: (input.tags ?? []).length > 0,
     hasOwners: (input.owners ?? []).length > 0,
-    browsePaths: input.browsePaths ?? [`/${origin.toLowerCase()}/${platform}/${ns}/${input.key ?? input.name}`],
+    browsePaths: input.browsePaths ?? [
+      `/${origin.toLowerCase()}/${platform}/${ns}/${input.key ?? input.name}`,
+    ],
   };
   if (input.description !== undefined) fields['description'] = input.description;
   if (input.qualifiedName !== undefined) fields['qualifiedName'] = input.qualifiedName;
-  if (input.tags !== undefined && input.tags.length > 0) fields['tags'] = input.tags.map((t) => `urn:li:tag:${t}`);
+  if (input.tags !== undefined && input.tags.length > 0)
+    fields['tags'] = input.tags.map((t) => `urn:li:tag:${t}`);
   if (input.owners !== undefined && input.owners.length > 0)
     fields['owners'] = input.owners.map((o) => `urn:li:corpuser:${o}`);
   if (input.fieldPaths !== undefined) fields['fieldPaths'] = input.fieldPaths;

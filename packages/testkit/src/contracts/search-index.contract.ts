@@ -95,7 +95,9 @@ function searchDocumentCases(index: CurrentSearchIndex): void {
       expect(await index().getDocument('dataset', first.urn)).toEqual(second);
       expect((await index().search(datasets({ input: 'warehouse' }))).total).toBe(0);
       const tagged = await index().search(
-        datasets({ filter: { or: [{ and: [{ field: 'tags', values: ['urn:li:tag:pii'], condition: 'EQUAL' }] }] } }),
+        datasets({
+          filter: { or: [{ and: [{ field: 'tags', values: ['urn:li:tag:pii'], condition: 'EQUAL' }] }] },
+        }),
       );
       expect(tagged.total).toBe(0);
       expect((await index().search(datasets())).total).toBe(1);
@@ -107,7 +109,9 @@ function searchDocumentCases(index: CurrentSearchIndex): void {
       const chart = chartDoc(ns, 'c1', { title: 'Revenue' });
       await seed(index(), [...docs, chart]);
       expect((await index().search(datasets({ count: 0 }))).total).toBe(50);
-      await index().delete([...docs.slice(0, 10), chart].map((d) => ({ entityType: d.entityType, urn: d.urn })));
+      await index().delete(
+        [...docs.slice(0, 10), chart].map((d) => ({ entityType: d.entityType, urn: d.urn })),
+      );
       await index().refresh();
       expect((await index().search(datasets({ count: 0 }))).total).toBe(40);
       expect(await index().getDocument('chart', chart.urn)).toBeNull();
@@ -182,9 +186,9 @@ function searchFullTextCases(index: CurrentSearchIndex): void {
       await seed(index(), [prod, dev]);
       expect(urnsOf(await index().search(datasets({ input: 'origin:DEV' })))).toEqual([dev.urn]);
       expect(urnsOf(await index().search(datasets({ input: 'name:orders' })))).toEqual([prod.urn]);
-      expect(urnsOf(await index().search(datasets({ input: 'platform:urn:li:dataPlatform:kafka' })))).toEqual([
-        prod.urn,
-      ]);
+      expect(urnsOf(await index().search(datasets({ input: 'platform:urn:li:dataPlatform:kafka' })))).toEqual(
+        [prod.urn],
+      );
       expect(urnsOf(await index().search(datasets({ input: 'name:ord' })))).toEqual([]);
       expect(urnsOf(await index().search(datasets({ input: prod.urn })))).toEqual([prod.urn]);
       const matched = await index().search(datasets({ input: 'origin:DEV' }));
@@ -211,7 +215,11 @@ function searchFullTextCases(index: CurrentSearchIndex): void {
     it('pages with start and count in a stable order and reports the total', async () => {
       const ns = uniqueNamespace();
       const docs = Array.from({ length: 7 }, (_, i) =>
-        datasetDoc(ns, { key: `k${i}`, name: `metrics_${i}`, description: i % 2 === 0 ? 'metrics' : 'other' }),
+        datasetDoc(ns, {
+          key: `k${i}`,
+          name: `metrics_${i}`,
+          description: i % 2 === 0 ? 'metrics' : 'other',
+        }),
       );
       await seed(index(), docs);
       for (const input of ['*', 'metrics']) {
@@ -238,7 +246,9 @@ function searchFullTextCases(index: CurrentSearchIndex): void {
       expect(urnsOf(await index().search(datasets()))).toEqual([live.urn]);
       expect(urnsOf(await index().search(datasets({ input: 'orders' })))).toEqual([live.urn]);
       expect(urnsOf(await index().search(datasets({ input: 'gone' })))).toEqual([]);
-      expect(urnsOf(await index().search(datasets({ includeRemoved: true })))).toEqual(sortedUrns([live, gone]));
+      expect(urnsOf(await index().search(datasets({ includeRemoved: true })))).toEqual(
+        sortedUrns([live, gone]),
+      );
       const removedOnly = datasets({
         filter: { or: [{ and: [{ field: 'removed', values: ['true'], condition: 'EQUAL' }] }] },
       });
@@ -261,7 +271,9 @@ function searchFullTextCases(index: CurrentSearchIndex): void {
       const all = await index().search({ ...request, input: '*' });
       expect(all.total).toBe(3);
       expect(urnsOf(all)).toEqual(sortedUrns([dataset, chart, otherChart]));
-      await expect(index().search({ ...request, entityTypes: ['nosuchentity'], input: '*' })).rejects.toMatchObject({
+      await expect(
+        index().search({ ...request, entityTypes: ['nosuchentity'], input: '*' }),
+      ).rejects.toMatchObject({
         code: 'VALIDATION',
       });
     });

@@ -13,7 +13,10 @@ export interface TimeseriesIndexUnderTest {
  * at most `limit`; a filter applies to top-level fields of the value (EQUAL compares numbers as numbers).
  * The same id written twice is one document, holding the last value.
  */
-export function timeseriesIndexContract(name: string, factory: () => Promise<TimeseriesIndexUnderTest>): void {
+export function timeseriesIndexContract(
+  name: string,
+  factory: () => Promise<TimeseriesIndexUnderTest>,
+): void {
   describe(`TimeseriesIndex contract: ${name}`, () => {
     let underTest: TimeseriesIndexUnderTest | undefined;
     const ts = (): TimeseriesIndex => {
@@ -32,13 +35,23 @@ export function timeseriesIndexContract(name: string, factory: () => Promise<Tim
     });
 
     const urnOf = (ns: string, n: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${ns}.${n},PROD)`;
-    const profile = (urn: string, t: number, rowCount: number, aspect = 'datasetProfile'): TimeseriesDocument => ({
+    const profile = (
+      urn: string,
+      t: number,
+      rowCount: number,
+      aspect = 'datasetProfile',
+    ): TimeseriesDocument => ({
       entityType: 'dataset',
       aspect,
       urn,
       timestampMillis: t,
       id: `${urn}|${aspect}|${t}`,
-      value: { timestampMillis: t, rowCount, columnCount: 3, partitionSpec: { partition: 'FULL_TABLE_SNAPSHOT' } },
+      value: {
+        timestampMillis: t,
+        rowCount,
+        columnCount: 3,
+        partitionSpec: { partition: 'FULL_TABLE_SNAPSHOT' },
+      },
     });
     const query = async (q: Partial<TimeseriesQuery> & Pick<TimeseriesQuery, 'urn'>) => {
       await ts().refresh();
@@ -50,7 +63,10 @@ export function timeseriesIndexContract(name: string, factory: () => Promise<Tim
       const urn = urnOf(ns, 'orders');
       const docs = [profile(urn, 1_000, 10), profile(urn, 3_000, 30), profile(urn, 2_000, 20)];
       await ts().upsert([{ ...docs[0]!, systemMetadata: { runId: 'r1' } }, docs[1]!, docs[2]!]);
-      await ts().upsert([profile(urnOf(ns, 'other'), 2_500, 99), profile(urn, 2_500, 77, 'datasetUsageStatistics')]);
+      await ts().upsert([
+        profile(urnOf(ns, 'other'), 2_500, 99),
+        profile(urn, 2_500, 77, 'datasetUsageStatistics'),
+      ]);
       const result = await query({ urn });
       expect(result.map((d) => d.timestampMillis)).toEqual([3_000, 2_000, 1_000]);
       expect(result[0]).toEqual(docs[1]);

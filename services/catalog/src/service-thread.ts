@@ -1,0 +1,100 @@
+/**
+ * Entry point of a consumer's worker thread in the all-in-one catalog (persistence or indexer): its
+ * store and index writes then run on another core instead of the HTTP event loop.
+ */
+import { setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import { createEventDecoder } from '@catalog/events';
+import { startIndexer } from '@catalog/indexer';
+import { startPersistence } from '@catalog/persistence';
+import {
+  createLogger,
+  openAspectStore,
+  openEventLog,
+  openSchemaResolver,
+  openSearchAdapters,
+  type Closer,
+  type OutcomeChannel,
+  type ProposalOutcome,
+} from '@catalog/runtime';
+import type { CatalogConfig } from './config.js';
+import type { ThreadKind, ThreadMessage } from './thread-messages.js';
+
+const { config, kind } = workerData as { config: CatalogConfig; kind: ThreadKind };
+const port = parentPort;
+if (!port) throw new Error('service-thread runs only as a worker thread');
+const logger = createLogger({ name: 'catalog', level: config.logLevel }).child({ component: kind });
+const post = (message: ThreadMessage): void => port.postMessage(message);
+
+/** Hands outcomes to the main thread, where the gateway's requests wait for them. */
+const outcomesToMain: OutcomeChannel = {
+  publish: (outcomes: readonly ProposalOutcome[]) => {
+    if (outcomes.length > 0) post({ type: 'outcomes', outcomes });
+    return Promise.resolve();
+  },
+  expect: () => Promise.reject(new Error('outcomes are awaited on the main thread')),
+  forget: () => undefined,
+  close: () => Promise.resolve(),
+};
+
+const closers: Closer[] = [];
+const log = await openEventLog(config.adapters, logger);
+closers.push(() => log.close());
+const store = await openAspectStore(config.adapters, logger);
+closers.push(() => store.close());
+
+if (kind === 'persistence') {
+  const schemas = await openSchemaResolver(config.adapters, log, logger);
+  closers.push(() => schemas.close());
+  const service = await startPersistence({
+    log,
+    store,
+    outcomes: outcomesToMain,
+    topics: config.adapters.topics,
+    logger,
+    groupId: config.persistence.groupId,
+    maxBatchSize: config.persistence.maxBatchSize,
+    decoder: createEventDecoder(schemas.resolver),
+  });
+  closers.push(() => service.stop());
+  await service.ready;
+} else {
+  // Search is eventually consistent; under load the write path keeps the CPU and indexing catches up
+  // after. On Linux, priority 0-pid changes apply to the calling thread only.
+  try {
+    setPriority(config.indexerNice);
+  } catch (error) {
+    logger.debug({ err: error }, 'could not lower the indexer thread priority');
+  }
+  const readModels = await openSearchAdapters(config.adapters, logger);
+  closers.push(() => readModels.close());
+  const service = await startIndexer({
+    log,
+    store,
+    search: readModels.search,
+    graph: readModels.graph,
+    timeseries: readModels.timeseries,
+    topics: config.adapters.topics,
+    logger,
+    groupId: config.indexer.groupId,
+    maxBatchSize: config.indexer.maxBatchSize,
+  });
+  closers.push(() => service.stop());
+  await service.ready;
+}
+post({ type: 'ready' });
+
+port.on('message', (message: ThreadMessage) => {
+  if (message.type !== 'stop') return;
+  void (async () => {
+    for (const close of closers.reverse()) {
+      try {
+        await close();
+      } catch (error) {
+        logger.error({ err: error }, 'close failed');
+      }
+    }
+    post({ type: 'stopped' });
+    port.close();
+  })();
+});
