@@ -1,20 +1,31 @@
 /**
  * Ingest throughput and latency over HTTP: synchronous single-aspect writes, and ingestProposalBatch.
- *   pnpm bench:ingest [--n 20000] [--c 16] [--batch 100] [--url http://host:8080]
- * Without --url an embedded catalog is started in a child process on a fresh data directory.
+ *   pnpm bench:ingest [--n 20000] [--c 16] [--batch 100] [--url http://host:8080] [--family embedded|distributed]
+ * Without --url a catalog is started: embedded in a child process on a fresh data directory, or
+ * distributed (gateway, persistence, indexer as separate processes on the local Kafka, MongoDB-wire
+ * server and OpenSearch), in which case the raw limit of the same infrastructure is measured too.
  */
 import { intArg, readArgs } from './lib/args.js';
 import { startCatalogProcess } from './lib/catalog-process.js';
+import { distributedBenchEnv, startDistributedCatalog } from './lib/distributed.js';
+import { kafkaProduceConsume, mongoInsertMany } from './lib/raw-limits.js';
 import { datasetUrn, propertiesProposal } from './lib/fixtures.js';
 import { JsonClient, report, runLoad } from './lib/load.js';
 
-const args = readArgs({ n: '20000', c: '16', batch: '100', url: '', mode: 'sync,async,batch' });
+const args = readArgs({ n: '20000', c: '16', batch: '100', url: '', mode: 'sync,async,batch', family: 'embedded' });
 const n = intArg(args.n, 'n');
 const c = intArg(args.c, 'c');
 const batchSize = intArg(args.batch, 'batch');
 const modes = args.mode.split(',');
 
-const catalog = args.url ? undefined : await startCatalogProcess();
+const distributed = args.family === 'distributed';
+if (!distributed && args.family !== 'embedded') throw new Error('--family is embedded or distributed');
+const distributedEnv = distributed ? distributedBenchEnv() : undefined;
+const catalog = args.url
+  ? undefined
+  : distributedEnv
+    ? await startDistributedCatalog(distributedEnv)
+    : await startCatalogProcess();
 const baseUrl = args.url || catalog!.baseUrl;
 const client = new JsonClient(baseUrl, c);
 const rows: Record<string, string | number>[] = [];
@@ -59,6 +70,21 @@ try {
       }),
     );
     rows.push(report(`ingestProposalBatch sync, ${batchSize}/batch, c=${c}`, result, batchSize));
+  }
+  if (distributedEnv) {
+    // The same number of records through the bare infrastructure, with no catalog logic.
+    const size = JSON.stringify(propertiesProposal(datasetUrn(0, run), 0)).length;
+    const brokers = distributedEnv['KAFKA_BOOTSTRAP_SERVER']!.split(',');
+    const kafka = await kafkaProduceConsume(brokers, n, size, 2);
+    const mongo = await mongoInsertMany(distributedEnv['MONGODB_URI']!, n, size);
+    // Every aspect crosses Kafka and then MongoDB: the serial combination is the limit of the pipeline.
+    const limit = 1 / (1 / kafka + 1 / mongo);
+    rows.push({ scenario: `raw kafkajs produce+consume (${size} B records)`, 'items/s': Math.round(kafka) });
+    rows.push({ scenario: 'raw MongoDB insertMany (same size)', 'items/s': Math.round(mongo) });
+    rows.push({ scenario: 'raw limit (Kafka then MongoDB, per record)', 'items/s': Math.round(limit) });
+    for (const r of rows.filter((x) => String(x['scenario']).startsWith('ingestProposal'))) {
+      r['vs raw limit'] = Number((Number(r['items/s']) / limit).toFixed(2));
+    }
   }
   console.table(rows);
 } finally {

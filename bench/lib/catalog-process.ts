@@ -9,7 +9,10 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface CatalogProcess {
   readonly baseUrl: string;
-  stop(): Promise<void>;
+  /** Stops the process (SIGTERM); removes its data directory unless `keepData`. */
+  stop(options?: { keepData?: boolean }): Promise<void>;
+  /** Removes the data directory (after a stop that kept it). */
+  cleanup(): Promise<void>;
 }
 
 function freePort(): Promise<number> {
@@ -32,7 +35,7 @@ export async function startCatalogProcess(
   main = 'services/catalog/src/main.ts',
 ): Promise<CatalogProcess> {
   const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'catalog-bench-'));
+  const dataDir = env['CATALOG_DATA_DIR'] ?? mkdtempSync(join(tmpdir(), 'catalog-bench-'));
   const child: ChildProcess = spawn(
     process.execPath,
     ['--conditions=source', '--import', 'tsx', resolve(repoRoot, main)],
@@ -63,12 +66,13 @@ export async function startCatalogProcess(
   }
   return {
     baseUrl,
-    stop: async () => {
+    stop: async (options = {}) => {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await exited;
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
+    cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
   };
 }
 

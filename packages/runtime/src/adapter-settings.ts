@@ -117,3 +117,16 @@ export function redactUrl(url: string): string {
     return '[unparseable url]';
   }
 }
+
+/**
+ * The default consumer group of a role. With the ecosystem's topic names it is the plain role name;
+ * with renamed topics it carries the topic name, so catalogs that share a Kafka but differ in topic
+ * names never share a group (Kafka clients assign a group's partitions across all its members'
+ * topics, whatever each member subscribed to).
+ */
+export function defaultConsumerGroup(role: 'persistence' | 'indexer', topics: TopicNames): string {
+  const topic = role === 'persistence' ? topics.metadataChangeProposal : topics.metadataChangeLogVersioned;
+  const standard =
+    role === 'persistence' ? defaultTopicNames.metadataChangeProposal : defaultTopicNames.metadataChangeLogVersioned;
+  return topic === standard ? role : `${role}-${topic}`;
+}

@@ -2,6 +2,7 @@ export { ConfigError, EnvReader } from './env-reader.js';
 export { createLogger, REDACTED_PATHS, type Logger, type LoggerSettings } from './logger.js';
 export { Lifecycle, runMain, type Closer } from './lifecycle.js';
 export {
+  defaultConsumerGroup,
   describeAdapters,
   readAdapterSettings,
   type AdapterSettings,

@@ -17,12 +17,13 @@ export function readCatalogConfig(
   source: Readonly<Record<string, string | undefined>>,
 ): Readonly<CatalogConfig> {
   const env = new EnvReader(source);
+  const adapters = readAdapterSettings(env);
   const config: CatalogConfig = {
-    ...readGatewaySection(env),
+    ...readGatewaySection(env, adapters.topics),
     logLevel: readLogLevel(env),
-    adapters: readAdapterSettings(env),
-    persistence: readPersistenceSection(env),
-    indexer: readIndexerSection(env),
+    adapters,
+    persistence: readPersistenceSection(env, adapters.topics),
+    indexer: readIndexerSection(env, adapters.topics),
     consumerThreads: env.bool('CATALOG_CONSUMER_THREADS', true),
     indexerNice: env.int('CATALOG_INDEXER_NICE', 10, { min: 0, max: 19 }),
   };

@@ -1,3 +1,4 @@
+import { AssignerProtocol, Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, spawnService, waitForHealth, type ChildService } from './child-catalog.js';
 import { FAMILIES, distributedEnv } from './families.js';
@@ -61,6 +62,22 @@ describe.skipIf(real.skip !== undefined)('distributed: gateway, persistence and 
     return { acked, errors, total, stop: async () => ((stop = true), await done) };
   }
 
+  /** Partitions assigned to each member of a consumer group, as the broker reports them. */
+  async function groupAssignments(groupId: string): Promise<number[]> {
+    const kafka = new Kafka({ clientId: 'e2e-inspect', brokers: env['KAFKA_BOOTSTRAP_SERVER']!.split(','), logLevel: logLevel.NOTHING });
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      const { groups } = await admin.describeGroups([groupId]);
+      return (groups[0]?.members ?? []).map((m) => {
+        const assignment = AssignerProtocol.MemberAssignment.decode(m.memberAssignment);
+        return Object.values(assignment?.assignment ?? {}).reduce((sum, parts) => sum + parts.length, 0);
+      });
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
   async function expectExactlyOnce(acked: Map<string, string[]>): Promise<number> {
     let total = 0;
     for (const [urn, values] of acked) {
@@ -76,7 +93,7 @@ describe.skipIf(real.skip !== undefined)('distributed: gateway, persistence and 
     return total;
   }
 
-  it('loses no acknowledged write and stores none twice when persistence is killed -9 mid-stream', async () => {
+  it('loses no acknowledged write and stores none twice when persistence is killed -9 mid-stream', { timeout: 300_000 }, async () => {
     const writers = startWriters('kill', 6, 2);
     await waitUntil(async () => writers.total(), (n) => n >= 150, 60_000);
     const persistence = children.find((c) => c.process.spawnargs.some((a) => a.includes('persistence')))!;
@@ -92,15 +109,26 @@ describe.skipIf(real.skip !== undefined)('distributed: gateway, persistence and 
     expect(total).toBeGreaterThanOrEqual(300);
   });
 
-  it('shares the partitions between two persistence processes, and one takes over when the other stops', async () => {
+  it('shares the partitions between two persistence processes, and one takes over when the other stops', { timeout: 300_000 }, async () => {
+    const t0 = Date.now();
+    const mark = (what: string) => console.warn(`scale-out: ${what} at ${Date.now() - t0} ms`);
     const second = start('services/persistence/src/main.ts');
     const writers = startWriters('scale', 8, 0);
     await waitUntil(async () => writers.total(), (n) => n >= 200, 60_000);
+    mark('200 writes with two members');
+    const members = await waitUntil(
+      () => groupAssignments(`persistence-${env['METADATA_CHANGE_PROPOSAL_TOPIC_NAME']}`),
+      (m) => m.length === 2 && m.every((partitions) => partitions > 0),
+      60_000,
+    );
+    expect(members.reduce((a, b) => a + b, 0)).toBe(4);
     // Both members consume: the group's lag stays bounded and every write is answered.
     second.process.kill('SIGTERM');
-    expect(await second.exited).toBe(0);
+    expect(await second.exited, second.output()).toBe(0);
+    mark('second member stopped');
     const atStop = writers.total();
     await waitUntil(async () => writers.total(), (n) => n >= atStop + 100, 90_000);
+    mark('100 more writes with one member');
     await writers.stop();
     expect(writers.errors).toEqual([]);
     await expectExactlyOnce(writers.acked);

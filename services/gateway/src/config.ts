@@ -1,4 +1,5 @@
-import { EnvReader, readAdapterSettings, type AdapterSettings } from '@catalog/runtime';
+import { defaultConsumerGroup, EnvReader, readAdapterSettings, type AdapterSettings } from '@catalog/runtime';
+import type { TopicNames } from '@catalog/events';
 import { randomUUID } from 'node:crypto';
 import type { GatewaySettings } from './app.js';
 
@@ -18,15 +19,15 @@ export interface GatewayConfig {
 export const SERVER_VERSION = 'v1.0.0';
 
 /** Reads the gateway's part of the environment (shared with the all-in-one catalog). */
-export function readGatewaySection(env: EnvReader): Omit<GatewayConfig, 'adapters' | 'logLevel'> {
+export function readGatewaySection(env: EnvReader, topics: TopicNames): Omit<GatewayConfig, 'adapters' | 'logLevel'> {
   return {
     port: env.int('PORT', 8080, { min: 0, max: 65535 }),
     host: env.string('HOST', '0.0.0.0'),
     syncTimeoutMs: env.int('SYNC_INGEST_TIMEOUT_MS', 30_000, { min: 100 }),
     instanceId: env.string('GATEWAY_INSTANCE_ID', randomUUID()),
     groups: {
-      persistence: env.string('PERSISTENCE_GROUP_ID', 'persistence'),
-      indexer: env.string('INDEXER_GROUP_ID', 'indexer'),
+      persistence: env.string('PERSISTENCE_GROUP_ID', defaultConsumerGroup('persistence', topics)),
+      indexer: env.string('INDEXER_GROUP_ID', defaultConsumerGroup('indexer', topics)),
     },
     http: {
       maxBodyBytes: env.int('MAX_REQUEST_BYTES', 32 * 1024 * 1024, { min: 1024 }),
@@ -54,10 +55,11 @@ export function readGatewayConfig(
   source: Readonly<Record<string, string | undefined>>,
 ): Readonly<GatewayConfig> {
   const env = new EnvReader(source);
+  const adapters = readAdapterSettings(env);
   const config: GatewayConfig = {
-    ...readGatewaySection(env),
+    ...readGatewaySection(env, adapters.topics),
     logLevel: readLogLevel(env),
-    adapters: readAdapterSettings(env),
+    adapters,
   };
   env.finish();
   return Object.freeze(config);

@@ -1,4 +1,5 @@
-import { EnvReader, readAdapterSettings, type AdapterSettings } from '@catalog/runtime';
+import { defaultConsumerGroup, EnvReader, readAdapterSettings, type AdapterSettings } from '@catalog/runtime';
+import type { TopicNames } from '@catalog/events';
 
 export interface IndexerConfig {
   readonly logLevel: string;
@@ -7,9 +8,9 @@ export interface IndexerConfig {
   readonly maxBatchSize: number;
 }
 
-export function readIndexerSection(env: EnvReader): Pick<IndexerConfig, 'groupId' | 'maxBatchSize'> {
+export function readIndexerSection(env: EnvReader, topics: TopicNames): Pick<IndexerConfig, 'groupId' | 'maxBatchSize'> {
   return {
-    groupId: env.string('INDEXER_GROUP_ID', 'indexer'),
+    groupId: env.string('INDEXER_GROUP_ID', defaultConsumerGroup('indexer', topics)),
     maxBatchSize: env.int('INDEXER_MAX_BATCH', 500, { min: 1, max: 10_000 }),
   };
 }
@@ -18,14 +19,15 @@ export function readIndexerConfig(
   source: Readonly<Record<string, string | undefined>>,
 ): Readonly<IndexerConfig> {
   const env = new EnvReader(source);
+  const adapters = readAdapterSettings(env);
   const config: IndexerConfig = {
-    ...readIndexerSection(env),
+    ...readIndexerSection(env, adapters.topics),
     logLevel: env.oneOf(
       'LOG_LEVEL',
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
       'info',
     ),
-    adapters: readAdapterSettings(env),
+    adapters,
   };
   env.finish();
   return Object.freeze(config);

@@ -226,20 +226,22 @@ export class KafkaEventLog implements EventLog {
     if (spec.retentionMs !== undefined) {
       configEntries.push({ name: 'retention.ms', value: String(spec.retentionMs) });
     }
-    const created = await this.admin.createTopics({
-      waitForLeaders: true,
-      topics: [
-        {
-          topic: spec.name,
-          numPartitions: positiveInteger(
-            spec.partitions ?? this.options.partitions,
-            `partitions of ${spec.name}`,
-          ),
-          replicationFactor: spec.replicationFactor ?? this.options.replicationFactor,
-          configEntries,
-        },
-      ],
-    });
+    const created = await retryRetriable(() =>
+      this.admin.createTopics({
+        waitForLeaders: true,
+        topics: [
+          {
+            topic: spec.name,
+            numPartitions: positiveInteger(
+              spec.partitions ?? this.options.partitions,
+              `partitions of ${spec.name}`,
+            ),
+            replicationFactor: spec.replicationFactor ?? this.options.replicationFactor,
+            configEntries,
+          },
+        ],
+      }),
+    );
     if (created) this.logger.info({ topic: spec.name }, 'topic created');
     return created;
   }
@@ -320,4 +322,23 @@ function positiveInteger(value: number, what: string): number {
   if (!Number.isInteger(value) || value < 1)
     throw new RangeError(`${what} must be a positive integer, got ${value}`);
   return value;
+}
+
+/**
+ * Retries an idempotent admin call on errors the client marks retriable. Right after a burst of topic
+ * creations a single KRaft node may answer metadata requests with UNKNOWN_TOPIC_OR_PARTITION for a
+ * moment, which kafkajs's own wait-for-leaders loop does not retry.
+ */
+async function retryRetriable<T>(call: () => Promise<T>, attempts = 8): Promise<T> {
+  let delay = 200;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      const retriable = (error as { retriable?: unknown }).retriable === true;
+      if (!retriable || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(delay * 2, 3_000);
+    }
+  }
 }

@@ -1,0 +1,92 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Environment for a fresh, isolated distributed catalog on the local services (pnpm infra:up). */
+export function distributedBenchEnv(partitions = 2): Record<string, string> {
+  for (const v of ['KAFKA_BOOTSTRAP_SERVER', 'MONGODB_URI', 'OPENSEARCH_URL']) {
+    if (!process.env[v]) throw new Error(`${v} is not set (pnpm infra:up, then: set -a; . /tmp/catalog-infra/env; set +a)`);
+  }
+  const run = `bench${randomBytes(3).toString('hex')}`;
+  const mongo = new URL(process.env['MONGODB_URI']!);
+  mongo.pathname = `/catalog_${run}`;
+  const topic = (name: string) => `${run}_${name}`;
+  return {
+    KAFKA_BOOTSTRAP_SERVER: process.env['KAFKA_BOOTSTRAP_SERVER']!,
+    MONGODB_URI: mongo.toString(),
+    OPENSEARCH_URL: process.env['OPENSEARCH_URL']!,
+    INDEX_PREFIX: run,
+    KAFKA_TOPIC_PARTITIONS: String(partitions),
+    METADATA_CHANGE_PROPOSAL_TOPIC_NAME: topic('MetadataChangeProposal_v1'),
+    FAILED_METADATA_CHANGE_PROPOSAL_TOPIC_NAME: topic('FailedMetadataChangeProposal_v1'),
+    METADATA_CHANGE_LOG_VERSIONED_TOPIC_NAME: topic('MetadataChangeLog_Versioned_v1'),
+    METADATA_CHANGE_LOG_TIMESERIES_TOPIC_NAME: topic('MetadataChangeLog_Timeseries_v1'),
+    METADATA_CHANGE_PROPOSAL_OUTCOME_TOPIC_NAME: topic('MetadataChangeProposalOutcome_v1'),
+    CATALOG_SCHEMAS_TOPIC_NAME: topic('CatalogSchemas_v1'),
+    LOG_LEVEL: 'warn',
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => done(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+function run(main: string, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--conditions=source', '--import', 'tsx', resolve(repoRoot, main)], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+}
+
+export interface DistributedCatalog {
+  readonly baseUrl: string;
+  stop(): Promise<void>;
+}
+
+/** system-update, then gateway, persistence and indexer as separate processes, as deployed. */
+export async function startDistributedCatalog(env: Record<string, string>): Promise<DistributedCatalog> {
+  const setup = run('services/system-update/src/main.ts', env);
+  const code = await new Promise((r) => setup.once('exit', r));
+  if (code !== 0) throw new Error(`system-update exited with ${String(code)}`);
+  const port = await freePort();
+  const children = [
+    run('services/gateway/src/main.ts', { ...env, PORT: String(port), HOST: '127.0.0.1' }),
+    run('services/persistence/src/main.ts', env),
+    run('services/indexer/src/main.ts', env),
+  ];
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${baseUrl}/health`)).ok) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error('the gateway did not start');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    baseUrl,
+    stop: async () => {
+      await Promise.all(
+        children.map((c) => {
+          const exited = new Promise((r) => c.once('exit', r));
+          c.kill('SIGTERM');
+          return exited;
+        }),
+      );
+    },
+  };
+}

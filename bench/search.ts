@@ -1,0 +1,181 @@
+/**
+ * The read side at scale, through the whole pipeline: loads N datasets (5 aspects each) over HTTP,
+ * measures indexing throughput (until the indexer's lag is zero), search / browse / autocomplete latency
+ * over HTTP, then a full restore of the indices from the store with the system-update job.
+ *   pnpm bench:search [--n 100000] [--family embedded|distributed]
+ * `distributed` uses KAFKA_BOOTSTRAP_SERVER, MONGODB_URI and OPENSEARCH_URL (pnpm infra:up) with a fresh
+ * database, index prefix and topic set.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { intArg, readArgs } from './lib/args.js';
+import { startCatalogProcess } from './lib/catalog-process.js';
+import { BENCH_PLATFORMS, BENCH_TAGS, datasetProposals, SEARCH_WORDS } from './lib/dataset-aspects.js';
+import { JsonClient, percentile, runLoad } from './lib/load.js';
+
+const args = readArgs({ n: '100000', family: 'embedded', queries: '300' });
+const n = intArg(args.n, 'n');
+const queries = intArg(args.queries, 'queries');
+const run = `b${randomBytes(3).toString('hex')}`;
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+function familyEnv(): Record<string, string> {
+  if (args.family === 'embedded') return { CATALOG_DATA_DIR: resolve(repoRoot, `data-bench-${run}`) };
+  if (args.family !== 'distributed') throw new Error('--family is embedded or distributed');
+  for (const v of ['KAFKA_BOOTSTRAP_SERVER', 'MONGODB_URI', 'OPENSEARCH_URL']) {
+    if (!process.env[v]) throw new Error(`${v} is not set (pnpm infra:up, then source its env file)`);
+  }
+  const mongo = new URL(process.env['MONGODB_URI']!);
+  mongo.pathname = `/catalog_${run}`;
+  const topics = Object.fromEntries(
+    [
+      ['METADATA_CHANGE_PROPOSAL_TOPIC_NAME', 'MetadataChangeProposal_v1'],
+      ['FAILED_METADATA_CHANGE_PROPOSAL_TOPIC_NAME', 'FailedMetadataChangeProposal_v1'],
+      ['METADATA_CHANGE_LOG_VERSIONED_TOPIC_NAME', 'MetadataChangeLog_Versioned_v1'],
+      ['METADATA_CHANGE_LOG_TIMESERIES_TOPIC_NAME', 'MetadataChangeLog_Timeseries_v1'],
+      ['METADATA_CHANGE_PROPOSAL_OUTCOME_TOPIC_NAME', 'MetadataChangeProposalOutcome_v1'],
+    ].map(([k, v]) => [k!, `${run}_${v}`]),
+  );
+  return {
+    KAFKA_BOOTSTRAP_SERVER: process.env['KAFKA_BOOTSTRAP_SERVER']!,
+    MONGODB_URI: mongo.toString(),
+    OPENSEARCH_URL: process.env['OPENSEARCH_URL']!,
+    INDEX_PREFIX: run,
+    CATALOG_DATA_DIR: resolve(repoRoot, `data-bench-${run}`),
+    ...topics,
+  };
+}
+
+const env = familyEnv();
+const rows: Record<string, string | number>[] = [];
+const row = (scenario: string, fields: Record<string, string | number>) => {
+  rows.push({ scenario, ...fields });
+  console.log(JSON.stringify({ scenario, ...fields }));
+};
+
+async function totalLag(client: JsonClient): Promise<number> {
+  let total = 0;
+  for (const kind of ['mcp', 'mcl']) {
+    const body = JSON.parse(await client.expectOk('GET', `/openapi/operations/messaging/${kind}/consumer/lag`)) as {
+      consumerGroups: Record<string, Record<string, { metrics: { totalLag: number } }>>;
+    };
+    for (const topics of Object.values(body.consumerGroups)) for (const t of Object.values(topics)) total += t.metrics.totalLag;
+  }
+  return total;
+}
+
+async function latency(client: JsonClient, label: string, body: (i: number) => [string, unknown]): Promise<void> {
+  const result = await runLoad(queries, 1, async (i) => {
+    const [path, payload] = body(i);
+    await client.expectOk('POST', path, payload);
+  });
+  const sorted = [...result.latenciesMs].sort((a, b) => a - b);
+  row(label, { 'p50 ms': +percentile(sorted, 50).toFixed(2), 'p99 ms': +percentile(sorted, 99).toFixed(2), errors: result.errors });
+}
+
+const catalog = await startCatalogProcess({ ...env, LOG_LEVEL: 'warn' });
+const client = new JsonClient(catalog.baseUrl, 8);
+try {
+  const batch = 100; // datasets per request: 500 aspects
+  const started = performance.now();
+  const load = await runLoad(Math.ceil(n / batch), 4, (b) =>
+    client.expectOk('POST', '/aspects?action=ingestProposalBatch', {
+      proposals: Array.from({ length: Math.min(batch, n - b * batch) }, (_, j) => datasetProposals(b * batch + j, run)).flat(),
+      async: 'false',
+    }),
+  );
+  const stored = performance.now();
+  row('store (ingestProposalBatch, 500 aspects/request, c=4)', {
+    aspects: n * 5,
+    'aspects/s': Math.round((n * 5) / ((stored - started) / 1000)),
+    errors: load.errors,
+  });
+  while ((await totalLag(client)) > 0) await new Promise((r) => setTimeout(r, 200));
+  const indexed = performance.now();
+  row('indexing (write start → indexer lag 0)', {
+    entities: n,
+    'entities/s': Math.round(n / ((indexed - started) / 1000)),
+    'aspects/s': Math.round((n * 5) / ((indexed - started) / 1000)),
+  });
+
+  const search = (input: string, filter?: unknown): [string, unknown] => [
+    '/entities?action=search',
+    { entity: 'dataset', input, start: 0, count: 10, ...(filter ? { filter } : {}) },
+  ];
+  const word = (i: number) => SEARCH_WORDS[(i * 7) % SEARCH_WORDS.length]!;
+  await latency(client, 'search: full text, 1 word (with facets)', (i) => search(word(i)));
+  await latency(client, 'search: full text, 2 words', (i) => search(`${word(i)} ${word(i + 3)}`));
+  await latency(client, 'search: filtered (platform + tag)', (i) =>
+    search('*', {
+      or: [
+        {
+          and: [
+            { field: 'platform', condition: 'EQUAL', values: [`urn:li:dataPlatform:${BENCH_PLATFORMS[i % BENCH_PLATFORMS.length]}`] },
+            { field: 'tags', condition: 'EQUAL', values: [`urn:li:tag:${BENCH_TAGS[i % BENCH_TAGS.length]}`] },
+          ],
+        },
+      ],
+    }),
+  );
+  await latency(client, 'search: text + filter + facets', (i) =>
+    search(word(i), { or: [{ and: [{ field: 'origin', condition: 'EQUAL', values: ['PROD'] }] }] }),
+  );
+  await latency(client, 'browse: platform level', (i) => [
+    '/entities?action=browse',
+    { entity: 'dataset', path: `/prod/${BENCH_PLATFORMS[i % BENCH_PLATFORMS.length]}`, start: 0, limit: 10 },
+  ]);
+  await latency(client, 'browse: database level', (i) => [
+    '/entities?action=browse',
+    { entity: 'dataset', path: `/prod/${BENCH_PLATFORMS[i % BENCH_PLATFORMS.length]}/${run}_db${i % 40}`, start: 0, limit: 10 },
+  ]);
+  await latency(client, 'autocomplete: 3-letter prefix', (i) => [
+    '/entities?action=autocomplete',
+    { entity: 'dataset', query: word(i).slice(0, 3), limit: 10 },
+  ]);
+
+  // Eventual consistency: from an acknowledged synchronous write to the entity answering a search.
+  const lags: number[] = [];
+  for (let k = 0; k < Math.min(queries, 200); k++) {
+    const i = n + k;
+    await client.expectOk('POST', '/aspects?action=ingestProposalBatch', { proposals: datasetProposals(i, run), async: 'false' });
+    const acked = performance.now();
+    const urn = (datasetProposals(i, run)[0] as { entityUrn: string }).entityUrn;
+    for (;;) {
+      const res = JSON.parse(await client.expectOk('POST', '/entities?action=search', { entity: 'dataset', input: urn, start: 0, count: 1 })) as {
+        value: { numEntities: number };
+      };
+      if (res.value.numEntities > 0) break;
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    lags.push(performance.now() - acked);
+  }
+  const sortedLags = [...lags].sort((a, b) => a - b);
+  row('consistency: acknowledged write → searchable', {
+    'p50 ms': +percentile(sortedLags, 50).toFixed(1),
+    'p99 ms': +percentile(sortedLags, 99).toFixed(1),
+  });
+} finally {
+  client.close();
+  await catalog.stop({ keepData: true });
+}
+
+// A full restore of every index from the store, as the system-update job does it.
+const restore = await new Promise<string>((done, fail) => {
+  const child = spawn(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', resolve(repoRoot, 'services/system-update/src/main.ts'), 'restore-indices'],
+    { cwd: repoRoot, env: { ...process.env, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.on('exit', (code) => (code === 0 ? done(out) : fail(new Error(`system-update exited ${code}: ${out.slice(-2000)}`))));
+});
+const report = restore
+  .split('\n')
+  .filter((l) => l.includes('indices restored'))
+  .map((l) => JSON.parse(l) as { aspects: number; entities: number; durationMs: number; aspectsPerSecond: number })[0];
+if (report) row('restore indices (system-update, from the store)', { aspects: report.aspects, 'aspects/s': report.aspectsPerSecond, 'duration s': +(report.durationMs / 1000).toFixed(1) });
+await catalog.cleanup();
+console.table(rows);

@@ -1,0 +1,116 @@
+import type { AuditStamp, StoredAspect, SystemMetadata } from '../port.js';
+
+/**
+ * One document of the `aspects` collection: one version of one aspect, shaped like the ecosystem's
+ * metadata_aspect_v2 row. The value and the system metadata are kept as JSON text, not as BSON
+ * documents: aspect maps (customProperties and the like) have keys with '.' and '$', which BSON
+ * servers reject or treat as operators, and the text keeps the producer's key order and integers
+ * beyond 2^53 exactly as they came.
+ */
+export interface AspectDocument {
+  /** `${urn}|${aspect}|${version}`: unambiguous (aspect names have no '|', the version is last). */
+  readonly _id: string;
+  readonly urn: string;
+  readonly aspect: string;
+  readonly version: number;
+  readonly metadata: string;
+  readonly systemMetadata: string | null;
+  readonly createdOn: number;
+  readonly createdBy: string;
+  readonly createdFor?: string;
+  readonly createdMessage?: string;
+  /** Version 0 only: the highest history version (0 before the first change). The write counter. */
+  readonly seq?: number;
+  /** Version 0 only: the request whose write set this value (an UNCHANGED write leaves it). */
+  readonly requestId?: string;
+  /** History only: the request that claimed this version number, and when (clock milliseconds). */
+  readonly claimedBy?: string;
+  readonly claimedAt?: number;
+}
+
+/** Version 0 as read from the collection: both counter fields are always set on it. */
+export type LatestDocument = AspectDocument & { readonly seq: number; readonly requestId: string };
+
+export function aspectId(urn: string, aspect: string, version: number): string {
+  return `${urn}|${aspect}|${version}`;
+}
+
+export function isLatestDocument(doc: AspectDocument | undefined): doc is LatestDocument {
+  return doc !== undefined && doc.version === 0 && typeof doc.seq === 'number';
+}
+
+export function toStoredAspect(doc: AspectDocument): StoredAspect {
+  return {
+    urn: doc.urn,
+    aspect: doc.aspect,
+    version: doc.version,
+    value: JSON.parse(doc.metadata) as Record<string, unknown>,
+    systemMetadata: doc.systemMetadata === null ? null : (JSON.parse(doc.systemMetadata) as SystemMetadata),
+    created: {
+      time: doc.createdOn,
+      actor: doc.createdBy,
+      // Optional members are left out rather than set to undefined, so a stamp round-trips deep-equal.
+      ...(doc.createdFor === undefined || doc.createdFor === null ? {} : { impersonator: doc.createdFor }),
+      ...(doc.createdMessage === undefined || doc.createdMessage === null
+        ? {}
+        : { message: doc.createdMessage }),
+    },
+  };
+}
+
+/** The audit and value columns of a document for a value written now. */
+export function contentFields(
+  value: Readonly<Record<string, unknown>>,
+  systemMetadata: SystemMetadata | null,
+  created: AuditStamp,
+): Pick<
+  AspectDocument,
+  'metadata' | 'systemMetadata' | 'createdOn' | 'createdBy' | 'createdFor' | 'createdMessage'
+> {
+  return {
+    metadata: JSON.stringify(value),
+    systemMetadata: systemMetadata === null ? null : JSON.stringify(systemMetadata),
+    createdOn: created.time,
+    createdBy: created.actor,
+    ...(created.impersonator === undefined ? {} : { createdFor: created.impersonator }),
+    ...(created.message === undefined ? {} : { createdMessage: created.message }),
+  };
+}
+
+/** Version 0 of a value written by `requestId`, with the write counter at `seq`. */
+export function latestDocument(
+  urn: string,
+  aspect: string,
+  seq: number,
+  requestId: string,
+  value: Readonly<Record<string, unknown>>,
+  systemMetadata: SystemMetadata | null,
+  created: AuditStamp,
+): LatestDocument {
+  return {
+    _id: aspectId(urn, aspect, 0),
+    urn,
+    aspect,
+    version: 0,
+    ...contentFields(value, systemMetadata, created),
+    seq,
+    requestId,
+  };
+}
+
+/** The history row that keeps `latest`'s content under version `version`, claimed by `requestId`. */
+export function historyDocument(
+  latest: LatestDocument,
+  version: number,
+  requestId: string,
+  now: number,
+): AspectDocument {
+  const { _id: _ignored, seq: _seq, requestId: _by, ...content } = latest;
+  return {
+    ...content,
+    _id: aspectId(latest.urn, latest.aspect, version),
+    version,
+    claimedBy: requestId,
+    claimedAt: now,
+  };
+}

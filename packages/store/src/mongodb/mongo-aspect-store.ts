@@ -1,0 +1,324 @@
+import { MongoClient, type Collection, type Db, type Filter } from 'mongodb';
+import type { ApplyResult, AspectStore, AspectWrite, ScanOptions, ScanPage, StoredAspect } from '../port.js';
+import { decodeScanCursor, encodeScanCursor } from '../scan-cursor.js';
+import { applyRound } from './apply-round.js';
+import { aspectId, toStoredAspect, type AspectDocument } from './aspect-document.js';
+import { KeyedMutex } from './keyed-mutex.js';
+import { likeToRegex } from './like-to-regex.js';
+import { classifyMongoError } from './mongo-errors.js';
+import { planRounds } from './plan-rounds.js';
+import { ensureCollections } from './mongo-schema.js';
+import {
+  findByIds,
+  type PendingWrite,
+  type RequestDocument,
+  type StoreLogger,
+  type WriteContext,
+  type WriteHooks,
+} from './write-context.js';
+
+export interface MongoAspectStoreOptions {
+  /** mongodb:// or mongodb+srv:// URI (MongoDB 6/7, or a MongoDB-wire server such as FerretDB). */
+  readonly uri: string;
+  /** Database to use; default: the URI's database, else `catalog`. */
+  readonly databaseName?: string;
+  readonly logger?: StoreLogger;
+  /** How long a request id is remembered for idempotent redelivery; default 7 days. */
+  readonly requestRetentionMs?: number;
+  /** Milliseconds since the epoch; injected so tests control lastObserved, pruning and claim age. */
+  readonly clock?: () => number;
+  /** A history version claimed this long ago by a writer that never finished is taken over; 30 s. */
+  readonly orphanClaimMs?: number;
+  /** Fault injection for tests: a hook that throws simulates a crash between two steps of a write. */
+  readonly hooks?: WriteHooks;
+}
+
+const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+const PRUNE_INTERVAL_MS = 60_000;
+const DEFAULT_ORPHAN_CLAIM_MS = 30_000;
+/** Rounds a write may lose to other writers before the batch fails (retriable) instead. */
+const MAX_ATTEMPTS = 60;
+/** URNs per getLatestMany query. */
+const URN_CHUNK = 500;
+
+/** Connects, creates the collections and indexes when missing, and returns the store. */
+export async function openMongoAspectStore(options: MongoAspectStoreOptions): Promise<MongoAspectStore> {
+  const client = new MongoClient(options.uri, { ignoreUndefined: true });
+  try {
+    await client.connect();
+    const db = client.db(options.databaseName ?? databaseOf(options.uri));
+    await ensureCollections(db);
+    return new MongoAspectStore(client, db, options);
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw classifyMongoError(error, 'open');
+  }
+}
+
+/** The database named in the URI's path, else `catalog`. */
+export function databaseOf(uri: string): string {
+  const path = /^mongodb(?:\+srv)?:\/\/[^/]*\/([^?]*)/.exec(uri)?.[1] ?? '';
+  const name = decodeURIComponent(path);
+  return name === '' ? 'catalog' : name;
+}
+
+/**
+ * The AspectStore on MongoDB (and MongoDB-wire servers without transactions, like FerretDB). How a
+ * write stays atomic and idempotent without transactions is described at the top of apply-round.ts.
+ */
+export class MongoAspectStore implements AspectStore {
+  private readonly aspects: Collection<AspectDocument>;
+  private readonly requests: Collection<RequestDocument>;
+  private readonly clock: () => number;
+  private readonly retentionMs: number;
+  private readonly orphanClaimMs: number;
+  private readonly mutex = new KeyedMutex();
+  private lastPruneAt = Number.NEGATIVE_INFINITY;
+  private closed = false;
+
+  constructor(
+    private readonly client: MongoClient,
+    db: Db,
+    private readonly options: MongoAspectStoreOptions,
+  ) {
+    this.aspects = db.collection<AspectDocument>('aspects');
+    this.requests = db.collection<RequestDocument>('requests');
+    this.clock = options.clock ?? Date.now;
+    this.retentionMs = options.requestRetentionMs ?? DEFAULT_RETENTION_MS;
+    this.orphanClaimMs = options.orphanClaimMs ?? DEFAULT_ORPHAN_CLAIM_MS;
+  }
+
+  /**
+   * Writes run in rounds of independent writes (see planRounds), each round in a fixed number of
+   * commands; writes that lose a race with another process go round again. A failure rejects the
+   * batch: what it applied so far is idempotent under redelivery.
+   */
+  async applyBatch(writes: readonly AspectWrite[]): Promise<readonly ApplyResult[]> {
+    writes.forEach(checkWrite);
+    if (writes.length === 0) return [];
+    try {
+      return await this.mutex.withKeys(
+        writes.map((w) => w.urn),
+        () => this.applyInRounds(writes),
+      );
+    } catch (error) {
+      throw classifyMongoError(error, 'applyBatch');
+    }
+  }
+
+  private async applyInRounds(writes: readonly AspectWrite[]): Promise<ApplyResult[]> {
+    await this.pruneIfDue(this.clock());
+    const results: (ApplyResult | undefined)[] = new Array<ApplyResult | undefined>(writes.length);
+    for (const round of planRounds(writes)) {
+      let pending: readonly PendingWrite[] = round.map((index) => ({
+        index,
+        write: writes[index] as AspectWrite,
+        attempt: 0,
+      }));
+      while (pending.length > 0) {
+        const outcome = await applyRound(this.context(), pending);
+        for (const [index, result] of outcome.done) results[index] = result;
+        pending = outcome.retry;
+        const worst = Math.max(0, ...pending.map((p) => p.attempt));
+        if (worst >= MAX_ATTEMPTS) {
+          throw new Error(
+            `aspect writes still contended after ${MAX_ATTEMPTS} rounds (${pending.length} writes)`,
+          );
+        }
+        if (pending.length > 0) {
+          this.options.logger?.debug(
+            { writes: pending.length, attempt: worst },
+            'writes lost a race, retrying',
+          );
+          await backoff(worst);
+        }
+      }
+    }
+    return results.map((result, index) => {
+      if (result === undefined) throw new Error(`no result for write ${index}`);
+      return result;
+    });
+  }
+
+  private context(): WriteContext {
+    return {
+      aspects: this.aspects,
+      requests: this.requests,
+      now: this.clock(),
+      orphanClaimMs: this.orphanClaimMs,
+      ...(this.options.hooks === undefined ? {} : { hooks: this.options.hooks }),
+      ...(this.options.logger === undefined ? {} : { logger: this.options.logger }),
+    };
+  }
+
+  async get(urn: string, aspect: string, version = 0): Promise<StoredAspect | null> {
+    return this.read('get', async () => {
+      if (version === 0) {
+        const doc = await this.aspects.findOne({ _id: aspectId(urn, aspect, 0) });
+        return doc === null ? null : toStoredAspect(doc);
+      }
+      // A history row is a version only below the counter: above it is a claim not yet completed.
+      const docs = await findByIds(this.aspects, [aspectId(urn, aspect, 0), aspectId(urn, aspect, version)]);
+      const latest = docs.get(aspectId(urn, aspect, 0));
+      const row = docs.get(aspectId(urn, aspect, version));
+      if (row === undefined || latest?.seq === undefined || version > latest.seq) return null;
+      return toStoredAspect(row);
+    });
+  }
+
+  async getLatest(urn: string, aspects?: readonly string[]): Promise<readonly StoredAspect[]> {
+    return this.read('getLatest', async () => {
+      if (aspects === undefined) {
+        const docs = await this.aspects.find({ version: 0, urn }).sort({ aspect: 1 }).toArray();
+        return docs.map(toStoredAspect);
+      }
+      const docs = await findByIds(
+        this.aspects,
+        [...new Set(aspects)].map((a) => aspectId(urn, a, 0)),
+      );
+      return [...docs.values()].sort(byAspect).map(toStoredAspect);
+    });
+  }
+
+  async getLatestMany(
+    urns: readonly string[],
+    aspects?: readonly string[],
+  ): Promise<ReadonlyMap<string, readonly StoredAspect[]>> {
+    return this.read('getLatestMany', async () => {
+      const byUrn = new Map<string, StoredAspect[]>();
+      const names = aspects === undefined ? undefined : [...new Set(aspects)];
+      if (names !== undefined && names.length === 0) return byUrn;
+      const unique = [...new Set(urns)];
+      for (let at = 0; at < unique.length; at += URN_CHUNK) {
+        const chunk = unique.slice(at, at + URN_CHUNK);
+        const docs =
+          names === undefined
+            ? await this.aspects.find({ version: 0, urn: { $in: chunk } }).toArray()
+            : [
+                ...(
+                  await findByIds(
+                    this.aspects,
+                    chunk.flatMap((u) => names.map((a) => aspectId(u, a, 0))),
+                  )
+                ).values(),
+              ];
+        for (const doc of docs.sort(byUrnThenAspect)) {
+          const stored = toStoredAspect(doc);
+          const list = byUrn.get(stored.urn);
+          if (list === undefined) byUrn.set(stored.urn, [stored]);
+          else list.push(stored);
+        }
+      }
+      return byUrn;
+    });
+  }
+
+  async listVersions(urn: string, aspect: string): Promise<readonly StoredAspect[]> {
+    return this.read('listVersions', async () => {
+      const docs = await this.aspects.find({ urn, aspect }).sort({ version: -1 }).toArray();
+      const latest = docs.find((d) => d.version === 0);
+      if (latest?.seq === undefined) return [];
+      const history = docs.filter((d) => d.version > 0 && d.version <= (latest.seq ?? 0));
+      return [latest, ...history].map(toStoredAspect);
+    });
+  }
+
+  async scan(options: ScanOptions): Promise<ScanPage> {
+    checkScanOptions(options);
+    if (options.limit === 0) return { items: [] };
+    return this.read('scan', async () => {
+      const filter = scanFilter(options);
+      if (options.after !== undefined) {
+        const { urn, aspect } = decodeScanCursor(options.after);
+        (filter.$and ??= []).push({ $or: [{ urn: { $gt: urn } }, { urn, aspect: { $gt: aspect } }] });
+      }
+      // One row more than asked tells whether another page exists, so the last page has no cursor.
+      const docs = await this.aspects
+        .find(filter)
+        .sort({ urn: 1, aspect: 1 })
+        .skip(options.start ?? 0)
+        .limit(options.limit + 1)
+        .toArray();
+      const items = docs.slice(0, options.limit).map(toStoredAspect);
+      const last = items[items.length - 1];
+      if (docs.length <= options.limit || last === undefined) return { items };
+      return { items, next: encodeScanCursor(last) };
+    });
+  }
+
+  async count(options: Pick<ScanOptions, 'aspect' | 'urnLike'> = {}): Promise<number> {
+    return this.read('count', () => this.aspects.countDocuments(scanFilter(options)));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.client.close();
+  }
+
+  private async read<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw classifyMongoError(error, operation);
+    }
+  }
+
+  /** Forgets request ids past the retention, at most once a minute (MongoDB's TTL indexes are not portable). */
+  private async pruneIfDue(now: number): Promise<void> {
+    if (now - this.lastPruneAt < PRUNE_INTERVAL_MS) return;
+    this.lastPruneAt = now;
+    const { deletedCount } = await this.requests.deleteMany({ appliedAt: { $lt: now - this.retentionMs } });
+    if (deletedCount > 0) this.options.logger?.debug({ deletedCount }, 'pruned recorded request results');
+  }
+}
+
+type ScanFilter = Filter<AspectDocument> & { $and?: Filter<AspectDocument>[] };
+
+function scanFilter(options: Pick<ScanOptions, 'urn' | 'aspect' | 'urnLike'>): ScanFilter {
+  const and: Filter<AspectDocument>[] = [];
+  if (options.urnLike !== undefined) and.push({ urn: { $regex: likeToRegex(options.urnLike) } });
+  return {
+    version: 0,
+    ...(options.urn === undefined ? {} : { urn: options.urn }),
+    ...(options.aspect === undefined ? {} : { aspect: options.aspect }),
+    ...(and.length === 0 ? {} : { $and: and }),
+  };
+}
+
+function byAspect(a: AspectDocument, b: AspectDocument): number {
+  return a.aspect < b.aspect ? -1 : a.aspect > b.aspect ? 1 : 0;
+}
+
+function byUrnThenAspect(a: AspectDocument, b: AspectDocument): number {
+  return a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : byAspect(a, b);
+}
+
+async function backoff(attempt: number): Promise<void> {
+  const ms = Math.min(200, 2 ** Math.min(attempt, 8)) * (0.5 + Math.random());
+  await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function checkScanOptions(options: ScanOptions): void {
+  if (!Number.isInteger(options.limit) || options.limit < 0) {
+    throw new TypeError(`scan limit must be a non-negative integer, got ${options.limit}`);
+  }
+  if (options.start !== undefined && (!Number.isInteger(options.start) || options.start < 0)) {
+    throw new TypeError(`scan start must be a non-negative integer, got ${options.start}`);
+  }
+  if (options.start !== undefined && options.after !== undefined) {
+    throw new TypeError('scan takes either start or after, not both');
+  }
+}
+
+/** Rejects malformed writes before the batch starts, so one bad write cannot stop a batch midway. */
+function checkWrite(write: AspectWrite): void {
+  if (typeof write.requestId !== 'string' || write.requestId === '') {
+    throw new TypeError(`write of ${write.aspect} on ${write.urn} has no request id`);
+  }
+  if ((write.mode === 'UPSERT' || write.mode === 'CREATE') && write.value === undefined) {
+    throw new TypeError(
+      `${write.mode} of ${write.aspect} on ${write.urn} (request ${write.requestId}) has no value`,
+    );
+  }
+}

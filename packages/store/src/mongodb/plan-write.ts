@@ -1,0 +1,223 @@
+import { sameAspectValue } from '../canonical-json.js';
+import type { ApplyResult, AspectWrite, StoredAspect, SystemMetadata } from '../port.js';
+import {
+  aspectId,
+  historyDocument,
+  isLatestDocument,
+  latestDocument,
+  toStoredAspect,
+  type AspectDocument,
+  type LatestDocument,
+} from './aspect-document.js';
+import type { PendingWrite, WriteContext } from './write-context.js';
+
+/** What the key aspect of an UPSERT/CREATE needs: nothing, an insert, or a report (recovery). */
+export interface KeyPlan {
+  readonly insert?: LatestDocument;
+  readonly created?: StoredAspect;
+}
+
+/** The step a write takes in this round, decided from the documents read at its start. */
+export type WritePlan =
+  | { readonly kind: 'done'; readonly result: ApplyResult }
+  | { readonly kind: 'create'; readonly latest: LatestDocument; readonly key: KeyPlan }
+  | {
+      readonly kind: 'update';
+      readonly previous: LatestDocument;
+      /** Absent when this request already holds the claim (its own, or an orphan taken over). */
+      readonly claim?: AspectDocument;
+      readonly latest: LatestDocument;
+      readonly key: KeyPlan;
+    }
+  | {
+      readonly kind: 'unchanged';
+      readonly previous: LatestDocument;
+      readonly observed: SystemMetadata;
+      readonly key: KeyPlan;
+    }
+  | {
+      readonly kind: 'delete';
+      readonly removed: readonly LatestDocument[];
+      readonly result: ApplyResult;
+    }
+  | { readonly kind: 'retry' }
+  /** Recovery of an update whose result needs the history row `version` as its previous value. */
+  | { readonly kind: 'rebuild-update'; readonly latest: LatestDocument; readonly key: KeyPlan };
+
+/** The ids planWrite needs read for `pending`, besides the entity scans of DELETE_ENTITY. */
+export function idsToRead(pending: PendingWrite): string[] {
+  const { write, contestedClaim } = pending;
+  if (write.mode === 'DELETE_ENTITY') return [];
+  const ids = [aspectId(write.urn, write.aspect, 0)];
+  const key = write.keyAspect;
+  if (write.mode !== 'DELETE' && key !== undefined && key.name !== write.aspect) {
+    ids.push(aspectId(write.urn, key.name, 0));
+  }
+  if (contestedClaim !== undefined) ids.push(aspectId(write.urn, write.aspect, contestedClaim));
+  return ids;
+}
+
+/**
+ * Decides one write. `docs` holds what idsToRead asked for; `entity` the versions 0 of the entity
+ * (DELETE_ENTITY only).
+ */
+export function planWrite(
+  ctx: WriteContext,
+  pending: PendingWrite,
+  docs: ReadonlyMap<string, AspectDocument>,
+  entity: readonly LatestDocument[],
+): WritePlan {
+  const { write } = pending;
+  const { requestId, urn, aspect } = write;
+  if (write.mode === 'DELETE_ENTITY') return planDeleteEntity(write, entity);
+  const found = docs.get(aspectId(urn, aspect, 0));
+  const current = isLatestDocument(found) ? found : undefined;
+  if (write.mode === 'DELETE') {
+    if (current === undefined)
+      return { kind: 'done', result: { requestId, status: 'NOT_FOUND', replayed: false } };
+    const result: ApplyResult = {
+      requestId,
+      status: 'DELETED',
+      previous: toStoredAspect(current),
+      replayed: false,
+    };
+    return { kind: 'delete', removed: [current], result };
+  }
+  const value = requireValue(write);
+  const systemMetadata = write.systemMetadata ?? null;
+  const key = planKey(write, docs);
+  if (current === undefined) {
+    return {
+      kind: 'create',
+      latest: latestDocument(urn, aspect, 0, requestId, value, systemMetadata, write.created),
+      key,
+    };
+  }
+  if (current.requestId === requestId) {
+    // This request set version 0 before and crashed before recording its result: rebuild the result.
+    if (current.seq === 0) {
+      const result: ApplyResult = {
+        requestId,
+        status: 'CREATED',
+        current: toStoredAspect(current),
+        replayed: true,
+      };
+      return { kind: 'done', result: withKeyCreated(result, key.created) };
+    }
+    return { kind: 'rebuild-update', latest: current, key };
+  }
+  if (write.mode === 'CREATE') {
+    return {
+      kind: 'done',
+      result: { requestId, status: 'CONFLICT', previous: toStoredAspect(current), replayed: false },
+    };
+  }
+  const text = JSON.stringify(value);
+  if (text === current.metadata || sameAspectValue(JSON.parse(current.metadata), value)) {
+    const stored =
+      current.systemMetadata === null ? null : (JSON.parse(current.systemMetadata) as SystemMetadata);
+    return {
+      kind: 'unchanged',
+      previous: current,
+      observed: observedAgain(stored, systemMetadata, ctx.now),
+      key,
+    };
+  }
+  const next = current.seq + 1;
+  const latest = latestDocument(urn, aspect, next, requestId, value, systemMetadata, write.created);
+  if (pending.contestedClaim === next) {
+    const claim = docs.get(aspectId(urn, aspect, next));
+    if (claim !== undefined) {
+      if (claim.claimedBy === requestId) return { kind: 'update', previous: current, latest, key };
+      const age = ctx.now - (claim.claimedAt ?? 0);
+      if (age < ctx.orphanClaimMs) return { kind: 'retry' };
+      ctx.logger?.warn(
+        { urn, aspect, version: next, claimedBy: claim.claimedBy, ageMs: age, requestId },
+        'taking over a history version claimed by a writer that never finished',
+      );
+      return { kind: 'update', previous: current, latest, key };
+    }
+  }
+  return {
+    kind: 'update',
+    previous: current,
+    claim: historyDocument(current, next, requestId, ctx.now),
+    latest,
+    key,
+  };
+}
+
+function planDeleteEntity(write: AspectWrite, entity: readonly LatestDocument[]): WritePlan {
+  const { requestId } = write;
+  if (entity.length === 0)
+    return { kind: 'done', result: { requestId, status: 'NOT_FOUND', replayed: false } };
+  const removed = [...entity].sort((a, b) => (a.aspect < b.aspect ? -1 : a.aspect > b.aspect ? 1 : 0));
+  const stored = removed.map(toStoredAspect);
+  // `previous` is the aspect the delete was addressed to (normally the key aspect), for its change log.
+  const previous = stored.find((s) => s.aspect === write.aspect);
+  const result: ApplyResult = {
+    requestId,
+    status: 'DELETED',
+    ...(previous === undefined ? {} : { previous }),
+    removed: stored,
+    replayed: false,
+  };
+  return { kind: 'delete', removed, result };
+}
+
+/**
+ * The entity's key aspect is stored when it has none. A key document set by this very request means
+ * an earlier attempt stored it and crashed before recording: it is reported as created again.
+ */
+function planKey(write: AspectWrite, docs: ReadonlyMap<string, AspectDocument>): KeyPlan {
+  const key = write.keyAspect;
+  if (key === undefined || key.name === write.aspect) return {};
+  const existing = docs.get(aspectId(write.urn, key.name, 0));
+  if (isLatestDocument(existing)) {
+    return existing.requestId === write.requestId && existing.seq === 0
+      ? { created: toStoredAspect(existing) }
+      : {};
+  }
+  const insert = latestDocument(
+    write.urn,
+    key.name,
+    0,
+    write.requestId,
+    key.value,
+    write.systemMetadata ?? null,
+    write.created,
+  );
+  return { insert };
+}
+
+export function withKeyCreated(result: ApplyResult, created: StoredAspect | undefined): ApplyResult {
+  return created === undefined ? result : { ...result, keyCreated: created };
+}
+
+/**
+ * System metadata of an identical value seen again, as the ecosystem keeps it (and as the embedded
+ * store does): the stored metadata with the new lastObserved, the new run as runId, and the run that
+ * stored it before as lastRunId.
+ */
+function observedAgain(
+  stored: SystemMetadata | null,
+  incoming: SystemMetadata | null,
+  now: number,
+): SystemMetadata {
+  const base: Record<string, unknown> = { ...(stored ?? {}) };
+  base['lastObserved'] = incoming?.lastObserved ?? now;
+  if (incoming?.runId !== undefined) {
+    if (stored?.runId !== undefined) base['lastRunId'] = stored.runId;
+    base['runId'] = incoming.runId;
+  }
+  return base as SystemMetadata;
+}
+
+function requireValue(write: AspectWrite): Readonly<Record<string, unknown>> {
+  if (write.value === undefined) {
+    throw new TypeError(
+      `${write.mode} of ${write.aspect} on ${write.urn} (request ${write.requestId}) has no value`,
+    );
+  }
+  return write.value;
+}
