@@ -12,7 +12,14 @@ import { kafkaProduceConsume, mongoInsertMany } from './lib/raw-limits.js';
 import { datasetUrn, propertiesProposal } from './lib/fixtures.js';
 import { JsonClient, report, runLoad } from './lib/load.js';
 
-const args = readArgs({ n: '20000', c: '16', batch: '100', url: '', mode: 'sync,async,batch', family: 'embedded' });
+const args = readArgs({
+  n: '20000',
+  c: '16',
+  batch: '100',
+  url: '',
+  mode: 'sync,async,batch',
+  family: 'embedded',
+});
 const n = intArg(args.n, 'n');
 const c = intArg(args.c, 'c');
 const batchSize = intArg(args.batch, 'batch');

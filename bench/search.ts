@@ -58,21 +58,32 @@ const row = (scenario: string, fields: Record<string, string | number>) => {
 async function totalLag(client: JsonClient): Promise<number> {
   let total = 0;
   for (const kind of ['mcp', 'mcl']) {
-    const body = JSON.parse(await client.expectOk('GET', `/openapi/operations/messaging/${kind}/consumer/lag`)) as {
+    const body = JSON.parse(
+      await client.expectOk('GET', `/openapi/operations/messaging/${kind}/consumer/lag`),
+    ) as {
       consumerGroups: Record<string, Record<string, { metrics: { totalLag: number } }>>;
     };
-    for (const topics of Object.values(body.consumerGroups)) for (const t of Object.values(topics)) total += t.metrics.totalLag;
+    for (const topics of Object.values(body.consumerGroups))
+      for (const t of Object.values(topics)) total += t.metrics.totalLag;
   }
   return total;
 }
 
-async function latency(client: JsonClient, label: string, body: (i: number) => [string, unknown]): Promise<void> {
+async function latency(
+  client: JsonClient,
+  label: string,
+  body: (i: number) => [string, unknown],
+): Promise<void> {
   const result = await runLoad(queries, 1, async (i) => {
     const [path, payload] = body(i);
     await client.expectOk('POST', path, payload);
   });
   const sorted = [...result.latenciesMs].sort((a, b) => a - b);
-  row(label, { 'p50 ms': +percentile(sorted, 50).toFixed(2), 'p99 ms': +percentile(sorted, 99).toFixed(2), errors: result.errors });
+  row(label, {
+    'p50 ms': +percentile(sorted, 50).toFixed(2),
+    'p99 ms': +percentile(sorted, 99).toFixed(2),
+    errors: result.errors,
+  });
 }
 
 const catalog = await startCatalogProcess({ ...env, LOG_LEVEL: 'warn' });
@@ -82,7 +93,9 @@ try {
   const started = performance.now();
   const load = await runLoad(Math.ceil(n / batch), 4, (b) =>
     client.expectOk('POST', '/aspects?action=ingestProposalBatch', {
-      proposals: Array.from({ length: Math.min(batch, n - b * batch) }, (_, j) => datasetProposals(b * batch + j, run)).flat(),
+      proposals: Array.from({ length: Math.min(batch, n - b * batch) }, (_, j) =>
+        datasetProposals(b * batch + j, run),
+      ).flat(),
       async: 'false',
     }),
   );
@@ -112,8 +125,16 @@ try {
       or: [
         {
           and: [
-            { field: 'platform', condition: 'EQUAL', values: [`urn:li:dataPlatform:${BENCH_PLATFORMS[i % BENCH_PLATFORMS.length]}`] },
-            { field: 'tags', condition: 'EQUAL', values: [`urn:li:tag:${BENCH_TAGS[i % BENCH_TAGS.length]}`] },
+            {
+              field: 'platform',
+              condition: 'EQUAL',
+              values: [`urn:li:dataPlatform:${BENCH_PLATFORMS[i % BENCH_PLATFORMS.length]}`],
+            },
+            {
+              field: 'tags',
+              condition: 'EQUAL',
+              values: [`urn:li:tag:${BENCH_TAGS[i % BENCH_TAGS.length]}`],
+            },
           ],
         },
       ],
@@ -128,7 +149,12 @@ try {
   ]);
   await latency(client, 'browse: database level', (i) => [
     '/entities?action=browse',
-    { entity: 'dataset', path: `/prod/${BENCH_PLATFORMS[i % BENCH_PLATFORMS.length]}/${run}_db${i % 40}`, start: 0, limit: 10 },
+    {
+      entity: 'dataset',
+      path: `/prod/${BENCH_PLATFORMS[i % BENCH_PLATFORMS.length]}/${run}_db${i % 40}`,
+      start: 0,
+      limit: 10,
+    },
   ]);
   await latency(client, 'autocomplete: 3-letter prefix', (i) => [
     '/entities?action=autocomplete',
@@ -139,11 +165,21 @@ try {
   const lags: number[] = [];
   for (let k = 0; k < Math.min(queries, 200); k++) {
     const i = n + k;
-    await client.expectOk('POST', '/aspects?action=ingestProposalBatch', { proposals: datasetProposals(i, run), async: 'false' });
+    await client.expectOk('POST', '/aspects?action=ingestProposalBatch', {
+      proposals: datasetProposals(i, run),
+      async: 'false',
+    });
     const acked = performance.now();
     const urn = (datasetProposals(i, run)[0] as { entityUrn: string }).entityUrn;
     for (;;) {
-      const res = JSON.parse(await client.expectOk('POST', '/entities?action=search', { entity: 'dataset', input: urn, start: 0, count: 1 })) as {
+      const res = JSON.parse(
+        await client.expectOk('POST', '/entities?action=search', {
+          entity: 'dataset',
+          input: urn,
+          start: 0,
+          count: 1,
+        }),
+      ) as {
         value: { numEntities: number };
       };
       if (res.value.numEntities > 0) break;
@@ -165,17 +201,37 @@ try {
 const restore = await new Promise<string>((done, fail) => {
   const child = spawn(
     process.execPath,
-    ['--conditions=source', '--import', 'tsx', resolve(repoRoot, 'services/system-update/src/main.ts'), 'restore-indices'],
-    { cwd: repoRoot, env: { ...process.env, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] },
+    [
+      '--conditions=source',
+      '--import',
+      'tsx',
+      resolve(repoRoot, 'services/system-update/src/main.ts'),
+      'restore-indices',
+    ],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
   );
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.on('exit', (code) => (code === 0 ? done(out) : fail(new Error(`system-update exited ${code}: ${out.slice(-2000)}`))));
+  child.on('exit', (code) =>
+    code === 0 ? done(out) : fail(new Error(`system-update exited ${code}: ${out.slice(-2000)}`)),
+  );
 });
 const report = restore
   .split('\n')
   .filter((l) => l.includes('indices restored'))
-  .map((l) => JSON.parse(l) as { aspects: number; entities: number; durationMs: number; aspectsPerSecond: number })[0];
-if (report) row('restore indices (system-update, from the store)', { aspects: report.aspects, 'aspects/s': report.aspectsPerSecond, 'duration s': +(report.durationMs / 1000).toFixed(1) });
+  .map(
+    (l) =>
+      JSON.parse(l) as { aspects: number; entities: number; durationMs: number; aspectsPerSecond: number },
+  )[0];
+if (report)
+  row('restore indices (system-update, from the store)', {
+    aspects: report.aspects,
+    'aspects/s': report.aspectsPerSecond,
+    'duration s': +(report.durationMs / 1000).toFixed(1),
+  });
 await catalog.cleanup();
 console.table(rows);

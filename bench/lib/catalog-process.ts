@@ -83,7 +83,8 @@ export async function startCatalogProcess(
 export function embeddedEnv(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !['KAFKA_BOOTSTRAP_SERVER', 'MONGODB_URI', 'OPENSEARCH_URL'].includes(k)) out[k] = v;
+    if (v !== undefined && !['KAFKA_BOOTSTRAP_SERVER', 'MONGODB_URI', 'OPENSEARCH_URL'].includes(k))
+      out[k] = v;
   }
   return out;
 }

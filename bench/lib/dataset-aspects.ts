@@ -1,8 +1,35 @@
 /** Realistic dataset metadata, deterministic per index, as the proposals an ingestion run sends. */
 const WORDS = [
-  'customer', 'orders', 'payments', 'invoice', 'revenue', 'daily', 'monthly', 'events', 'clicks', 'sessions',
-  'users', 'accounts', 'ledger', 'inventory', 'shipments', 'returns', 'marketing', 'campaign', 'finance', 'risk',
-  'fraud', 'product', 'catalog', 'pricing', 'support', 'tickets', 'churn', 'forecast', 'warehouse', 'supplier',
+  'customer',
+  'orders',
+  'payments',
+  'invoice',
+  'revenue',
+  'daily',
+  'monthly',
+  'events',
+  'clicks',
+  'sessions',
+  'users',
+  'accounts',
+  'ledger',
+  'inventory',
+  'shipments',
+  'returns',
+  'marketing',
+  'campaign',
+  'finance',
+  'risk',
+  'fraud',
+  'product',
+  'catalog',
+  'pricing',
+  'support',
+  'tickets',
+  'churn',
+  'forecast',
+  'warehouse',
+  'supplier',
 ];
 const PLATFORMS = ['snowflake', 'bigquery', 'postgres', 'hive', 'kafka', 's3'];
 const TAGS = ['pii', 'gold', 'silver', 'deprecated', 'finance', 'marketing', 'core', 'sensitive'];
@@ -52,7 +79,12 @@ export function datasetProposals(i: number, run: string): Record<string, unknown
         description: `${word(i + f, 9)} of the row`,
       })),
     }),
-    aspect(urn, 'globalTags', { tags: [{ tag: `urn:li:tag:${TAGS[i % TAGS.length]}` }, { tag: `urn:li:tag:${TAGS[(i >> 2) % TAGS.length]}` }] }),
+    aspect(urn, 'globalTags', {
+      tags: [
+        { tag: `urn:li:tag:${TAGS[i % TAGS.length]}` },
+        { tag: `urn:li:tag:${TAGS[(i >> 2) % TAGS.length]}` },
+      ],
+    }),
     aspect(urn, 'ownership', { owners: [{ owner: OWNERS[i % OWNERS.length]!, type: 'DATAOWNER' }] }),
     aspect(urn, 'browsePaths', { paths: [`/prod/${platform}/${run}_db${i % 40}/${name}`] }),
   ];

@@ -9,7 +9,8 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Environment for a fresh, isolated distributed catalog on the local services (pnpm infra:up). */
 export function distributedBenchEnv(partitions = 2): Record<string, string> {
   for (const v of ['KAFKA_BOOTSTRAP_SERVER', 'MONGODB_URI', 'OPENSEARCH_URL']) {
-    if (!process.env[v]) throw new Error(`${v} is not set (pnpm infra:up, then: set -a; . /tmp/catalog-infra/env; set +a)`);
+    if (!process.env[v])
+      throw new Error(`${v} is not set (pnpm infra:up, then: set -a; . /tmp/catalog-infra/env; set +a)`);
   }
   const run = `bench${randomBytes(3).toString('hex')}`;
   const mongo = new URL(process.env['MONGODB_URI']!);

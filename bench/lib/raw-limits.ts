@@ -7,7 +7,12 @@ import { MongoClient } from 'mongodb';
  * of `bytes` bytes (batches of 500, acks=all, one group), and a MongoDB insertMany of `n` documents of
  * the same size.
  */
-export async function kafkaProduceConsume(brokers: string[], n: number, bytes: number, partitions: number): Promise<number> {
+export async function kafkaProduceConsume(
+  brokers: string[],
+  n: number,
+  bytes: number,
+  partitions: number,
+): Promise<number> {
   const kafka = new Kafka({ clientId: 'raw-limit', brokers, logLevel: logLevel.NOTHING });
   const topic = `raw_${randomBytes(4).toString('hex')}`;
   const admin = kafka.admin();
@@ -52,7 +57,12 @@ export async function mongoInsertMany(uri: string, n: number, bytes: number): Pr
   const started = performance.now();
   for (let i = 0; i < n; i += 500) {
     await collection.insertMany(
-      Array.from({ length: Math.min(500, n - i) }, (_, j) => ({ urn: `urn:li:dataset:${i + j}`, aspect: 'datasetProperties', version: 0, metadata })),
+      Array.from({ length: Math.min(500, n - i) }, (_, j) => ({
+        urn: `urn:li:dataset:${i + j}`,
+        aspect: 'datasetProperties',
+        version: 0,
+        metadata,
+      })),
       { ordered: false },
     );
   }

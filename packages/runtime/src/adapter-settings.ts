@@ -127,6 +127,8 @@ export function redactUrl(url: string): string {
 export function defaultConsumerGroup(role: 'persistence' | 'indexer', topics: TopicNames): string {
   const topic = role === 'persistence' ? topics.metadataChangeProposal : topics.metadataChangeLogVersioned;
   const standard =
-    role === 'persistence' ? defaultTopicNames.metadataChangeProposal : defaultTopicNames.metadataChangeLogVersioned;
+    role === 'persistence'
+      ? defaultTopicNames.metadataChangeProposal
+      : defaultTopicNames.metadataChangeLogVersioned;
   return topic === standard ? role : `${role}-${topic}`;
 }

@@ -10,13 +10,20 @@ describe('adapter settings', () => {
   });
 
   it('gives catalogs with renamed topics groups of their own, so they never share partitions', () => {
-    const topics = { ...defaultTopicNames, metadataChangeProposal: 'a_MCP', metadataChangeLogVersioned: 'a_MCL' };
+    const topics = {
+      ...defaultTopicNames,
+      metadataChangeProposal: 'a_MCP',
+      metadataChangeLogVersioned: 'a_MCL',
+    };
     expect(defaultConsumerGroup('persistence', topics)).toBe('persistence-a_MCP');
     expect(defaultConsumerGroup('indexer', topics)).toBe('indexer-a_MCL');
   });
 
   it('selects real services only when their variables are set, and reads topic overrides', () => {
-    const env = new EnvReader({ KAFKA_BOOTSTRAP_SERVER: 'k1:9092,k2:9092', METADATA_CHANGE_PROPOSAL_TOPIC_NAME: 'x' });
+    const env = new EnvReader({
+      KAFKA_BOOTSTRAP_SERVER: 'k1:9092,k2:9092',
+      METADATA_CHANGE_PROPOSAL_TOPIC_NAME: 'x',
+    });
     const settings = readAdapterSettings(env);
     env.finish();
     expect(settings.kafka?.brokers).toEqual(['k1:9092', 'k2:9092']);

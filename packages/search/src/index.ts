@@ -8,6 +8,7 @@ export {
   type Condition,
   type Criterion,
   type Edge,
+  type EdgeReplacement,
   type EntityDocument,
   type EntityIndexSpec,
   type FieldMapping,

@@ -176,6 +176,13 @@ export interface Edge {
   readonly createdActor?: string;
 }
 
+/** The edges one aspect of one source declares now (empty: none any more). */
+export interface EdgeReplacement {
+  readonly source: string;
+  readonly aspect: string;
+  readonly edges: readonly Edge[];
+}
+
 export interface RelatedRequest {
   readonly urn: string;
   readonly direction: 'INCOMING' | 'OUTGOING';
@@ -197,6 +204,11 @@ export interface GraphIndex {
   ensure(): Promise<void>;
   /** Replaces every edge that `aspect` of `source` declared with `edges` (empty removes them). */
   replaceEdges(source: string, aspect: string, edges: readonly Edge[]): Promise<void>;
+  /**
+   * (Added, optional.) `replaceEdges` for many (source, aspect) pairs in one round trip, as if called in
+   * order; the indexer uses it when present.
+   */
+  replaceEdgesMany?(items: readonly EdgeReplacement[]): Promise<void>;
   /** Removes every edge from or to the entity (entity deletion). */
   removeEntity(urn: string): Promise<void>;
   related(request: RelatedRequest): Promise<RelatedResponse>;

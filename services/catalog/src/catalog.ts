@@ -77,7 +77,11 @@ interface Consumers {
 }
 
 /** Persistence and indexer on worker threads: the HTTP event loop keeps a core of its own. */
-function startConsumerThreads(config: CatalogConfig, logger: Logger, outcomes: InProcessOutcomeChannel): Consumers {
+function startConsumerThreads(
+  config: CatalogConfig,
+  logger: Logger,
+  outcomes: InProcessOutcomeChannel,
+): Consumers {
   const persistence = startServiceWorker('persistence', config, logger, (o) => void outcomes.publish(o));
   const indexer = startServiceWorker('indexer', config, logger);
   return {

@@ -9,146 +9,192 @@ if (real.skip) console.warn(`skipping the distributed e2e: ${real.skip}`);
 
 const PROPS = 'com.linkedin.dataset.DatasetProperties';
 
-describe.skipIf(real.skip !== undefined)('distributed: gateway, persistence and indexer as separate processes', () => {
-  const children: ChildService[] = [];
-  let env: Record<string, string>;
-  let base: string;
+describe.skipIf(real.skip !== undefined)(
+  'distributed: gateway, persistence and indexer as separate processes',
+  () => {
+    const children: ChildService[] = [];
+    let env: Record<string, string>;
+    let base: string;
 
-  const start = (main: string, extra: Record<string, string> = {}): ChildService => {
-    const child = spawnService(main, { ...env, ...extra });
-    children.push(child);
-    return child;
-  };
-
-  beforeAll(async () => {
-    env = { ...distributedEnv(), KAFKA_TOPIC_PARTITIONS: '4', SYNC_INGEST_TIMEOUT_MS: '60000' };
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    // system-update creates the topics with their partitions and the index mappings, as in a deployment.
-    const setup = start('services/system-update/src/main.ts');
-    expect(await setup.exited, setup.output()).toBe(0);
-    const gateway = start('services/gateway/src/main.ts', { PORT: String(port), HOST: '127.0.0.1' });
-    start('services/persistence/src/main.ts');
-    start('services/indexer/src/main.ts');
-    await waitForHealth(base, gateway);
-  }, 180_000);
-
-  afterAll(async () => {
-    for (const c of children) if (c.process.exitCode === null) c.process.kill('SIGKILL');
-  });
-
-  /** Writers that keep the values they got a 200 for; they stop when told, or when a request fails hard. */
-  function startWriters(prefix: string, count: number, asyncCount: number) {
-    const acked = new Map<string, string[]>();
-    let stop = false;
-    const errors: string[] = [];
-    const writer = async (urn: string, async: boolean): Promise<void> => {
-      const values: string[] = [];
-      acked.set(urn, values);
-      for (let n = 0; !stop; n++) {
-        const value = `${urn}#${n}`;
-        const res = await ingest(base, proposal(urn, 'datasetProperties', { description: value }), async).catch(
-          (e: Error) => ({ status: 0, text: e.message }),
-        );
-        if (res.status === 200) values.push(value);
-        else errors.push(`${res.status} ${res.text}`);
-      }
+    const start = (main: string, extra: Record<string, string> = {}): ChildService => {
+      const child = spawnService(main, { ...env, ...extra });
+      children.push(child);
+      return child;
     };
-    const done = Promise.all([
-      ...Array.from({ length: count }, (_, i) => writer(datasetUrn(`${prefix}.sync_${i}`), false)),
-      ...Array.from({ length: asyncCount }, (_, i) => writer(datasetUrn(`${prefix}.async_${i}`), true)),
-    ]);
-    const total = () => [...acked.values()].reduce((s, v) => s + v.length, 0);
-    return { acked, errors, total, stop: async () => ((stop = true), await done) };
-  }
 
-  /** Partitions assigned to each member of a consumer group, as the broker reports them. */
-  async function groupAssignments(groupId: string): Promise<number[]> {
-    const kafka = new Kafka({ clientId: 'e2e-inspect', brokers: env['KAFKA_BOOTSTRAP_SERVER']!.split(','), logLevel: logLevel.NOTHING });
-    const admin = kafka.admin();
-    await admin.connect();
-    try {
-      const { groups } = await admin.describeGroups([groupId]);
-      return (groups[0]?.members ?? []).map((m) => {
-        const assignment = AssignerProtocol.MemberAssignment.decode(m.memberAssignment);
-        return Object.values(assignment?.assignment ?? {}).reduce((sum, parts) => sum + parts.length, 0);
+    beforeAll(async () => {
+      env = { ...distributedEnv(), KAFKA_TOPIC_PARTITIONS: '4', SYNC_INGEST_TIMEOUT_MS: '60000' };
+      const port = await freePort();
+      base = `http://127.0.0.1:${port}`;
+      // system-update creates the topics with their partitions and the index mappings, as in a deployment.
+      const setup = start('services/system-update/src/main.ts');
+      expect(await setup.exited, setup.output()).toBe(0);
+      const gateway = start('services/gateway/src/main.ts', { PORT: String(port), HOST: '127.0.0.1' });
+      start('services/persistence/src/main.ts');
+      start('services/indexer/src/main.ts');
+      await waitForHealth(base, gateway);
+    }, 180_000);
+
+    afterAll(async () => {
+      for (const c of children) if (c.process.exitCode === null) c.process.kill('SIGKILL');
+    });
+
+    /** Writers that keep the values they got a 200 for; they stop when told, or when a request fails hard. */
+    function startWriters(prefix: string, count: number, asyncCount: number) {
+      const acked = new Map<string, string[]>();
+      let stop = false;
+      const errors: string[] = [];
+      const writer = async (urn: string, async: boolean): Promise<void> => {
+        const values: string[] = [];
+        acked.set(urn, values);
+        for (let n = 0; !stop; n++) {
+          const value = `${urn}#${n}`;
+          const res = await ingest(
+            base,
+            proposal(urn, 'datasetProperties', { description: value }),
+            async,
+          ).catch((e: Error) => ({ status: 0, text: e.message }));
+          if (res.status === 200) values.push(value);
+          else errors.push(`${res.status} ${res.text}`);
+        }
+      };
+      const done = Promise.all([
+        ...Array.from({ length: count }, (_, i) => writer(datasetUrn(`${prefix}.sync_${i}`), false)),
+        ...Array.from({ length: asyncCount }, (_, i) => writer(datasetUrn(`${prefix}.async_${i}`), true)),
+      ]);
+      const total = () => [...acked.values()].reduce((s, v) => s + v.length, 0);
+      return { acked, errors, total, stop: async () => ((stop = true), await done) };
+    }
+
+    /** Partitions assigned to each member of a consumer group, as the broker reports them. */
+    async function groupAssignments(groupId: string): Promise<number[]> {
+      const kafka = new Kafka({
+        clientId: 'e2e-inspect',
+        brokers: env['KAFKA_BOOTSTRAP_SERVER']!.split(','),
+        logLevel: logLevel.NOTHING,
       });
-    } finally {
-      await admin.disconnect();
-    }
-  }
-
-  async function expectExactlyOnce(acked: Map<string, string[]>): Promise<number> {
-    let total = 0;
-    for (const [urn, values] of acked) {
-      total += values.length;
-      const stored = await waitUntil(
-        async () => (await readAllVersions(base, urn, 'datasetProperties', PROPS)).map((v) => (v as { description: string }).description),
-        (all) => values.every((v) => all.includes(v)),
-        60_000,
-      );
-      for (const value of values) expect(stored.filter((s) => s === value), `${value} stored once`).toHaveLength(1);
-      expect(new Set(stored).size, `no value of ${urn} stored twice`).toBe(stored.length);
-    }
-    return total;
-  }
-
-  it('loses no acknowledged write and stores none twice when persistence is killed -9 mid-stream', { timeout: 300_000 }, async () => {
-    const writers = startWriters('kill', 6, 2);
-    await waitUntil(async () => writers.total(), (n) => n >= 150, 60_000);
-    const persistence = children.find((c) => c.process.spawnargs.some((a) => a.includes('persistence')))!;
-    persistence.process.kill('SIGKILL');
-    await persistence.exited;
-    const atKill = writers.total();
-    // Writes keep arriving while persistence is down: async ones are acknowledged, sync ones wait.
-    await new Promise((r) => setTimeout(r, 1_000));
-    start('services/persistence/src/main.ts');
-    await waitUntil(async () => writers.total(), (n) => n >= atKill + 150, 90_000);
-    await writers.stop();
-    const total = await expectExactlyOnce(writers.acked);
-    expect(total).toBeGreaterThanOrEqual(300);
-  });
-
-  it('shares the partitions between two persistence processes, and one takes over when the other stops', { timeout: 300_000 }, async () => {
-    const t0 = Date.now();
-    const mark = (what: string) => console.warn(`scale-out: ${what} at ${Date.now() - t0} ms`);
-    const second = start('services/persistence/src/main.ts');
-    const writers = startWriters('scale', 8, 0);
-    await waitUntil(async () => writers.total(), (n) => n >= 200, 60_000);
-    mark('200 writes with two members');
-    const members = await waitUntil(
-      () => groupAssignments(`persistence-${env['METADATA_CHANGE_PROPOSAL_TOPIC_NAME']}`),
-      (m) => m.length === 2 && m.every((partitions) => partitions > 0),
-      60_000,
-    );
-    expect(members.reduce((a, b) => a + b, 0)).toBe(4);
-    // Both members consume: the group's lag stays bounded and every write is answered.
-    second.process.kill('SIGTERM');
-    expect(await second.exited, second.output()).toBe(0);
-    mark('second member stopped');
-    const atStop = writers.total();
-    await waitUntil(async () => writers.total(), (n) => n >= atStop + 100, 90_000);
-    mark('100 more writes with one member');
-    await writers.stop();
-    expect(writers.errors).toEqual([]);
-    await expectExactlyOnce(writers.acked);
-  });
-
-  it('indexes what persistence stored, for search across the processes', async () => {
-    const urn = datasetUrn('kill.sync_0');
-    const found = await waitUntil(
-      async () => {
-        const r = await fetch(`${base}/entities?action=search`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ entity: 'dataset', input: '*', start: 0, count: 100, filter: { or: [{ and: [{ field: 'urn', condition: 'EQUAL', values: [urn] }] }] } }),
+      const admin = kafka.admin();
+      await admin.connect();
+      try {
+        const { groups } = await admin.describeGroups([groupId]);
+        return (groups[0]?.members ?? []).map((m) => {
+          const assignment = AssignerProtocol.MemberAssignment.decode(m.memberAssignment);
+          return Object.values(assignment?.assignment ?? {}).reduce((sum, parts) => sum + parts.length, 0);
         });
-        return ((await r.json()) as { value: { entities: string[] } }).value.entities;
+      } finally {
+        await admin.disconnect();
+      }
+    }
+
+    async function expectExactlyOnce(acked: Map<string, string[]>): Promise<number> {
+      let total = 0;
+      for (const [urn, values] of acked) {
+        total += values.length;
+        const stored = await waitUntil(
+          async () =>
+            (await readAllVersions(base, urn, 'datasetProperties', PROPS)).map(
+              (v) => (v as { description: string }).description,
+            ),
+          (all) => values.every((v) => all.includes(v)),
+          60_000,
+        );
+        for (const value of values)
+          expect(
+            stored.filter((s) => s === value),
+            `${value} stored once`,
+          ).toHaveLength(1);
+        expect(new Set(stored).size, `no value of ${urn} stored twice`).toBe(stored.length);
+      }
+      return total;
+    }
+
+    it(
+      'loses no acknowledged write and stores none twice when persistence is killed -9 mid-stream',
+      { timeout: 300_000 },
+      async () => {
+        const writers = startWriters('kill', 6, 2);
+        await waitUntil(
+          async () => writers.total(),
+          (n) => n >= 150,
+          60_000,
+        );
+        const persistence = children.find((c) => c.process.spawnargs.some((a) => a.includes('persistence')))!;
+        persistence.process.kill('SIGKILL');
+        await persistence.exited;
+        const atKill = writers.total();
+        // Writes keep arriving while persistence is down: async ones are acknowledged, sync ones wait.
+        await new Promise((r) => setTimeout(r, 1_000));
+        start('services/persistence/src/main.ts');
+        await waitUntil(
+          async () => writers.total(),
+          (n) => n >= atKill + 150,
+          90_000,
+        );
+        await writers.stop();
+        const total = await expectExactlyOnce(writers.acked);
+        expect(total).toBeGreaterThanOrEqual(300);
       },
-      (entities) => entities.includes(urn),
-      30_000,
     );
-    expect(found).toContain(urn);
-    expect((await get(base, `/entitiesV2/${enc(urn)}`)).status).toBe(200);
-  });
-});
+
+    it(
+      'shares the partitions between two persistence processes, and one takes over when the other stops',
+      { timeout: 300_000 },
+      async () => {
+        const t0 = Date.now();
+        const mark = (what: string) => console.warn(`scale-out: ${what} at ${Date.now() - t0} ms`);
+        const second = start('services/persistence/src/main.ts');
+        const writers = startWriters('scale', 8, 0);
+        await waitUntil(
+          async () => writers.total(),
+          (n) => n >= 200,
+          60_000,
+        );
+        mark('200 writes with two members');
+        const members = await waitUntil(
+          () => groupAssignments(`persistence-${env['METADATA_CHANGE_PROPOSAL_TOPIC_NAME']}`),
+          (m) => m.length === 2 && m.every((partitions) => partitions > 0),
+          60_000,
+        );
+        expect(members.reduce((a, b) => a + b, 0)).toBe(4);
+        // Both members consume: the group's lag stays bounded and every write is answered.
+        second.process.kill('SIGTERM');
+        expect(await second.exited, second.output()).toBe(0);
+        mark('second member stopped');
+        const atStop = writers.total();
+        await waitUntil(
+          async () => writers.total(),
+          (n) => n >= atStop + 100,
+          90_000,
+        );
+        mark('100 more writes with one member');
+        await writers.stop();
+        expect(writers.errors).toEqual([]);
+        await expectExactlyOnce(writers.acked);
+      },
+    );
+
+    it('indexes what persistence stored, for search across the processes', async () => {
+      const urn = datasetUrn('kill.sync_0');
+      const found = await waitUntil(
+        async () => {
+          const r = await fetch(`${base}/entities?action=search`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({
+              entity: 'dataset',
+              input: '*',
+              start: 0,
+              count: 100,
+              filter: { or: [{ and: [{ field: 'urn', condition: 'EQUAL', values: [urn] }] }] },
+            }),
+          });
+          return ((await r.json()) as { value: { entities: string[] } }).value.entities;
+        },
+        (entities) => entities.includes(urn),
+        30_000,
+      );
+      expect(found).toContain(urn);
+      expect((await get(base, `/entitiesV2/${enc(urn)}`)).status).toBe(200);
+    });
+  },
+);

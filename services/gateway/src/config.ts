@@ -19,7 +19,10 @@ export interface GatewayConfig {
 export const SERVER_VERSION = 'v1.0.0';
 
 /** Reads the gateway's part of the environment (shared with the all-in-one catalog). */
-export function readGatewaySection(env: EnvReader, topics: TopicNames): Omit<GatewayConfig, 'adapters' | 'logLevel'> {
+export function readGatewaySection(
+  env: EnvReader,
+  topics: TopicNames,
+): Omit<GatewayConfig, 'adapters' | 'logLevel'> {
   return {
     port: env.int('PORT', 8080, { min: 0, max: 65535 }),
     host: env.string('HOST', '0.0.0.0'),

@@ -8,10 +8,13 @@ export interface IndexerConfig {
   readonly maxBatchSize: number;
 }
 
-export function readIndexerSection(env: EnvReader, topics: TopicNames): Pick<IndexerConfig, 'groupId' | 'maxBatchSize'> {
+export function readIndexerSection(
+  env: EnvReader,
+  topics: TopicNames,
+): Pick<IndexerConfig, 'groupId' | 'maxBatchSize'> {
   return {
     groupId: env.string('INDEXER_GROUP_ID', defaultConsumerGroup('indexer', topics)),
-    maxBatchSize: env.int('INDEXER_MAX_BATCH', 500, { min: 1, max: 10_000 }),
+    maxBatchSize: env.int('INDEXER_MAX_BATCH', 2_000, { min: 1, max: 10_000 }),
   };
 }
 

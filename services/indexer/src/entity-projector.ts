@@ -2,6 +2,7 @@ import { entityRegistry, parseUrn, type EntitySpec } from '@catalog/model';
 import {
   buildEntityDocument,
   edgesFor,
+  type EdgeReplacement,
   type EntityDocument,
   type GraphIndex,
   type SearchIndex,
@@ -56,12 +57,17 @@ export class EntityProjector {
     const current = (urn: string): readonly StoredAspect[] => prefetched?.get(urn) ?? fetched.get(urn) ?? [];
     const upserts: EntityDocument[] = [];
     const deletes: { entityType: string; urn: string }[] = [];
-    let edgeSets = 0;
+    const edgeSets: EdgeReplacement[] = [];
     for (const change of byUrn.values()) {
       const entity = entityOf(change.urn);
       if (!entity) continue;
       const stored = current(change.urn);
-      const values = new Map(stored.map((a) => [a.aspect, a.value as Record<string, unknown>]));
+      const values = new Map<string, Record<string, unknown>>();
+      const created = new Map<string, StoredAspect['created']>();
+      for (const a of stored) {
+        values.set(a.aspect, a.value as Record<string, unknown>);
+        if (!created.has(a.aspect)) created.set(a.aspect, a.created);
+      }
       if (entity.searchable) {
         if (values.size === 0) deletes.push({ entityType: entity.name, urn: change.urn });
         else upserts.push(buildEntityDocument(entity, change.urn, values));
@@ -70,15 +76,15 @@ export class EntityProjector {
         if (aspect.relationships.length === 0) continue;
         if (change.aspects && !change.aspects.has(aspect.name)) continue;
         const value = values.get(aspect.name);
-        const created = stored.find((a) => a.aspect === aspect.name)?.created;
-        const edges = value ? edgesFor(entity, change.urn, aspect.name, value, created) : [];
-        await this.graph.replaceEdges(change.urn, aspect.name, edges);
-        edgeSets++;
+        const edges = value ? edgesFor(entity, change.urn, aspect.name, value, created.get(aspect.name)) : [];
+        edgeSets.push({ source: change.urn, aspect: aspect.name, edges });
       }
     }
+    if (this.graph.replaceEdgesMany) await this.graph.replaceEdgesMany(edgeSets);
+    else for (const set of edgeSets) await this.graph.replaceEdges(set.source, set.aspect, set.edges);
     if (upserts.length > 0) await this.search.upsert(upserts);
     if (deletes.length > 0) await this.search.delete(deletes);
-    return { upserted: upserts.length, deleted: deletes.length, edgeSets };
+    return { upserted: upserts.length, deleted: deletes.length, edgeSets: edgeSets.length };
   }
 }
 

@@ -11,6 +11,8 @@ export interface EmbeddedConsumerContext {
   readonly signals: TopicSignals;
   readonly logger: EventLogLogger;
   readonly topic: (name: string) => TopicRow;
+  /** Has the connection write its deferred commits soon (with the next produce, or alone). */
+  readonly flushCommitsSoon: () => void;
   readonly pollIntervalMs: number;
   readonly defaultMaxBatchSize: number;
   readonly retryInitialMs: number;
@@ -150,7 +152,11 @@ export class EmbeddedConsumer implements Consumer, GroupMember {
       this.reportError(error, tp);
       return { kind: 'failed' };
     }
-    if (unmoved()) db.commit(groupId, row.id, tp.partition, end);
+    if (unmoved()) {
+      // Deferred: a consumer that produced (persistence) gets it written with its next batch's records.
+      db.deferCommit(groupId, row.id, tp.partition, end);
+      this.context.flushCommitsSoon();
+    }
     return { kind: 'processed' };
   }
 

@@ -61,8 +61,12 @@ export class EmbeddedEventLog implements EventLog {
   private readonly defaultPartitions: number;
   private readonly logger: EventLogLogger;
   private readonly retentionTimer: NodeJS.Timeout;
-  /** Wakes consumers of the same log file in the process's other threads (e.g. an indexer worker). */
-  private readonly threads: BroadcastChannel;
+  /**
+   * Wake consumers of the same log file in the process's other threads (e.g. an indexer worker): one
+   * channel per topic, so a produce wakes only the threads that use the topic.
+   */
+  private readonly channels = new Map<string, BroadcastChannel>();
+  private readonly channelPrefix: string;
   private closed = false;
 
   constructor(options: EmbeddedEventLogOptions) {
@@ -81,6 +85,7 @@ export class EmbeddedEventLog implements EventLog {
       signals: this.signals,
       logger: this.logger,
       topic: (name) => this.topic(name),
+      flushCommitsSoon: () => this.queue.flushCommitsSoon(),
       pollIntervalMs: options.pollIntervalMs ?? 100,
       defaultMaxBatchSize: options.maxBatchSize ?? 500,
       retryInitialMs: options.retryInitialMs ?? 100,
@@ -92,12 +97,7 @@ export class EmbeddedEventLog implements EventLog {
     );
     // Retention must not keep a process alive on its own.
     this.retentionTimer.unref();
-    this.threads = new BroadcastChannel(`catalog-event-log:${resolve(options.directory)}`);
-    this.threads.onmessage = (event: unknown) => {
-      const topics = (event as { data?: unknown }).data;
-      if (Array.isArray(topics)) for (const topic of topics) if (typeof topic === 'string') this.signals.notify(topic);
-    };
-    this.threads.unref();
+    this.channelPrefix = `catalog-event-log:${resolve(options.directory)}:`;
     this.logger.info({ directory: options.directory }, 'embedded event log opened');
   }
 
@@ -146,6 +146,7 @@ export class EmbeddedEventLog implements EventLog {
         this.db.initCommitted(options.groupId, row.id, partition, start);
       }
     }
+    for (const name of options.topics) this.channel(name);
     const consumer = new EmbeddedConsumer(this.consumerContext, options, (stopped) => {
       this.consumers.delete(stopped);
       this.coordinator.leave(options.groupId, stopped);
@@ -187,7 +188,7 @@ export class EmbeddedEventLog implements EventLog {
     clearInterval(this.retentionTimer);
     await Promise.all([...this.consumers].map((c) => c.stop()));
     await this.queue.drained();
-    this.threads.close();
+    for (const channel of this.channels.values()) channel.close();
     this.db.close();
     this.logger.info({}, 'embedded event log closed');
   }
@@ -202,15 +203,25 @@ export class EmbeddedEventLog implements EventLog {
     return row;
   }
 
+  /** The topic's cross-thread channel; any message on it means "records were produced". */
+  private channel(topic: string): BroadcastChannel {
+    let channel = this.channels.get(topic);
+    if (!channel) {
+      channel = new BroadcastChannel(this.channelPrefix + topic);
+      channel.onmessage = () => this.signals.notify(topic);
+      channel.unref();
+      this.channels.set(topic, channel);
+    }
+    return channel;
+  }
+
   private notifyProduced(placed: readonly PlacedRecord[]): void {
     const topicIds = new Set(placed.map((p) => p.topicId));
-    const names: string[] = [];
     for (const row of this.topics.values()) {
       if (!topicIds.has(row.id)) continue;
       this.signals.notify(row.name);
-      names.push(row.name);
+      this.channel(row.name).postMessage(0);
     }
-    if (names.length > 0) this.threads.postMessage(names);
   }
 
   private runRetentionSafely(): void {

@@ -126,16 +126,31 @@ function prepareStatements(db: Database.Database) {
   };
 }
 
+/** A group's position not yet written: it rides along with the connection's next write transaction. */
+interface DeferredCommit {
+  readonly groupId: string;
+  readonly topicId: number;
+  readonly partition: number;
+  readonly nextOffset: number;
+}
+
 export class LogDatabase {
   private readonly db: Database.Database;
   private readonly statements: ReturnType<typeof prepareStatements>;
   private readonly appendTransaction: (placed: readonly PlacedRecord[]) => number[];
+  private readonly commitsTransaction: () => void;
+  /** Deferred commits by group/topic/partition; reads of this connection see them at once. */
+  private readonly deferred = new Map<string, DeferredCommit>();
 
   constructor(directory: string, durability: Durability, busyTimeoutMs: number) {
     mkdirSync(directory, { recursive: true });
     this.db = new Database(join(directory, 'eventlog.sqlite'), { timeout: busyTimeoutMs });
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(durability === 'power-loss' ? 'synchronous = FULL' : 'synchronous = NORMAL');
+    // Checkpoints (two fsyncs each) run inside whichever commit crosses the threshold and stall that
+    // thread's event loop; 4x SQLite's default makes them rarer. The size limit truncates the WAL after.
+    this.db.pragma('wal_autocheckpoint = 4000');
+    this.db.pragma('journal_size_limit = 67108864');
     this.db.exec(SCHEMA);
     this.statements = prepareStatements(this.db);
     // IMMEDIATE takes the write lock up front: a deferred transaction that reads the partition end and then
@@ -167,9 +182,24 @@ export class LogDatabase {
       }
       for (const end of ends.values())
         this.statements.setPartitionEnd.run(end.topicId, end.partition, end.next);
+      this.writeDeferred();
       return offsets;
     });
-    this.appendTransaction = (placed) => append.immediate(placed);
+    this.appendTransaction = (placed) => {
+      const offsets = append.immediate(placed);
+      this.deferred.clear();
+      return offsets;
+    };
+    const commits = this.db.transaction(() => this.writeDeferred());
+    this.commitsTransaction = () => {
+      commits.immediate();
+      this.deferred.clear();
+    };
+  }
+
+  private writeDeferred(): void {
+    for (const c of this.deferred.values())
+      this.statements.commit.run(c.groupId, c.topicId, c.partition, c.nextOffset);
   }
 
   /** Reads a topic's row; undefined when it does not exist. */
@@ -186,9 +216,18 @@ export class LogDatabase {
     return row;
   }
 
-  /** Appends records in one transaction; returns their offsets in input order. */
+  /** Appends records, and writes the deferred commits, in one transaction; returns the records' offsets in input order. */
   append(placed: readonly PlacedRecord[]): number[] {
     return this.appendTransaction(placed);
+  }
+
+  get hasDeferredCommits(): boolean {
+    return this.deferred.size > 0;
+  }
+
+  /** Writes the deferred commits now (in one transaction); a no-op when there are none. */
+  flushDeferredCommits(): void {
+    if (this.deferred.size > 0) this.commitsTransaction();
   }
 
   fetch(topicId: number, partition: number, fromOffset: number, limit: number): StoredRecord[] {
@@ -212,17 +251,34 @@ export class LogDatabase {
   }
 
   committed(groupId: string, topicId: number, partition: number): number | undefined {
+    const deferred = this.deferred.get(commitKey(groupId, topicId, partition));
+    if (deferred) return deferred.nextOffset;
     return this.statements.committed.get(groupId, topicId, partition)?.next_offset;
   }
 
   committedAll(groupId: string, topicId: number): Map<number, number> {
-    return new Map(
+    const all = new Map(
       this.statements.committedAll.all(groupId, topicId).map((r) => [r.partition, r.next_offset]),
     );
+    for (const c of this.deferred.values())
+      if (c.groupId === groupId && c.topicId === topicId) all.set(c.partition, c.nextOffset);
+    return all;
   }
 
+  /** Stores the group's position now, durably (replacing a deferred one). */
   commit(groupId: string, topicId: number, partition: number, nextOffset: number): void {
     this.statements.commit.run(groupId, topicId, partition, nextOffset);
+    this.deferred.delete(commitKey(groupId, topicId, partition));
+  }
+
+  /**
+   * Sets the group's position for this connection's readers at once and writes it with the next
+   * transaction of this connection (an append, or flushDeferredCommits), so a consumer that produces
+   * pays one commit for its records and its position. Until then a crash redelivers from the previous
+   * position, which at-least-once consumers already allow for.
+   */
+  deferCommit(groupId: string, topicId: number, partition: number, nextOffset: number): void {
+    this.deferred.set(commitKey(groupId, topicId, partition), { groupId, topicId, partition, nextOffset });
   }
 
   /** Stores a starting offset for a group that has none; keeps an existing one. */
@@ -240,6 +296,11 @@ export class LogDatabase {
   }
 
   close(): void {
+    this.flushDeferredCommits();
     this.db.close();
   }
+}
+
+function commitKey(groupId: string, topicId: number, partition: number): string {
+  return `${groupId}\u0000${topicId}\u0000${partition}`;
 }

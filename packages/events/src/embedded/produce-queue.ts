@@ -25,12 +25,23 @@ export class ProduceQueue {
   enqueue(placed: readonly PlacedRecord[]): Promise<number[]> {
     return new Promise((resolve, reject) => {
       this.pending.push({ placed, resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        this.idle = new Promise((done) => (this.markIdle = done));
-        setImmediate(() => this.flush());
-      }
+      this.schedule();
     });
+  }
+
+  /**
+   * Makes sure the connection's deferred commits are written at the next flush: with the records
+   * produced meanwhile (a consumer that produces usually starts its next batch first), else alone.
+   */
+  flushCommitsSoon(): void {
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.idle = new Promise((done) => (this.markIdle = done));
+    setImmediate(() => this.flush());
   }
 
   /** Resolves once everything enqueued so far is committed (or failed). */
@@ -42,12 +53,17 @@ export class ProduceQueue {
     const batch = this.pending;
     this.pending = [];
     this.scheduled = false;
+    if (batch.length === 0) {
+      this.flushCommitsOnly();
+      return;
+    }
     const all = batch.length === 1 ? (batch[0]?.placed ?? []) : batch.flatMap((p) => p.placed);
     let offsets: number[];
     try {
       offsets = this.db.append(all);
     } catch (error) {
       for (const p of batch) p.reject(error);
+      if (this.db.hasDeferredCommits) setTimeout(() => this.schedule(), 100).unref();
       this.markIdle?.();
       return;
     }
@@ -58,5 +74,16 @@ export class ProduceQueue {
     }
     this.markIdle?.();
     this.onCommitted(all);
+  }
+
+  private flushCommitsOnly(): void {
+    try {
+      this.db.flushDeferredCommits();
+    } catch {
+      // The file stayed locked past busy_timeout: the commits stay deferred (their consumers already
+      // moved on); try again shortly. A crash meanwhile only redelivers.
+      setTimeout(() => this.schedule(), 100).unref();
+    }
+    this.markIdle?.();
   }
 }

@@ -11,13 +11,31 @@ interface DocRow {
   readonly doc: string;
 }
 
+interface StoredDocRow extends DocRow {
+  readonly removed: number;
+}
+
+type Fields = EntityDocument['fields'];
+
+/** One `vals` row of a document: field, value as text, value as number (numbers only). */
+interface ValRow {
+  readonly field: string;
+  readonly value: string;
+  readonly num: number | null;
+}
+
+/** Rows per multi-row INSERT into `vals`: one statement per chunk instead of one per value. */
+const VALS_PER_INSERT = 32;
+
 /** Writes entity documents into docs / vals / browse / FTS, and keeps the index specs. */
 export class SqliteDocumentWriter {
   private readonly entities = new Map<string, IndexedEntity>();
-  private readonly upsertDoc: Database.Statement<[string, string, number, string], { id: number }>;
-  private readonly findDoc: Database.Statement<[string, string], { id: number }>;
+  private readonly insertDoc: Database.Statement<[string, string, number, string]>;
+  private readonly updateDoc: Database.Statement<[number, string, number]>;
+  private readonly findDoc: Database.Statement<[string, string], StoredDocRow>;
   private readonly deleteDoc: Database.Statement<[number]>;
-  private readonly insertVal: Database.Statement<[number, string, string, number | null, string, number]>;
+  private readonly insertVals = new Map<number, Database.Statement<unknown[]>>();
+  private readonly deleteVal: Database.Statement<[number, string, string]>;
   private readonly deleteVals: Database.Statement<[number]>;
   private readonly insertBrowse: Database.Statement<[string, string, number, string, number, number]>;
   private readonly deleteBrowse: Database.Statement<[number]>;
@@ -33,16 +51,11 @@ export class SqliteDocumentWriter {
       const spec = JSON.parse(row.spec) as EntityIndexSpec;
       this.entities.set(spec.entityType, indexedEntity(spec));
     }
-    this.upsertDoc = db.prepare(
-      `INSERT INTO docs (entity_type, urn, removed, doc) VALUES (?, ?, ?, ?)
-       ON CONFLICT (entity_type, urn) DO UPDATE SET removed = excluded.removed, doc = excluded.doc
-       RETURNING id`,
-    );
-    this.findDoc = db.prepare('SELECT id FROM docs WHERE entity_type = ? AND urn = ?');
+    this.insertDoc = db.prepare('INSERT INTO docs (entity_type, urn, removed, doc) VALUES (?, ?, ?, ?)');
+    this.updateDoc = db.prepare('UPDATE docs SET removed = ?, doc = ? WHERE id = ?');
+    this.findDoc = db.prepare('SELECT id, removed, doc FROM docs WHERE entity_type = ? AND urn = ?');
     this.deleteDoc = db.prepare('DELETE FROM docs WHERE id = ?');
-    this.insertVal = db.prepare(
-      'INSERT OR IGNORE INTO vals (doc, field, value, num, entity_type, removed) VALUES (?, ?, ?, ?, ?, ?)',
-    );
+    this.deleteVal = db.prepare('DELETE FROM vals WHERE doc = ? AND field = ? AND value = ?');
     this.deleteVals = db.prepare('DELETE FROM vals WHERE doc = ?');
     this.insertBrowse = db.prepare(
       'INSERT OR IGNORE INTO browse (entity_type, parent, leaf, segment, doc, removed) VALUES (?, ?, ?, ?, ?, ?)',
@@ -68,8 +81,11 @@ export class SqliteDocumentWriter {
     const table = ftsTableOf(spec.entityType);
     const next = indexedEntity(spec);
     const columnsKey = JSON.stringify(next.columns);
+    const specJson = JSON.stringify(spec);
     const stored = this.db
-      .prepare<[string], { fts_columns: string }>('SELECT fts_columns FROM index_specs WHERE entity_type = ?')
+      .prepare<[string], { spec: string; fts_columns: string }>(
+        'SELECT spec, fts_columns FROM index_specs WHERE entity_type = ?',
+      )
       .get(spec.entityType);
     this.db.transaction(() => {
       this.db
@@ -77,9 +93,16 @@ export class SqliteDocumentWriter {
           `INSERT INTO index_specs (entity_type, spec, fts_columns) VALUES (?, ?, ?)
            ON CONFLICT (entity_type) DO UPDATE SET spec = excluded.spec, fts_columns = excluded.fts_columns`,
         )
-        .run(spec.entityType, JSON.stringify(spec), columnsKey);
+        .run(spec.entityType, specJson, columnsKey);
       this.entities.set(spec.entityType, next);
       this.ftsStatements.delete(spec.entityType);
+      // Which values are keyed follows the spec; the writer diffs against rows derived with it.
+      if (stored !== undefined && stored.spec !== specJson) {
+        const docs = this.db
+          .prepare<[string], StoredDocRow>('SELECT id, removed, doc FROM docs WHERE entity_type = ?')
+          .all(spec.entityType);
+        for (const row of docs) this.rederiveRows(spec.entityType, next, row);
+      }
       if (stored?.fts_columns === columnsKey) {
         this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING fts5(${ftsColumnsDdl(next)})`);
         return;
@@ -91,8 +114,7 @@ export class SqliteDocumentWriter {
         .iterate(spec.entityType);
       const fts = this.fts(spec.entityType, next);
       for (const row of rows) {
-        const fields = JSON.parse(row.doc) as EntityDocument['fields'];
-        fts.insert.run(row.id, ...next.columns.map((c) => columnText(c, fields)));
+        fts.insert.run(row.id, ...ftsTextsOf(next, JSON.parse(row.doc) as Fields));
       }
     })();
   }
@@ -138,24 +160,102 @@ export class SqliteDocumentWriter {
     return entity;
   }
 
+  /**
+   * Writes one document, touching only the rows that differ from the stored version: an identical
+   * document costs one lookup; a changed one rewrites its changed values, and its browse and FTS rows
+   * only when their inputs changed. The derived rows are a function of (document, spec), and ensureIndex
+   * re-derives them when the spec changes, so the stored document tells what rows exist.
+   */
   private writeOne(document: EntityDocument): void {
     const entity = this.requireEntity(document.entityType);
     const { fields } = document;
     const removed = valuesOf(fields[REMOVED_FIELD]).includes(true) ? 1 : 0;
-    const row = this.upsertDoc.get(document.entityType, document.urn, removed, JSON.stringify(fields));
-    if (row === undefined) throw new Error(`upsert of ${document.urn} returned no id`);
-    const id = row.id;
-    this.removeRows(document.entityType, id, false);
-    for (const [field, value] of Object.entries(fields)) {
-      if (!entity.keyed.has(field)) continue;
-      for (const v of valuesOf(value)) {
-        const num = typeof v === 'number' ? v : null;
-        this.insertVal.run(id, field, String(v), num, document.entityType, removed);
-      }
+    const json = JSON.stringify(fields);
+    const stored = this.findDoc.get(document.entityType, document.urn);
+    if (stored === undefined) {
+      const id = Number(this.insertDoc.run(document.entityType, document.urn, removed, json).lastInsertRowid);
+      this.insertValRows(id, document.entityType, removed, valRowsOf(entity, fields));
+      this.writeBrowsePaths(document.entityType, id, fields, removed);
+      this.fts(document.entityType, entity).insert.run(id, ...ftsTextsOf(entity, fields));
+      return;
     }
+    if (stored.doc === json && stored.removed === removed) return;
+    const id = stored.id;
+    const previous = JSON.parse(stored.doc) as Fields;
+    this.updateDoc.run(removed, json, id);
+    const next = valRowsOf(entity, fields);
+    if (stored.removed !== removed) {
+      this.deleteVals.run(id);
+      this.insertValRows(id, document.entityType, removed, next);
+    } else {
+      const before = valRowsOf(entity, previous);
+      const beforeKeys = new Map(before.map((r) => [valKey(r), r.num]));
+      const nextKeys = new Map(next.map((r) => [valKey(r), r.num]));
+      for (const row of before) {
+        const key = valKey(row);
+        if (!nextKeys.has(key) || nextKeys.get(key) !== row.num) this.deleteVal.run(id, row.field, row.value);
+      }
+      this.insertValRows(
+        id,
+        document.entityType,
+        removed,
+        next.filter((row) => {
+          const key = valKey(row);
+          return !beforeKeys.has(key) || beforeKeys.get(key) !== row.num;
+        }),
+      );
+    }
+    if (
+      stored.removed !== removed ||
+      !sameValues(valuesOf(previous[BROWSE_PATHS_FIELD]), valuesOf(fields[BROWSE_PATHS_FIELD]))
+    ) {
+      this.deleteBrowse.run(id);
+      this.writeBrowsePaths(document.entityType, id, fields, removed);
+    }
+    const texts = ftsTextsOf(entity, fields);
+    if (!sameValues(ftsTextsOf(entity, previous), texts)) {
+      const fts = this.fts(document.entityType, entity);
+      fts.remove.run(id);
+      fts.insert.run(id, ...texts);
+    }
+  }
+
+  /** Inserts `vals` rows (already distinct by field and value) in multi-row statements. */
+  private insertValRows(id: number, entityType: string, removed: number, rows: readonly ValRow[]): void {
+    for (let at = 0; at < rows.length; at += VALS_PER_INSERT) {
+      const chunk = rows.slice(at, at + VALS_PER_INSERT);
+      const params: unknown[] = [];
+      for (const row of chunk) params.push(id, row.field, row.value, row.num, entityType, removed);
+      this.insertValsStatement(chunk.length).run(...params);
+    }
+  }
+
+  private insertValsStatement(rows: number): Database.Statement<unknown[]> {
+    let statement = this.insertVals.get(rows);
+    if (statement === undefined) {
+      statement = this.db.prepare(
+        `INSERT OR IGNORE INTO vals (doc, field, value, num, entity_type, removed) VALUES ${Array.from(
+          { length: rows },
+          () => '(?, ?, ?, ?, ?, ?)',
+        ).join(', ')}`,
+      );
+      this.insertVals.set(rows, statement);
+    }
+    return statement;
+  }
+
+  /** Deletes and re-inserts a document's vals and browse rows (after a spec change). */
+  private rederiveRows(entityType: string, entity: IndexedEntity, row: StoredDocRow): void {
+    const fields = JSON.parse(row.doc) as Fields;
+    this.deleteVals.run(row.id);
+    this.deleteBrowse.run(row.id);
+    this.insertValRows(row.id, entityType, row.removed, valRowsOf(entity, fields));
+    this.writeBrowsePaths(entityType, row.id, fields, row.removed);
+  }
+
+  private writeBrowsePaths(entityType: string, id: number, fields: Fields, removed: number): void {
     for (const path of valuesOf(fields[BROWSE_PATHS_FIELD]))
-      this.writeBrowsePath(document.entityType, id, String(path), removed);
-    this.fts(document.entityType, entity).insert.run(id, ...entity.columns.map((c) => columnText(c, fields)));
+      this.writeBrowsePath(entityType, id, String(path), removed);
   }
 
   private writeBrowsePath(entityType: string, id: number, raw: string, removed: number): void {
@@ -194,6 +294,35 @@ export class SqliteDocumentWriter {
     }
     return statements;
   }
+}
+
+/** The distinct (field, value) rows of a document's keyed fields; the first of equal texts wins. */
+function valRowsOf(entity: IndexedEntity, fields: Fields): ValRow[] {
+  const rows: ValRow[] = [];
+  const seen = new Set<string>();
+  for (const [field, value] of Object.entries(fields)) {
+    if (!entity.keyed.has(field)) continue;
+    for (const v of valuesOf(value)) {
+      const row = { field, value: String(v), num: typeof v === 'number' ? v : null };
+      const key = valKey(row);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      rows.push(row);
+    }
+  }
+  return rows;
+}
+
+function valKey(row: ValRow): string {
+  return `${row.field}\u0000${row.value}`;
+}
+
+function ftsTextsOf(entity: IndexedEntity, fields: Fields): string[] {
+  return entity.columns.map((c) => columnText(c, fields));
+}
+
+function sameValues(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
 /** Column list and options of an FTS table: unicode61 words (diacritics folded), prefix indexes. */

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Edge, GraphIndex, RelatedRequest, RelatedResponse } from '../port.js';
+import type { Edge, EdgeReplacement, GraphIndex, RelatedRequest, RelatedResponse } from '../port.js';
 import type { SqliteHandle } from './sqlite-handle.js';
 import { StatementCache } from './statement-cache.js';
 
@@ -17,7 +17,7 @@ interface RelatedRow {
  */
 export class SqliteGraphIndex implements GraphIndex {
   private readonly queries: StatementCache;
-  private readonly replace: (source: string, aspect: string, edges: readonly Edge[]) => void;
+  private readonly replace: (items: readonly EdgeReplacement[]) => void;
   private readonly remove: (urn: string) => void;
   private released = false;
 
@@ -30,10 +30,12 @@ export class SqliteGraphIndex implements GraphIndex {
       `INSERT OR REPLACE INTO edges (source, aspect, relationship, target, created_at, created_actor)
        VALUES (?, ?, ?, ?, ?, ?)`,
     );
-    this.replace = db.transaction((source: string, aspect: string, edges: readonly Edge[]) => {
-      deleteAspect.run(source, aspect);
-      for (const e of edges)
-        insert.run(source, aspect, e.relationship, e.target, e.createdAt ?? null, e.createdActor ?? null);
+    this.replace = db.transaction((items: readonly EdgeReplacement[]) => {
+      for (const { source, aspect, edges } of items) {
+        deleteAspect.run(source, aspect);
+        for (const e of edges)
+          insert.run(source, aspect, e.relationship, e.target, e.createdAt ?? null, e.createdActor ?? null);
+      }
     });
     const deleteFrom = db.prepare('DELETE FROM edges WHERE source = ?');
     const deleteTo = db.prepare('DELETE FROM edges WHERE target = ?');
@@ -46,7 +48,11 @@ export class SqliteGraphIndex implements GraphIndex {
   async ensure(): Promise<void> {}
 
   async replaceEdges(source: string, aspect: string, edges: readonly Edge[]): Promise<void> {
-    this.replace(source, aspect, edges);
+    this.replace([{ source, aspect, edges }]);
+  }
+
+  async replaceEdgesMany(items: readonly EdgeReplacement[]): Promise<void> {
+    if (items.length > 0) this.replace(items);
   }
 
   async removeEntity(urn: string): Promise<void> {

@@ -114,11 +114,24 @@ function unrestrictedSource(
 
 function materialize(queries: StatementCache, entity: IndexedEntity, search: NormalizedSearch): MatchSource {
   queries.get('DELETE FROM temp.search_hits').run();
-  const rest = matchParts(entity, search);
-  if (search.query.kind === 'text') {
-    const table = ftsTableOf(entity.spec.entityType);
-    const weights = entity.columns.map((c) => c.weight).join(', ');
-    const bm25 = entity.columns.length === 0 ? '0' : `-bm25(${table}, ${weights})`;
+  const table = ftsTableOf(entity.spec.entityType);
+  const weights = entity.columns.map((c) => c.weight).join(', ');
+  const bm25 = entity.columns.length === 0 ? '0' : `-bm25(${table}, ${weights})`;
+  if (search.query.kind === 'text' && search.filter === undefined) {
+    // The FTS table holds this entity type's documents only, by document id: without a filter there is
+    // no need to join docs, the few soft-deleted ids are excluded as a set.
+    const removed = search.includeRemoved
+      ? ''
+      : ` AND ${table}.rowid NOT IN (SELECT id FROM docs WHERE entity_type = ? AND removed = 1)`;
+    queries
+      .get(
+        `INSERT INTO temp.search_hits (id, score) SELECT ${table}.rowid, ${bm25}
+         FROM ${table} WHERE ${table} MATCH ?${removed}`,
+      )
+      .run(ftsQuery(search.query.terms), ...(search.includeRemoved ? [] : [entity.spec.entityType]));
+  } else if (search.query.kind === 'text') {
+    // With a filter, the join keeps the FTS match driving (a rowid IN list would drive one MATCH per id).
+    const rest = matchParts(entity, search);
     queries
       .get(
         `INSERT INTO temp.search_hits (id, score) SELECT d.id, ${bm25}
@@ -126,6 +139,7 @@ function materialize(queries: StatementCache, entity: IndexedEntity, search: Nor
       )
       .run(ftsQuery(search.query.terms), ...rest.params);
   } else {
+    const rest = matchParts(entity, search);
     queries
       .get(`INSERT INTO temp.search_hits (id, score) SELECT d.id, 0 FROM docs d WHERE ${rest.sql}`)
       .run(...rest.params);
@@ -195,10 +209,19 @@ function pageRows(
   const byScore = source.materialized && search.query.kind === 'text' ? ['score DESC'] : [];
   const orderBy = [...sortKeys.map((k) => k.order), ...byScore, 'd.urn ASC'].join(', ');
   const score = source.materialized ? 'h.score' : '0';
+  // Ranked by score alone, the page lies within the hits scoring at least the limit-th best score: only
+  // those (ties included) are joined with docs and sorted, not the whole match set.
+  const cutoff =
+    byScore.length > 0 && sortKeys.length === 0
+      ? {
+          sql: ' AND h.score >= IFNULL((SELECT score FROM temp.search_hits ORDER BY score DESC LIMIT 1 OFFSET ?), h.score)',
+          params: [limit - 1],
+        }
+      : { sql: '', params: [] };
   return queries.all<PageRow>(
     `SELECT d.id AS id, d.urn AS urn, ${score} AS score${keysSql}
-     FROM ${source.tables} WHERE ${source.where.sql} ORDER BY ${orderBy} LIMIT ?`,
-    [...sortKeys.flatMap((k) => k.params), ...source.where.params, limit],
+     FROM ${source.tables} WHERE ${source.where.sql}${cutoff.sql} ORDER BY ${orderBy} LIMIT ?`,
+    [...sortKeys.flatMap((k) => k.params), ...source.where.params, ...cutoff.params, limit],
   );
 }
 

@@ -1,5 +1,5 @@
 import type { Client, Types } from '@opensearch-project/opensearch';
-import type { Edge, GraphIndex, RelatedRequest, RelatedResponse } from '../port.js';
+import type { Edge, EdgeReplacement, GraphIndex, RelatedRequest, RelatedResponse } from '../port.js';
 import type { AliasedIndices } from './aliased-index.js';
 import { runBulk, type BulkOperation, type RefreshPolicy } from './bulk-writer.js';
 import type { Query } from './filter-query.js';
@@ -20,6 +20,8 @@ export interface GraphIndexParts {
 const keyword = { type: 'keyword' } as const;
 /** Pairs fetched per composite-aggregation round when listing related entities. */
 const PAIRS_PER_ROUND = 1_000;
+/** Manifests read per multi-get when replacing many edge sets. */
+const MANIFESTS_PER_MGET = 1_000;
 
 /**
  * Edges in `graph_service_v1`, one document per (source, relationship, target, aspect). Each
@@ -52,27 +54,39 @@ export class OpenSearchGraphIndex implements GraphIndex {
   }
 
   async replaceEdges(source: string, aspect: string, edges: readonly Edge[]): Promise<void> {
+    await this.replaceEdgesMany([{ source, aspect, edges }]);
+  }
+
+  /** One multi-get of the manifests, then one bulk request (in chunks) for every pair. */
+  async replaceEdgesMany(items: readonly EdgeReplacement[]): Promise<void> {
+    if (items.length === 0) return;
     if (!this.ensured) await this.ensure();
     const index = this.parts.names.graph();
-    const manifestId = tupleId(['manifest', source, aspect]);
-    const previous = await this.manifestEdges(manifestId);
-    const current = new Map(
-      edges.map((edge) => [tupleId([edge.source, edge.relationship, edge.target, edge.aspect]), edge]),
-    );
+    const manifestIdOf = (item: EdgeReplacement): string => tupleId(['manifest', item.source, item.aspect]);
+    const manifests = await this.manifestEdges([...new Set(items.map(manifestIdOf))]);
     const operations: BulkOperation[] = [];
-    for (const id of previous) if (!current.has(id)) operations.push({ action: 'delete', index, id });
-    for (const [id, edge] of current)
-      operations.push({ action: 'index', index, id, document: edgeDocument(edge) });
-    operations.push(
-      current.size === 0
-        ? { action: 'delete', index, id: manifestId }
-        : {
-            action: 'index',
-            index,
-            id: manifestId,
-            document: { manifestSource: source, manifestEdges: { ids: [...current.keys()] } },
-          },
-    );
+    for (const { source, aspect, edges } of items) {
+      const manifestId = manifestIdOf({ source, aspect, edges });
+      const current = new Map(
+        edges.map((edge) => [tupleId([edge.source, edge.relationship, edge.target, edge.aspect]), edge]),
+      );
+      for (const id of manifests.get(manifestId) ?? [])
+        if (!current.has(id)) operations.push({ action: 'delete', index, id });
+      for (const [id, edge] of current)
+        operations.push({ action: 'index', index, id, document: edgeDocument(edge) });
+      operations.push(
+        current.size === 0
+          ? { action: 'delete', index, id: manifestId }
+          : {
+              action: 'index',
+              index,
+              id: manifestId,
+              document: { manifestSource: source, manifestEdges: { ids: [...current.keys()] } },
+            },
+      );
+      // A later item for the same pair replaces what this one wrote.
+      manifests.set(manifestId, [...current.keys()]);
+    }
     await runBulk(this.parts.client, operations, this.parts.refresh);
   }
 
@@ -143,15 +157,28 @@ export class OpenSearchGraphIndex implements GraphIndex {
     // The client is shared; openOpenSearch's close() ends it.
   }
 
-  private async manifestEdges(manifestId: string): Promise<string[]> {
-    const response = await this.parts.client.get(
-      { index: this.parts.names.graph(), id: manifestId },
-      { ignore: [404] },
-    );
-    const body = asObject(response.body, 'get manifest');
-    if (response.statusCode === 404 || body['found'] !== true) return [];
-    const edges = asObject(asObject(body['_source'], 'manifest')['manifestEdges'], 'manifestEdges');
-    return asArray(edges['ids'], 'manifest ids').map((id) => asString(id, 'manifest id'));
+  /** The edge ids each manifest lists (read by id: real-time, refreshed or not); absent ones are left out. */
+  private async manifestEdges(manifestIds: readonly string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    for (let at = 0; at < manifestIds.length; at += MANIFESTS_PER_MGET) {
+      const ids = manifestIds.slice(at, at + MANIFESTS_PER_MGET);
+      const response = await this.parts.client.mget(
+        { index: this.parts.names.graph(), body: { ids } },
+        { ignore: [404] },
+      );
+      if (response.statusCode === 404) continue;
+      const docs = asArray(asObject(response.body, 'mget manifests')['docs'], 'mget docs');
+      for (const item of docs) {
+        const doc = asObject(item, 'manifest');
+        if (doc['found'] !== true) continue;
+        const edges = asObject(asObject(doc['_source'], 'manifest')['manifestEdges'], 'manifestEdges');
+        out.set(
+          asString(doc['_id'], 'manifest id'),
+          asArray(edges['ids'], 'manifest ids').map((id) => asString(id, 'manifest id')),
+        );
+      }
+    }
+    return out;
   }
 }
 

@@ -102,6 +102,27 @@ export function graphIndexContract(name: string, factory: () => Promise<GraphInd
       expect(await entities({ urn: d, direction: 'OUTGOING', types: ['OwnedBy'] })).toEqual([]);
     });
 
+    it('replaces many (source, aspect) edge sets in one call, as if replaced in order', async () => {
+      const many = graph().replaceEdgesMany?.bind(graph());
+      if (many === undefined) return;
+      const u = ids();
+      const d = u.dataset('orders');
+      const other = u.dataset('other');
+      await graph().replaceEdges(d, 'ownership', [edge(d, 'OwnedBy', u.user('alice'), 'ownership')]);
+      await graph().replaceEdges(d, 'globalTags', [edge(d, 'TaggedWith', u.tag('pii'), 'globalTags')]);
+      await many([
+        { source: d, aspect: 'ownership', edges: [edge(d, 'OwnedBy', u.user('bob'), 'ownership')] },
+        { source: d, aspect: 'globalTags', edges: [] },
+        { source: other, aspect: 'ownership', edges: [edge(other, 'OwnedBy', u.user('bob'), 'ownership')] },
+        { source: d, aspect: 'ownership', edges: [edge(d, 'OwnedBy', u.user('carol'), 'ownership')] },
+      ]);
+      expect(await entities({ urn: d, direction: 'OUTGOING' })).toEqual([`OwnedBy:${u.user('carol')}`]);
+      expect(await entities({ urn: u.user('bob'), direction: 'INCOMING' })).toEqual([`OwnedBy:${other}`]);
+      await many([{ source: d, aspect: 'ownership', edges: [] }]);
+      expect(await entities({ urn: d, direction: 'OUTGOING' })).toEqual([]);
+      await many([]);
+    });
+
     it('removes every edge from and to an entity', async () => {
       const u = ids();
       const a = u.dataset('a');
