@@ -23,3 +23,11 @@ export {
   systemMetadataFor,
   undecodableProposal,
 } from './change-log.js';
+export {
+  readConsumerConfig,
+  readConsumerSettings,
+  readLogLevel,
+  type ConsumerConfig,
+  type ConsumerRole,
+  type ConsumerSettings,
+} from './service-config.js';

@@ -1,7 +1,7 @@
-import { readGatewaySection, readLogLevel, type GatewayConfig } from '@catalog/gateway';
+import { readGatewaySection, type GatewayConfig } from '@catalog/gateway';
 import { readIndexerSection, type IndexerConfig } from '@catalog/indexer';
 import { readPersistenceSection, type PersistenceConfig } from '@catalog/persistence';
-import { EnvReader, readAdapterSettings } from '@catalog/runtime';
+import { EnvReader, readAdapterSettings, readLogLevel } from '@catalog/runtime';
 
 /** The all-in-one process: the gateway's and persistence's settings over one set of adapters. */
 export interface CatalogConfig extends GatewayConfig {

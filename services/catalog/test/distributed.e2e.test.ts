@@ -2,12 +2,11 @@ import { AssignerProtocol, Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, spawnService, waitForHealth, type ChildService } from './child-catalog.js';
 import { FAMILIES, distributedEnv } from './families.js';
-import { datasetUrn, enc, get, ingest, proposal, readAllVersions, waitUntil } from './harness.js';
+import { expectExactlyOnce, startWriters } from './acknowledged-writes.js';
+import { datasetUrn, enc, get, waitUntil } from './harness.js';
 
 const real = FAMILIES.find((f) => f.name !== 'embedded')!;
 if (real.skip) console.warn(`skipping the distributed e2e: ${real.skip}`);
-
-const PROPS = 'com.linkedin.dataset.DatasetProperties';
 
 describe.skipIf(real.skip !== undefined)(
   'distributed: gateway, persistence and indexer as separate processes',
@@ -39,33 +38,6 @@ describe.skipIf(real.skip !== undefined)(
       for (const c of children) if (c.process.exitCode === null) c.process.kill('SIGKILL');
     });
 
-    /** Writers that keep the values they got a 200 for; they stop when told, or when a request fails hard. */
-    function startWriters(prefix: string, count: number, asyncCount: number) {
-      const acked = new Map<string, string[]>();
-      let stop = false;
-      const errors: string[] = [];
-      const writer = async (urn: string, async: boolean): Promise<void> => {
-        const values: string[] = [];
-        acked.set(urn, values);
-        for (let n = 0; !stop; n++) {
-          const value = `${urn}#${n}`;
-          const res = await ingest(
-            base,
-            proposal(urn, 'datasetProperties', { description: value }),
-            async,
-          ).catch((e: Error) => ({ status: 0, text: e.message }));
-          if (res.status === 200) values.push(value);
-          else errors.push(`${res.status} ${res.text}`);
-        }
-      };
-      const done = Promise.all([
-        ...Array.from({ length: count }, (_, i) => writer(datasetUrn(`${prefix}.sync_${i}`), false)),
-        ...Array.from({ length: asyncCount }, (_, i) => writer(datasetUrn(`${prefix}.async_${i}`), true)),
-      ]);
-      const total = () => [...acked.values()].reduce((s, v) => s + v.length, 0);
-      return { acked, errors, total, stop: async () => ((stop = true), await done) };
-    }
-
     /** Partitions assigned to each member of a consumer group, as the broker reports them. */
     async function groupAssignments(groupId: string): Promise<number[]> {
       const kafka = new Kafka({
@@ -86,33 +58,11 @@ describe.skipIf(real.skip !== undefined)(
       }
     }
 
-    async function expectExactlyOnce(acked: Map<string, string[]>): Promise<number> {
-      let total = 0;
-      for (const [urn, values] of acked) {
-        total += values.length;
-        const stored = await waitUntil(
-          async () =>
-            (await readAllVersions(base, urn, 'datasetProperties', PROPS)).map(
-              (v) => (v as { description: string }).description,
-            ),
-          (all) => values.every((v) => all.includes(v)),
-          60_000,
-        );
-        for (const value of values)
-          expect(
-            stored.filter((s) => s === value),
-            `${value} stored once`,
-          ).toHaveLength(1);
-        expect(new Set(stored).size, `no value of ${urn} stored twice`).toBe(stored.length);
-      }
-      return total;
-    }
-
     it(
       'loses no acknowledged write and stores none twice when persistence is killed -9 mid-stream',
       { timeout: 300_000 },
       async () => {
-        const writers = startWriters('kill', 6, 2);
+        const writers = startWriters(() => base, 'kill', 6, 2);
         await waitUntil(
           async () => writers.total(),
           (n) => n >= 150,
@@ -131,7 +81,7 @@ describe.skipIf(real.skip !== undefined)(
           90_000,
         );
         await writers.stop();
-        const total = await expectExactlyOnce(writers.acked);
+        const total = await expectExactlyOnce(base, writers.acked);
         expect(total).toBeGreaterThanOrEqual(300);
       },
     );
@@ -143,7 +93,7 @@ describe.skipIf(real.skip !== undefined)(
         const t0 = Date.now();
         const mark = (what: string) => console.warn(`scale-out: ${what} at ${Date.now() - t0} ms`);
         const second = start('services/persistence/src/main.ts');
-        const writers = startWriters('scale', 8, 0);
+        const writers = startWriters(() => base, 'scale', 8, 0);
         await waitUntil(
           async () => writers.total(),
           (n) => n >= 200,
@@ -169,7 +119,7 @@ describe.skipIf(real.skip !== undefined)(
         mark('100 more writes with one member');
         await writers.stop();
         expect(writers.errors).toEqual([]);
-        await expectExactlyOnce(writers.acked);
+        await expectExactlyOnce(base, writers.acked);
       },
     );
 

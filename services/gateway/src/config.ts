@@ -1,4 +1,10 @@
-import { defaultConsumerGroup, EnvReader, readAdapterSettings, type AdapterSettings } from '@catalog/runtime';
+import {
+  defaultConsumerGroup,
+  EnvReader,
+  readAdapterSettings,
+  readLogLevel,
+  type AdapterSettings,
+} from '@catalog/runtime';
 import type { TopicNames } from '@catalog/events';
 import { randomUUID } from 'node:crypto';
 import type { GatewaySettings } from './app.js';
@@ -41,16 +47,6 @@ export function readGatewaySection(
       indexWaitTimeoutMs: env.int('INDEX_WAIT_TIMEOUT_MS', 30_000, { min: 100 }),
     },
   };
-}
-
-export function readLogLevel(env: EnvReader): string {
-  return env.oneOf(
-    'LOG_LEVEL',
-    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
-    env
-      .oneOf('DATAHUB_GMS_LOG_LEVEL', ['ERROR', 'WARN', 'INFO', 'DEBUG', 'TRACE'] as const, 'INFO')
-      .toLowerCase() as 'info',
-  );
 }
 
 /** Validates the environment once; throws a ConfigError naming every bad variable. */

@@ -3,7 +3,6 @@ export { composeGateway, type GatewayParts } from './compose-gateway.js';
 export {
   readGatewayConfig,
   readGatewaySection,
-  readLogLevel,
   SERVER_VERSION,
   type GatewayConfig,
 } from './config.js';

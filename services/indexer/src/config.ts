@@ -1,37 +1,24 @@
-import { defaultConsumerGroup, EnvReader, readAdapterSettings, type AdapterSettings } from '@catalog/runtime';
+import {
+  readConsumerConfig,
+  readConsumerSettings,
+  type ConsumerConfig,
+  type ConsumerSettings,
+  type EnvReader,
+} from '@catalog/runtime';
 import type { TopicNames } from '@catalog/events';
 
-export interface IndexerConfig {
-  readonly logLevel: string;
-  readonly adapters: AdapterSettings;
-  readonly groupId: string;
-  readonly maxBatchSize: number;
-}
+export type IndexerConfig = ConsumerConfig;
 
-export function readIndexerSection(
-  env: EnvReader,
-  topics: TopicNames,
-): Pick<IndexerConfig, 'groupId' | 'maxBatchSize'> {
-  return {
-    groupId: env.string('INDEXER_GROUP_ID', defaultConsumerGroup('indexer', topics)),
-    maxBatchSize: env.int('INDEXER_MAX_BATCH', 2_000, { min: 1, max: 10_000 }),
-  };
+/** Larger than persistence's: a batch rebuilds each touched entity once, however many of its aspects changed. */
+const DEFAULT_BATCH = 2_000;
+
+/** INDEXER_GROUP_ID and INDEXER_MAX_BATCH (shared with the all-in-one catalog). */
+export function readIndexerSection(env: EnvReader, topics: TopicNames): ConsumerSettings {
+  return readConsumerSettings(env, 'indexer', topics, DEFAULT_BATCH);
 }
 
 export function readIndexerConfig(
   source: Readonly<Record<string, string | undefined>>,
 ): Readonly<IndexerConfig> {
-  const env = new EnvReader(source);
-  const adapters = readAdapterSettings(env);
-  const config: IndexerConfig = {
-    ...readIndexerSection(env, adapters.topics),
-    logLevel: env.oneOf(
-      'LOG_LEVEL',
-      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
-      'info',
-    ),
-    adapters,
-  };
-  env.finish();
-  return Object.freeze(config);
+  return readConsumerConfig(source, 'indexer', DEFAULT_BATCH);
 }

@@ -1,37 +1,23 @@
-import { defaultConsumerGroup, EnvReader, readAdapterSettings, type AdapterSettings } from '@catalog/runtime';
+import {
+  readConsumerConfig,
+  readConsumerSettings,
+  type ConsumerConfig,
+  type ConsumerSettings,
+  type EnvReader,
+} from '@catalog/runtime';
 import type { TopicNames } from '@catalog/events';
 
-export interface PersistenceConfig {
-  readonly logLevel: string;
-  readonly adapters: AdapterSettings;
-  readonly groupId: string;
-  readonly maxBatchSize: number;
-}
+export type PersistenceConfig = ConsumerConfig;
 
-export function readPersistenceSection(
-  env: EnvReader,
-  topics: TopicNames,
-): Pick<PersistenceConfig, 'groupId' | 'maxBatchSize'> {
-  return {
-    groupId: env.string('PERSISTENCE_GROUP_ID', defaultConsumerGroup('persistence', topics)),
-    maxBatchSize: env.int('PERSISTENCE_MAX_BATCH', 500, { min: 1, max: 10_000 }),
-  };
+const DEFAULT_BATCH = 500;
+
+/** PERSISTENCE_GROUP_ID and PERSISTENCE_MAX_BATCH (shared with the all-in-one catalog). */
+export function readPersistenceSection(env: EnvReader, topics: TopicNames): ConsumerSettings {
+  return readConsumerSettings(env, 'persistence', topics, DEFAULT_BATCH);
 }
 
 export function readPersistenceConfig(
   source: Readonly<Record<string, string | undefined>>,
 ): Readonly<PersistenceConfig> {
-  const env = new EnvReader(source);
-  const adapters = readAdapterSettings(env);
-  const config: PersistenceConfig = {
-    ...readPersistenceSection(env, adapters.topics),
-    logLevel: env.oneOf(
-      'LOG_LEVEL',
-      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
-      'info',
-    ),
-    adapters,
-  };
-  env.finish();
-  return Object.freeze(config);
+  return readConsumerConfig(source, 'persistence', DEFAULT_BATCH);
 }

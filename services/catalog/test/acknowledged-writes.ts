@@ -1,0 +1,80 @@
+import { expect } from 'vitest';
+import { datasetUrn, ingest, proposal, readAllVersions, waitUntil } from './harness.js';
+
+const PROPS = 'com.linkedin.dataset.DatasetProperties';
+
+export interface Writers {
+  /** Per entity URN, the values a 200 acknowledged, in order. */
+  readonly acked: Map<string, string[]>;
+  /** Non-200 answers seen (status and body). */
+  readonly errors: string[];
+  total(): number;
+  /** Stops the writers and waits for their last request. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Writers that keep writing distinct values of datasetProperties to their own entity (`count` of
+ * them synchronous, `asyncCount` asynchronous) and keep every value the catalog acknowledged. A request
+ * that fails on the connection (the process died) is not acknowledged and not an error.
+ */
+export function startWriters(base: () => string, prefix: string, count: number, asyncCount: number): Writers {
+  const acked = new Map<string, string[]>();
+  const errors: string[] = [];
+  let stop = false;
+  const writer = async (urn: string, async: boolean): Promise<void> => {
+    const values: string[] = [];
+    acked.set(urn, values);
+    for (let n = 0; !stop; n++) {
+      const value = `${urn}#${n}`;
+      const res = await ingest(
+        base(),
+        proposal(urn, 'datasetProperties', { description: value }),
+        async,
+      ).catch(() => undefined);
+      if (res?.status === 200) values.push(value);
+      else if (res) errors.push(`${res.status} ${res.text}`);
+      else await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const done = Promise.all([
+    ...Array.from({ length: count }, (_, i) => writer(datasetUrn(`${prefix}.sync_${i}`), false)),
+    ...Array.from({ length: asyncCount }, (_, i) => writer(datasetUrn(`${prefix}.async_${i}`), true)),
+  ]);
+  return {
+    acked,
+    errors,
+    total: () => [...acked.values()].reduce((s, v) => s + v.length, 0),
+    stop: async () => {
+      stop = true;
+      await done;
+    },
+  };
+}
+
+/** Every acknowledged value is stored exactly once (async ones possibly later), and no value twice. */
+export async function expectExactlyOnce(
+  base: string,
+  acked: Map<string, string[]>,
+  timeoutMs = 60_000,
+): Promise<number> {
+  let total = 0;
+  for (const [urn, values] of acked) {
+    total += values.length;
+    const stored = await waitUntil(
+      async () =>
+        (await readAllVersions(base, urn, 'datasetProperties', PROPS)).map(
+          (v) => (v as { description: string }).description,
+        ),
+      (all) => values.every((v) => all.includes(v)),
+      timeoutMs,
+    );
+    for (const value of values)
+      expect(
+        stored.filter((s) => s === value),
+        `${value} stored once`,
+      ).toHaveLength(1);
+    expect(new Set(stored).size, `no value of ${urn} stored twice`).toBe(stored.length);
+  }
+  return total;
+}
