@@ -1,11 +1,6 @@
 export { createGatewayApp, type GatewayDeps, type GatewaySettings, type ReadModels } from './app.js';
 export { composeGateway, type GatewayParts } from './compose-gateway.js';
-export {
-  readGatewayConfig,
-  readGatewaySection,
-  SERVER_VERSION,
-  type GatewayConfig,
-} from './config.js';
+export { readGatewayConfig, readGatewaySection, SERVER_VERSION, type GatewayConfig } from './config.js';
 export { startHttpServer, type RunningServer } from './http-server.js';
 export { ProposalSubmitter, toMcp, type ProposalSubmitterDeps } from './ingest/proposal-submitter.js';
 export { IndexWaiter } from './operations/index-waiter.js';
