@@ -161,9 +161,9 @@ kafka_wait() {
     until "$(java_home)/bin/java" -Xmx128m "-Dlog4j.configuration=file:$KAFKA_STATE/log4j.properties" \
       "-Dkafka.logs.dir=$KAFKA_STATE/logs" -cp "$(kafka_classpath)" org.apache.kafka.tools.TopicCommand \
       --bootstrap-server "127.0.0.1:$port" --list >/dev/null 2>>"$KAFKA_STATE/logs/probe.log"; do
-      if ! is_running kafka || ((SECONDS >= deadline)); then return 1; fi
+      if ! is_alive kafka || ((SECONDS >= deadline)); then return 1; fi
       sleep 1
     done
   fi
-  ((rc == 0)) && is_running kafka
+  ((rc == 0)) && is_alive kafka
 }

@@ -94,6 +94,14 @@ service_pid() {
 
 is_running() { service_pid "$1" >/dev/null; }
 
+# is_running, confirmed: while the launcher execs the service, /proc/<pid>/cmdline can be unreadable
+# for an instant, so a single failed look is checked again before the service is taken for dead.
+is_alive() {
+  is_running "$1" && return 0
+  sleep 0.3
+  is_running "$1"
+}
+
 # Records the port a service was started on, so later runs report the real one.
 save_port() { printf '%s\n' "$2" >"$RUN_DIR/$1.port"; }
 saved_port() {
@@ -150,7 +158,7 @@ require_free_port() {
 wait_port() {
   local svc="$1" port="$2" deadline="$3"
   until port_open "$port"; do
-    is_running "$svc" || return 1
+    is_alive "$svc" || return 1
     ((SECONDS < deadline)) || return 1
     sleep 0.5
   done

@@ -76,5 +76,5 @@ mongo_wait() {
     log "mongo: node not found, only the TCP port was checked"
     rc=0
   fi
-  ((rc == 0)) && is_running mongo
+  ((rc == 0)) && is_alive mongo
 }

@@ -240,7 +240,7 @@ opensearch_wait() {
   port="$(saved_port opensearch || echo "$OPENSEARCH_PORT")"
   url="http://127.0.0.1:$port/_cluster/health?wait_for_status=yellow&timeout=2s"
   until curl -fsS -o /dev/null --max-time 5 "$url" 2>/dev/null; do
-    is_running opensearch || return 1
+    is_alive opensearch || return 1
     ((SECONDS < deadline)) || return 1
     sleep 1
   done
