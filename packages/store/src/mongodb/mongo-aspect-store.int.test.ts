@@ -7,6 +7,7 @@ import { openMongoAspectStore } from './mongo-aspect-store.js';
 const service = await mongoForTests();
 
 if (isSkipped(service)) {
+  // No MongoDB-wire server here (no MONGODB_URI, no Docker): the suite reports why in its name.
   describe.skip(`AspectStore contract: MongoDB (${service.skip})`, () => {
     it('skipped', () => undefined);
   });
