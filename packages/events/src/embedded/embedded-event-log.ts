@@ -1,3 +1,4 @@
+import { positiveInteger, validateRecord } from '../record-checks.js';
 import { resolve } from 'node:path';
 import { BroadcastChannel } from 'node:worker_threads';
 import { silentLogger, type EventLogLogger } from '../event-log-logger.js';
@@ -236,21 +237,4 @@ export class EmbeddedEventLog implements EventLog {
   private assertOpen(): void {
     if (this.closed) throw new Error('the event log is closed');
   }
-}
-
-function validateRecord(record: ProduceRecord): void {
-  if (typeof record.key !== 'string') throw new TypeError('record key must be a string');
-  if (!Buffer.isBuffer(record.value)) throw new TypeError('record value must be a Buffer');
-  if (record.timestamp !== undefined && !Number.isSafeInteger(record.timestamp)) {
-    throw new TypeError('record timestamp must be an integer (ms since the epoch)');
-  }
-  for (const [name, value] of Object.entries(record.headers ?? {})) {
-    if (typeof value !== 'string') throw new TypeError(`header ${name} must be a string`);
-  }
-}
-
-function positiveInteger(value: number, what: string): number {
-  if (!Number.isInteger(value) || value < 1)
-    throw new RangeError(`${what} must be a positive integer, got ${value}`);
-  return value;
 }
