@@ -2,6 +2,7 @@ import type { Admin, Consumer as KafkaJsConsumer, ConsumerRunConfig, EachBatchPa
 import type { EventLogLogger } from '../event-log-logger.js';
 import type { ConsumeOptions, Consumer, RecordBatch } from '../port.js';
 import { toLogRecord } from './kafka-records.js';
+import { retryRetriable } from './retry-retriable.js';
 
 export interface KafkaConsumerSettings {
   readonly kafka: Kafka;
@@ -106,10 +107,9 @@ export class KafkaLogConsumer implements Consumer {
   }
 
   async committed(topic: string): Promise<ReadonlyMap<number, string>> {
-    const [entry] = await this.settings.admin.fetchOffsets({
-      groupId: this.options.groupId,
-      topics: [topic],
-    });
+    const [entry] = await retryRetriable(() =>
+      this.settings.admin.fetchOffsets({ groupId: this.options.groupId, topics: [topic] }),
+    );
     const out = new Map<number, string>();
     for (const p of entry?.partitions ?? []) if (p.offset !== '-1') out.set(p.partition, p.offset);
     return out;
@@ -326,11 +326,11 @@ async function startOffsets(
   topics: readonly string[],
 ): Promise<Map<string, string>> {
   const starts = new Map<string, string>();
-  const committed = await admin.fetchOffsets({ groupId, topics: [...topics] });
+  const committed = await retryRetriable(() => admin.fetchOffsets({ groupId, topics: [...topics] }));
   for (const { topic, partitions } of committed) {
     const missing = partitions.filter((p) => p.offset === '-1');
     if (missing.length === 0) continue;
-    const ends = await admin.fetchTopicOffsets(topic);
+    const ends = await retryRetriable(() => admin.fetchTopicOffsets(topic));
     for (const p of missing) {
       const end = ends.find((e) => e.partition === p.partition);
       if (end) starts.set(tpKey(topic, p.partition), end.high);

@@ -15,6 +15,7 @@ import { KafkaLogConsumer, type KafkaConsumerSettings } from './kafka-consumer.j
 import { kafkaLogCreator, kafkajsLevel, type KafkaLogLevel } from './kafka-logger.js';
 import { offsetsFromMetadata } from './kafka-records.js';
 import { ProduceBatcher } from './produce-batcher.js';
+import { retryRetriable } from './retry-retriable.js';
 
 export interface KafkaEventLogOptions {
   readonly brokers: readonly string[];
@@ -187,8 +188,8 @@ export class KafkaEventLog implements EventLog {
   async lag(groupId: string, topic: string): Promise<readonly PartitionLag[]> {
     this.assertOpen();
     const [committed, ends] = await Promise.all([
-      this.admin.fetchOffsets({ groupId, topics: [topic] }),
-      this.admin.fetchTopicOffsets(topic),
+      retryRetriable(() => this.admin.fetchOffsets({ groupId, topics: [topic] })),
+      retryRetriable(() => this.admin.fetchTopicOffsets(topic)),
     ]);
     const byPartition = new Map(committed[0]?.partitions.map((p) => [p.partition, p.offset]) ?? []);
     return ends
@@ -259,7 +260,7 @@ export class KafkaEventLog implements EventLog {
   }
 
   private async readPartitionCount(topic: string): Promise<number> {
-    const { topics } = await this.admin.fetchTopicMetadata({ topics: [topic] });
+    const { topics } = await retryRetriable(() => this.admin.fetchTopicMetadata({ topics: [topic] }));
     const count = topics.find((t) => t.name === topic)?.partitions.length ?? 0;
     if (count < 1) throw new Error(`topic ${topic} has no partitions`);
     return count;
@@ -306,23 +307,4 @@ function isFatalForProducer(error: unknown): boolean {
     e = cause;
   }
   return false;
-}
-
-/**
- * Retries an idempotent admin call on errors the client marks retriable. Right after a burst of topic
- * creations a single KRaft node may answer metadata requests with UNKNOWN_TOPIC_OR_PARTITION for a
- * moment, which kafkajs's own wait-for-leaders loop does not retry.
- */
-async function retryRetriable<T>(call: () => Promise<T>, attempts = 8): Promise<T> {
-  let delay = 200;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await call();
-    } catch (error) {
-      const retriable = (error as { retriable?: unknown }).retriable === true;
-      if (!retriable || attempt >= attempts) throw error;
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      delay = Math.min(delay * 2, 3_000);
-    }
-  }
 }

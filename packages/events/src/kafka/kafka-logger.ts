@@ -26,7 +26,7 @@ export function kafkaLogCreator(logger: EventLogLogger): logCreator {
       const { message, timestamp: _timestamp, ...extra } = log;
       const context = { kafkajs: namespace, ...extra };
       const text = typeof message === 'string' ? message : String(message);
-      switch (level) {
+      switch (answeredToCaller(namespace, text) ? logLevel.DEBUG : level) {
         case logLevel.ERROR:
           logger.error(context, text);
           break;
@@ -41,3 +41,22 @@ export function kafkaLogCreator(logger: EventLogLogger): logCreator {
       }
     };
 }
+
+/**
+ * kafkajs's Connection logs every error response of the broker at ERROR, including the expected ones
+ * (TOPIC_ALREADY_EXISTS when a service ensures its topics, NOT_LEADER right after a topic is created).
+ * The same error is always thrown to the caller, which retries it or reports it, so these are debug lines.
+ * So is kafkajs's warning about the producer's bounded retries, which is a choice (see below).
+ */
+function answeredToCaller(namespace: string, text: string): boolean {
+  return (
+    (namespace === 'Connection' && text.startsWith('Response ')) ||
+    (namespace === 'Producer' && text.startsWith(BOUNDED_RETRIES_WARNING))
+  );
+}
+
+/**
+ * Deliberate: the producer's retries are bounded so a write fails (and the client sees a 503) while the
+ * brokers are gone, instead of hanging; a retried write is deduplicated by the store on its request id.
+ */
+const BOUNDED_RETRIES_WARNING = 'Limiting retries for the idempotent producer';
