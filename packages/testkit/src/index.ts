@@ -11,7 +11,14 @@ export {
   type ServiceForTests,
 } from './services.js';
 export { searchIndexContract, type CurrentSearchIndex } from './contracts/search-index.contract.js';
-export type { SearchIndexUnderTest } from './contracts/search-index-fixtures.js';
+export {
+  countsOf,
+  datasetDoc,
+  datasets,
+  datasetSpec,
+  uniqueNamespace,
+  type SearchIndexUnderTest,
+} from './contracts/search-index-fixtures.js';
 export { graphIndexContract, type GraphIndexUnderTest } from './contracts/graph-index.contract.js';
 export {
   timeseriesIndexContract,

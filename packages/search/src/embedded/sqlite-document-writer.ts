@@ -3,6 +3,7 @@ import { ValidationError } from '@catalog/model';
 import { normalizeBrowsePath } from '../default-browse-path.js';
 import { BROWSE_PATHS_FIELD, REMOVED_FIELD } from '../document-fields.js';
 import type { EntityDocument, EntityIndexSpec } from '../port.js';
+import { REPLAY_AT_MOST } from './facet-forward-index.js';
 import { columnText, indexedEntity, valuesOf, type IndexedEntity } from './indexed-entity.js';
 import { ftsTableOf } from './sqlite-search-schema.js';
 
@@ -43,6 +44,9 @@ export class SqliteDocumentWriter {
     string,
     { insert: Database.Statement; remove: Database.Statement }
   >();
+  private readonly recordChange: Database.Statement<[number]>;
+  private readonly pruneChanges: Database.Statement<[number]>;
+  private changesSincePrune = 0;
   private readonly writeBatch: (documents: readonly EntityDocument[]) => void;
   private readonly deleteBatch: (refs: readonly { entityType: string; urn: string }[]) => void;
 
@@ -61,14 +65,20 @@ export class SqliteDocumentWriter {
       'INSERT OR IGNORE INTO browse (entity_type, parent, leaf, segment, doc, removed) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.deleteBrowse = db.prepare('DELETE FROM browse WHERE doc = ?');
+    this.recordChange = db.prepare('INSERT INTO doc_changes (doc) VALUES (?)');
+    this.pruneChanges = db.prepare(
+      'DELETE FROM doc_changes WHERE seq <= (SELECT MAX(seq) FROM doc_changes) - ?',
+    );
     this.writeBatch = db.transaction((documents: readonly EntityDocument[]) => {
       for (const document of documents) this.writeOne(document);
+      this.pruneChangeLog();
     });
     this.deleteBatch = db.transaction((refs: readonly { entityType: string; urn: string }[]) => {
       for (const ref of refs) {
         const row = this.findDoc.get(ref.entityType, ref.urn);
         if (row !== undefined) this.removeRows(ref.entityType, row.id, true);
       }
+      this.pruneChangeLog();
     });
   }
 
@@ -126,6 +136,7 @@ export class SqliteDocumentWriter {
         .prepare<[string], { id: number }>('SELECT id FROM docs WHERE entity_type = ?')
         .all(entityType);
       for (const { id } of ids) this.removeRows(entityType, id, false);
+      this.db.prepare('DELETE FROM docs WHERE entity_type = ?').run(entityType);
       this.db.exec(`DROP TABLE IF EXISTS ${ftsTableOf(entityType)}`);
       this.db.prepare('DELETE FROM index_specs WHERE entity_type = ?').run(entityType);
       this.entities.delete(entityType);
@@ -174,6 +185,7 @@ export class SqliteDocumentWriter {
     const stored = this.findDoc.get(document.entityType, document.urn);
     if (stored === undefined) {
       const id = Number(this.insertDoc.run(document.entityType, document.urn, removed, json).lastInsertRowid);
+      this.changed(id);
       this.insertValRows(id, document.entityType, removed, valRowsOf(entity, fields));
       this.writeBrowsePaths(document.entityType, id, fields, removed);
       this.fts(document.entityType, entity).insert.run(id, ...ftsTextsOf(entity, fields));
@@ -183,6 +195,7 @@ export class SqliteDocumentWriter {
     const id = stored.id;
     const previous = JSON.parse(stored.doc) as Fields;
     this.updateDoc.run(removed, json, id);
+    this.changed(id);
     const next = valRowsOf(entity, fields);
     if (stored.removed !== removed) {
       this.deleteVals.run(id);
@@ -247,6 +260,7 @@ export class SqliteDocumentWriter {
   /** Deletes and re-inserts a document's vals and browse rows (after a spec change). */
   private rederiveRows(entityType: string, entity: IndexedEntity, row: StoredDocRow): void {
     const fields = JSON.parse(row.doc) as Fields;
+    this.changed(row.id);
     this.deleteVals.run(row.id);
     this.deleteBrowse.run(row.id);
     this.insertValRows(row.id, entityType, row.removed, valRowsOf(entity, fields));
@@ -269,11 +283,25 @@ export class SqliteDocumentWriter {
   }
 
   private removeRows(entityType: string, id: number, andDocument: boolean): void {
+    this.changed(id);
     this.deleteVals.run(id);
     this.deleteBrowse.run(id);
     const entity = this.entities.get(entityType);
     if (entity !== undefined) this.fts(entityType, entity).remove.run(id);
     if (andDocument) this.deleteDoc.run(id);
+  }
+
+  /** Records that a document's rows changed, for readers' in-memory facet indexes (FacetForwardIndex). */
+  private changed(id: number): void {
+    this.recordChange.run(id);
+    this.changesSincePrune++;
+  }
+
+  /** Keeps the change log to what a reader can still replay (see REPLAY_AT_MOST), trimmed now and then. */
+  private pruneChangeLog(): void {
+    if (this.changesSincePrune < 10_000) return;
+    this.pruneChanges.run(2 * REPLAY_AT_MOST);
+    this.changesSincePrune = 0;
   }
 
   private fts(

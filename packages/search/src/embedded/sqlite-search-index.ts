@@ -16,6 +16,7 @@ import {
   type NormalizedSearch,
 } from '../validate-search-request.js';
 import { FacetCache } from './facet-cache.js';
+import { FacetForwardIndex } from './facet-forward-index.js';
 import type { IndexedEntity } from './indexed-entity.js';
 import { runAutocomplete } from './sqlite-autocomplete.js';
 import { runBrowse } from './sqlite-browse.js';
@@ -43,13 +44,15 @@ export class SqliteSearchIndex implements SearchIndex {
     );
     const dataVersion = handle.db.prepare<[], number>('PRAGMA data_version').pluck();
     this.facetCache = new FacetCache(() => dataVersion.get() ?? 0);
+    this.forward = new FacetForwardIndex(handle.db);
     this.searchInSnapshot = handle.db.transaction(
       (entities: readonly IndexedEntity[], search: NormalizedSearch) =>
-        runSearch(this.queries, entities, search, this.facetCache),
+        runSearch(this.queries, entities, search, this.facetCache, this.forward),
     );
   }
 
   private readonly facetCache: FacetCache;
+  private readonly forward: FacetForwardIndex;
   private readonly searchInSnapshot: (
     entities: readonly IndexedEntity[],
     search: NormalizedSearch,

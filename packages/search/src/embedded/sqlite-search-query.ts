@@ -3,6 +3,7 @@ import type { Aggregation, EntityDocument, MatchedField, SearchHit, SearchRespon
 import { anyTermMatchesText, fullTextOf } from '../text-tokens.js';
 import type { NormalizedSearch } from '../validate-search-request.js';
 import type { FacetCache, FacetRow } from './facet-cache.js';
+import type { FacetForwardIndex } from './facet-forward-index.js';
 import { jsonPathOf, valuesOf, type IndexedEntity } from './indexed-entity.js';
 import { filterSql, TRUE, type SqlPart } from './sqlite-filter-sql.js';
 import { ftsTableOf } from './sqlite-search-schema.js';
@@ -31,20 +32,39 @@ export function runSearch(
   entities: readonly IndexedEntity[],
   search: NormalizedSearch,
   facetCache: FacetCache,
+  forward: FacetForwardIndex,
 ): SearchResponse {
   let total = 0;
   const ranked: Ranked[] = [];
   const facetCounts = search.facets.map(() => new Map<string, number>());
   const unrestricted = search.query.kind === 'all' && search.filter === undefined;
+  if (search.facets.length > 0) forward.sync();
   for (const entity of entities) {
     const source = unrestricted
       ? unrestrictedSource(queries, entity, search, facetCache)
       : materialize(queries, entity, search);
     total += source.hits;
     for (const row of pageRows(queries, entity, search, source)) ranked.push({ row, entity });
+    let hitIds: readonly number[] | undefined;
     search.facets.forEach((facet, i) => {
       const counts = facetCounts[i];
       if (counts === undefined) return;
+      if (entity.keyed.has(facet.field) && entity.mappings.get(facet.field)?.aliasOf === undefined) {
+        // Keyed fields are counted in memory over the match set's ids (see FacetForwardIndex).
+        const type = entity.spec.entityType;
+        const count = (ids: readonly number[] | undefined) =>
+          forward.count(type, facet.field, ids, search.includeRemoved);
+        let counted: ReadonlyMap<string, number>;
+        if (source.materialized) {
+          hitIds ??= queries.get('SELECT id FROM temp.search_hits').pluck().all() as number[];
+          counted = count(hitIds);
+        } else {
+          const key = `forward\u0000${facet.field}\u0000${search.includeRemoved}`;
+          counted = facetCache.get(type, key, () => count(undefined));
+        }
+        for (const [value, n] of counted) counts.set(value, (counts.get(value) ?? 0) + n);
+        return;
+      }
       const limitInSql = entities.length === 1;
       const rows = source.materialized
         ? facetRows(queries, entity, search, facet.field, source, limitInSql)

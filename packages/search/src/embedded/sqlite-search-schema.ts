@@ -6,6 +6,8 @@ import type Database from 'better-sqlite3';
  * - `docs`: one row per entity document (the fields as JSON); `id` is the rowid of its FTS row.
  * - `vals`: one row per (document, field, distinct value), with `num` for numbers and the document's
  *   `removed` copied in, indexed by (entity_type, field, value) for filters, facets and colon queries.
+ * - `doc_changes`: the ids of changed documents in commit order, trimmed to the newest; readers replay it
+ *   to keep their in-memory facet indexes current (FacetForwardIndex).
  * - `browse`: one row per browse-path step (parent path, child segment, leaf or group), for browse.
  * - `fts_<entityType>` (created by ensureIndex): contentless FTS5, one column per full-text field.
  * - `edges`: graph edges keyed by (source, aspect, relationship, target), indexed from both ends.
@@ -38,6 +40,10 @@ export function migrateSearchSchema(db: Database.Database): void {
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS vals_by_value ON vals (entity_type, field, value, removed);
     CREATE INDEX IF NOT EXISTS vals_by_num ON vals (entity_type, field, num) WHERE num IS NOT NULL;
+    CREATE TABLE IF NOT EXISTS doc_changes (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      doc INTEGER NOT NULL
+    );
     CREATE TABLE IF NOT EXISTS browse (
       entity_type TEXT NOT NULL,
       parent TEXT NOT NULL,

@@ -74,6 +74,46 @@ export function searchFacetCases(index: () => SearchIndex): void {
       expect(after['urn:li:dataPlatform:snowflake']).toBeUndefined();
     });
 
+    it('keeps the counts of a text search current through value changes, soft deletes and deletes', async () => {
+      const ns = uniqueNamespace();
+      const doc = (name: string, platform: string, tags: string[], removed = false) =>
+        datasetDoc(ns, { name, platform, tags, description: 'ledger lines', removed });
+      const unrelated = datasetDoc(ns, { name: 'b1', platform: 'hive', tags: ['gold'] });
+      await seed(index(), [
+        doc('a1', 'hive', ['pii', 'gold']),
+        doc('a2', 'hive', ['pii']),
+        doc('a3', 'kafka', ['gold']),
+        unrelated,
+      ]);
+      const ledger = datasets({ input: 'ledger', facets: ['tags', 'platform'] });
+      expect(countsOf(await index().search(ledger), 'tags')).toEqual({
+        'urn:li:tag:pii': 2,
+        'urn:li:tag:gold': 2,
+      });
+      await index().upsert([
+        doc('a1', 'hive', ['gold', 'silver']),
+        doc('a2', 'hive', ['pii'], true),
+        doc('a4', 'snowflake', ['silver']),
+      ]);
+      await index().delete([{ entityType: 'dataset', urn: doc('a3', 'kafka', []).urn }]);
+      await index().refresh();
+      const after = await index().search(ledger);
+      expect(after.total).toBe(2);
+      expect(countsOf(after, 'tags')).toEqual({ 'urn:li:tag:gold': 1, 'urn:li:tag:silver': 2 });
+      expect(countsOf(after, 'platform')).toEqual({
+        'urn:li:dataPlatform:hive': 1,
+        'urn:li:dataPlatform:snowflake': 1,
+      });
+      const withRemoved = await index().search({ ...ledger, includeRemoved: true });
+      expect(countsOf(withRemoved, 'tags')).toEqual({
+        'urn:li:tag:gold': 1,
+        'urn:li:tag:pii': 1,
+        'urn:li:tag:silver': 2,
+      });
+      const everything = await index().search(datasets({ facets: ['tags'] }));
+      expect(countsOf(everything, 'tags')).toEqual({ 'urn:li:tag:gold': 2, 'urn:li:tag:silver': 2 });
+    });
+
     it('orders values by count then value, and cuts at maxAggValues', async () => {
       await setup();
       const result = await index().search(

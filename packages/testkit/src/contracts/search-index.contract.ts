@@ -5,6 +5,7 @@ import { searchFacetCases } from './search-index-facets.cases.js';
 import { searchFilterCases } from './search-index-filter.cases.js';
 import {
   chartDoc,
+  countsOf,
   datasetDoc,
   datasets,
   datasetSpec,
@@ -68,6 +69,27 @@ function searchDocumentCases(index: CurrentSearchIndex): void {
       await index().refresh();
       expect(await index().getDocument('dataset', doc.urn)).toEqual(doc);
       expect(urnsOf(await index().search(datasets()))).toEqual([doc.urn]);
+    });
+
+    it('drops the documents with the index: a recreated index starts empty and fills again', async () => {
+      const ns = uniqueNamespace();
+      const doc = datasetDoc(ns, { name: 'orders', tags: ['pii'] });
+      await seed(index(), [doc]);
+      await index().deleteIndex('dataset');
+      await index().ensureIndex(datasetSpec);
+      await index().refresh();
+      expect(await index().getDocument('dataset', doc.urn)).toBeNull();
+      expect((await index().search(datasets())).total).toBe(0);
+      await index().upsert([doc]);
+      await index().refresh();
+      const tagged = await index().search(
+        datasets({
+          facets: ['tags'],
+          filter: { or: [{ and: [{ field: 'tags', values: ['urn:li:tag:pii'], condition: 'EQUAL' }] }] },
+        }),
+      );
+      expect(urnsOf(tagged)).toEqual([doc.urn]);
+      expect(countsOf(tagged, 'tags')).toEqual({ 'urn:li:tag:pii': 1 });
     });
 
     it('returns null for a document never written, and for one deleted', async () => {

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { entityRegistry, parseUrn, ValidationError, type EntitySpec, type Urn } from '@catalog/model';
 import type { AspectStore, StoredAspect } from '@catalog/store';
 import { readListParam } from './list-param.js';
+import { sendJson } from './send-json.js';
 
 /** The enveloped aspect of the v2 entity read. */
 export function envelope(stored: StoredAspect): Record<string, unknown> {
@@ -49,7 +50,7 @@ export async function getEntityV2(req: Request, res: Response, store: AspectStor
   const { urn, entity } = parseEntityUrn(req.params['urn']);
   const names = versionedAspectNames(entity, readListParam(req.query['aspects'], 'aspects'));
   const aspects = names && names.length === 0 ? [] : await store.getLatest(urn.raw, names);
-  res.json(entityResponse(urn, aspects));
+  sendJson(res, entityResponse(urn, aspects));
 }
 
 /** GET /entitiesV2?ids=List(...): the Rest.li batch-get shape, keyed by URN. */
@@ -77,7 +78,7 @@ export async function batchGetEntitiesV2(req: Request, res: Response, store: Asp
           );
     for (const urn of urns) results[urn.raw] = entityResponse(urn, found.get(urn.raw) ?? []);
   }
-  res.json({ results, statuses: {}, errors: {} });
+  sendJson(res, { results, statuses: {}, errors: {} });
 }
 
 /** GET /aspects/{urn}?aspect=&version=: the union is keyed by the record's fully qualified name; absent is a bare 404. */
@@ -98,7 +99,7 @@ export async function getVersionedAspect(req: Request, res: Response, store: Asp
     res.status(404).end();
     return;
   }
-  res.json({
+  sendJson(res, {
     version: stored.version,
     aspect: { [spec.recordName]: stored.value },
     ...(stored.systemMetadata ? { systemMetadata: stored.systemMetadata } : {}),
@@ -112,19 +113,23 @@ export async function getEntitySnapshot(req: Request, res: Response, store: Aspe
     throw new ValidationError(`Entity type ${entity.name} has no snapshot form; use /entitiesV2`);
   const aspects = await store.getLatest(urn.raw);
   if (aspects.length === 0) {
-    res.status(404).json({
-      exceptionClass: 'com.linkedin.restli.server.RestLiServiceException',
-      stackTrace: '',
-      message: `Did not find ${urn.raw}`,
-      status: 404,
-    });
+    sendJson(
+      res,
+      {
+        exceptionClass: 'com.linkedin.restli.server.RestLiServiceException',
+        stackTrace: '',
+        message: `Did not find ${urn.raw}`,
+        status: 404,
+      },
+      404,
+    );
     return;
   }
   const items = aspects.flatMap((a) => {
     const spec = entity.aspects.get(a.aspect);
     return spec ? [{ [spec.recordName]: a.value }] : [];
   });
-  res.json({ value: { [entity.snapshotName]: { urn: urn.raw, aspects: items } } });
+  sendJson(res, { value: { [entity.snapshotName]: { urn: urn.raw, aspects: items } } });
 }
 
 function readVersion(raw: unknown): number {

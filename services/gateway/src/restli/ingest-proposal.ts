@@ -10,6 +10,7 @@ import {
   type FieldProblem,
 } from '@catalog/model';
 import type { ProposalOutcome } from '@catalog/runtime';
+import { sendJson } from './send-json.js';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
 import { RESTLI_STATUS, sendRestliError } from './restli-errors.js';
 
@@ -58,7 +59,7 @@ export async function ingestProposal(req: Request, res: Response, ctx: IngestCon
     return;
   }
   if (waitIndex && outcomes && ctx.waitForIndex) await ctx.waitForIndex(outcomes);
-  res.json({ value: proposal.urn.raw });
+  sendJson(res, { value: proposal.urn.raw });
 }
 
 export async function ingestProposalBatch(req: Request, res: Response, ctx: IngestContext): Promise<void> {
@@ -87,7 +88,7 @@ export async function ingestProposalBatch(req: Request, res: Response, ctx: Inge
     return;
   }
   if (waitIndex && outcomes && ctx.waitForIndex) await ctx.waitForIndex(outcomes);
-  res.json({ value: 'success' });
+  sendJson(res, { value: 'success' });
 }
 
 /** Checks every proposal before producing any, so a bad batch changes nothing; names each bad item. */

@@ -1,0 +1,184 @@
+import type Database from 'better-sqlite3';
+
+/** A reader that fell further behind than this rebuilds instead of replaying (the writer keeps twice it). */
+export const REPLAY_AT_MOST = 50_000;
+
+/** Per document: 0 absent (or another entity type), 1 live, 2 soft-deleted. */
+const ABSENT = 0;
+const LIVE = 1;
+const REMOVED = 2;
+
+/** One facet field of one entity type: each document's values as ids into `values`. */
+interface FieldForward {
+  readonly values: string[];
+  readonly valueIds: Map<string, number>;
+  /** Per document: its value id + 1 when it has one value, 0 when none, -1 when several (in `many`). */
+  first: Int32Array;
+  /** The value ids of multi-valued documents. */
+  readonly many: Map<number, number[]>;
+}
+
+interface TypeForward {
+  status: Uint8Array;
+  readonly fields: Map<string, FieldForward>;
+}
+
+/**
+ * Facet counting in memory: for each entity type and faceted field, the values of every document (a
+ * forward index), so counting a match set of any size is one pass over its ids instead of an index probe
+ * per (hit, field). Built lazily from `vals` and kept current by replaying `doc_changes`, the ids the
+ * writers record with each document change; call `sync` inside the read transaction of the search so the
+ * counts and the match set come from one snapshot.
+ */
+export class FacetForwardIndex {
+  private readonly types = new Map<string, TypeForward>();
+  private seq = 0;
+  private readonly maxSeq: Database.Statement<[], number | null>;
+  private readonly changes: Database.Statement<[number], number>;
+  private readonly docRow: Database.Statement<[number], { entity_type: string; removed: number }>;
+  private readonly docVals: Database.Statement<[number], { field: string; value: string }>;
+  private readonly typeDocs: Database.Statement<[string], { id: number; removed: number }>;
+  private readonly fieldVals: Database.Statement<[string, string], { doc: number; value: string }>;
+
+  constructor(db: Database.Database) {
+    this.maxSeq = db.prepare<[], number | null>('SELECT MAX(seq) FROM doc_changes').pluck();
+    this.changes = db.prepare<[number], number>('SELECT DISTINCT doc FROM doc_changes WHERE seq > ?').pluck();
+    this.docRow = db.prepare('SELECT entity_type, removed FROM docs WHERE id = ?');
+    this.docVals = db.prepare('SELECT field, value FROM vals WHERE doc = ?');
+    this.typeDocs = db.prepare('SELECT id, removed FROM docs WHERE entity_type = ?');
+    this.fieldVals = db.prepare('SELECT doc, value FROM vals WHERE entity_type = ? AND field = ?');
+  }
+
+  /** Catches up with the documents changed since the last call (in the caller's read snapshot). */
+  sync(): void {
+    const latest = this.maxSeq.get() ?? 0;
+    if (latest === this.seq) return;
+    if (latest < this.seq || latest - this.seq > REPLAY_AT_MOST) {
+      // Replaying would cost more than rebuilding, or the file was replaced: start over lazily.
+      this.types.clear();
+    } else if (this.types.size > 0) {
+      for (const id of this.changes.iterate(this.seq)) this.refresh(id);
+    }
+    this.seq = latest;
+  }
+
+  /**
+   * Value → count of the field over `ids` (the match set), or over every document of the type when
+   * `ids` is undefined (live ones only unless `includeRemoved`).
+   */
+  count(
+    entityType: string,
+    field: string,
+    ids: readonly number[] | undefined,
+    includeRemoved: boolean,
+  ): Map<string, number> {
+    const type = this.type(entityType);
+    const forward = this.field(entityType, type, field);
+    const counts = new Int32Array(forward.values.length);
+    const { first, many } = forward;
+    const tally = (id: number): void => {
+      const head = first[id]!;
+      if (head > 0) counts[head - 1]! += 1;
+      else if (head < 0) for (const v of many.get(id)!) counts[v]! += 1;
+    };
+    if (ids !== undefined) {
+      for (const id of ids) if (id < first.length) tally(id);
+    } else {
+      const { status } = type;
+      const end = Math.min(status.length, first.length);
+      for (let id = 0; id < end; id++) {
+        const s = status[id];
+        if (s === LIVE || (includeRemoved && s === REMOVED)) tally(id);
+      }
+    }
+    const out = new Map<string, number>();
+    counts.forEach((n, v) => {
+      if (n > 0) out.set(forward.values[v]!, n);
+    });
+    return out;
+  }
+
+  private type(entityType: string): TypeForward {
+    let type = this.types.get(entityType);
+    if (type === undefined) {
+      type = { status: new Uint8Array(1024), fields: new Map() };
+      for (const { id, removed } of this.typeDocs.iterate(entityType)) {
+        type.status = grown(type.status, id);
+        type.status[id] = removed === 1 ? REMOVED : LIVE;
+      }
+      this.types.set(entityType, type);
+    }
+    return type;
+  }
+
+  private field(entityType: string, type: TypeForward, field: string): FieldForward {
+    let forward = type.fields.get(field);
+    if (forward === undefined) {
+      forward = {
+        values: [],
+        valueIds: new Map(),
+        first: new Int32Array(type.status.length),
+        many: new Map(),
+      };
+      for (const { doc, value } of this.fieldVals.iterate(entityType, field)) addValue(forward, doc, value);
+      type.fields.set(field, forward);
+    }
+    return forward;
+  }
+
+  /** Re-reads one changed document into every built type and field. */
+  private refresh(id: number): void {
+    const row = this.docRow.get(id);
+    for (const [entityType, type] of this.types) {
+      if ((type.status[id] ?? ABSENT) !== ABSENT && row?.entity_type !== entityType) clear(type, id);
+    }
+    if (row === undefined) return;
+    const type = this.types.get(row.entity_type);
+    if (type === undefined) return;
+    clear(type, id);
+    type.status = grown(type.status, id);
+    type.status[id] = row.removed === 1 ? REMOVED : LIVE;
+    if (type.fields.size === 0) return;
+    for (const { field, value } of this.docVals.iterate(id)) {
+      const forward = type.fields.get(field);
+      if (forward !== undefined) addValue(forward, id, value);
+    }
+  }
+}
+
+function addValue(forward: FieldForward, doc: number, value: string): void {
+  let valueId = forward.valueIds.get(value);
+  if (valueId === undefined) {
+    valueId = forward.values.length;
+    forward.values.push(value);
+    forward.valueIds.set(value, valueId);
+  }
+  forward.first = grown(forward.first, doc);
+  const head = forward.first[doc]!;
+  if (head === 0) {
+    forward.first[doc] = valueId + 1;
+  } else if (head > 0) {
+    forward.first[doc] = -1;
+    forward.many.set(doc, [head - 1, valueId]);
+  } else {
+    forward.many.get(doc)!.push(valueId);
+  }
+}
+
+function clear(type: TypeForward, id: number): void {
+  if (id < type.status.length) type.status[id] = ABSENT;
+  for (const forward of type.fields.values()) {
+    if (id < forward.first.length) forward.first[id] = 0;
+    forward.many.delete(id);
+  }
+}
+
+/** The array, or a copy twice as large, so that `index` fits. */
+function grown<T extends Uint8Array | Int32Array>(array: T, index: number): T {
+  if (index < array.length) return array;
+  let length = Math.max(array.length, 1024);
+  while (length <= index) length *= 2;
+  const next = new (array.constructor as new (n: number) => T)(length);
+  next.set(array);
+  return next;
+}
