@@ -39,6 +39,57 @@ function word(i: number, k: number): string {
   return WORDS[(i * 7 + k * 13 + ((i >> 3) % 11)) % WORDS.length]!;
 }
 
+/**
+ * Column names and their descriptions come from a larger vocabulary with a Zipf distribution, as they do
+ * in real schemas: a few words (the `id` of real catalogs) are in nearly every dataset, most are rare.
+ * With only the 30 business words above, every word would be in nearly every schema.
+ */
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ra',
+  'te',
+  'su',
+  'no',
+  've',
+  'di',
+  'po',
+  'ba',
+  'ze',
+  'qu',
+  'fi',
+  'go',
+  'hu',
+];
+const FIELD_VOCABULARY = Array.from({ length: 4_000 }, (_, r) => {
+  const a = SYLLABLES[r % 16]!;
+  const b = SYLLABLES[(r >> 4) % 16]!;
+  const c = r >= 256 ? SYLLABLES[(r >> 8) % 16]! : '';
+  return `${a}${b}${c}x`;
+});
+const ZIPF_CDF = (() => {
+  const weights = FIELD_VOCABULARY.map((_, r) => 1 / (r + 1));
+  const total = weights.reduce((x, y) => x + y, 0);
+  let sum = 0;
+  return weights.map((w) => (sum += w / total));
+})();
+
+function fieldWord(i: number, f: number, k: number): string {
+  let h = Math.imul(i + 1, 0x9e3779b1) ^ Math.imul(f + 1, 0x85ebca6b) ^ Math.imul(k + 1, 0xc2b2ae35);
+  h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
+  h ^= h >>> 13;
+  const u = (h >>> 0) / 4_294_967_296;
+  let lo = 0;
+  let hi = ZIPF_CDF.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ZIPF_CDF[mid]! < u) lo = mid + 1;
+    else hi = mid;
+  }
+  return FIELD_VOCABULARY[lo]!;
+}
+
 export function benchDatasetUrn(i: number, run: string): string {
   const platform = PLATFORMS[i % PLATFORMS.length]!;
   return `urn:li:dataset:(urn:li:dataPlatform:${platform},${run}_db${i % 40}.${word(i, 1)}_${word(i, 2)}_${i},PROD)`;
@@ -73,10 +124,10 @@ export function datasetProposals(i: number, run: string): Record<string, unknown
       hash: '',
       platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
       fields: Array.from({ length: 20 }, (_, f) => ({
-        fieldPath: `${word(i + f, 8)}_${f}`,
+        fieldPath: `${fieldWord(i, f, 8)}_${f}`,
         nativeDataType: f % 2 ? 'varchar' : 'bigint',
         type: { type: { [f % 2 ? 'com.linkedin.schema.StringType' : 'com.linkedin.schema.NumberType']: {} } },
-        description: `${word(i + f, 9)} of the row`,
+        description: `${fieldWord(i, f, 9)} of the row`,
       })),
     }),
     aspect(urn, 'globalTags', {
@@ -90,6 +141,9 @@ export function datasetProposals(i: number, run: string): Record<string, unknown
   ];
 }
 
+/** Business words: each is in the names or descriptions of about a fifth of the datasets. */
 export const SEARCH_WORDS = WORDS;
+/** The most frequent column word: in nearly every dataset's schema, the worst case of a full-text query. */
+export const COMMONEST_FIELD_WORD = FIELD_VOCABULARY[0]!;
 export const BENCH_PLATFORMS = PLATFORMS;
 export const BENCH_TAGS = TAGS;

@@ -75,20 +75,20 @@ export class FacetForwardIndex {
     const type = this.type(entityType);
     const forward = this.field(entityType, type, field);
     const counts = new Int32Array(forward.values.length);
-    const { first, many } = forward;
-    const tally = (id: number): void => {
-      const head = first[id]!;
-      if (head > 0) counts[head - 1]! += 1;
-      else if (head < 0) for (const v of many.get(id)!) counts[v]! += 1;
-    };
-    if (ids !== undefined) {
-      for (const id of ids) if (id < first.length) tally(id);
-    } else {
+    if (counts.length > 0) {
+      const { first, many } = forward;
       const { status } = type;
-      const end = Math.min(status.length, first.length);
-      for (let id = 0; id < end; id++) {
-        const s = status[id];
-        if (s === LIVE || (includeRemoved && s === REMOVED)) tally(id);
+      const all = ids === undefined;
+      const end = all ? Math.min(status.length, first.length) : ids.length;
+      for (let at = 0; at < end; at++) {
+        const id = all ? at : ids[at]!;
+        if (all) {
+          const s = status[id];
+          if (s !== LIVE && !(includeRemoved && s === REMOVED)) continue;
+        }
+        const head = first[id] ?? 0;
+        if (head > 0) counts[head - 1]! += 1;
+        else if (head < 0) for (const v of many.get(id)!) counts[v]! += 1;
       }
     }
     const out = new Map<string, number>();
