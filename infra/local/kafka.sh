@@ -129,8 +129,11 @@ kafka_start() {
   mapfile -t opts < <(kafka_java_opts)
   if [[ ! -f "$KAFKA_STATE/data/meta.properties" ]]; then
     if [[ ! -s "$KAFKA_STATE/cluster-id" ]]; then
-      # A Kafka cluster id is 16 random bytes in URL-safe base64 without padding.
-      head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n' >"$KAFKA_STATE/cluster-id"
+      # A Kafka cluster id is 16 random bytes in URL-safe base64 without padding. Like Kafka's own
+      # Uuid.randomUuid, never one starting with '-': the format tool would take it for an option.
+      local id="-"
+      while [[ "$id" == -* ]]; do id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"; done
+      printf '%s' "$id" >"$KAFKA_STATE/cluster-id"
     fi
     cluster_id="$(cat "$KAFKA_STATE/cluster-id")"
     log "kafka: formatting KRaft storage (cluster id $cluster_id)"
