@@ -2,9 +2,45 @@ import { openEmbeddedEventLog, type EventLog } from '@catalog/events';
 import { openSqliteAspectStore, type AspectStore } from '@catalog/store';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { isMainThread } from 'node:worker_threads';
 import type { GraphIndex, SearchIndex, TimeseriesIndex } from '@catalog/search';
 import type { Logger } from 'pino';
 import type { AdapterSettings } from './adapter-settings.js';
+import { BACKSTOP_CHECKPOINT_PAGES, WalCheckpointer } from './wal-checkpointer.js';
+
+let checkpointer: WalCheckpointer | undefined;
+
+/**
+ * Embedded files are checkpointed by one background thread per process (started from the main thread,
+ * which opens every file the process uses); commits then only checkpoint past a large backstop.
+ */
+function checkpointInBackground<T extends { close(): Promise<void> }>(
+  adapter: T,
+  file: string,
+  logger: Logger,
+): T {
+  if (!isMainThread) return adapter;
+  checkpointer ??= new WalCheckpointer({ logger: logger.child({ component: 'wal-checkpointer' }) });
+  const running = checkpointer;
+  running.watch(file);
+  let closed = false;
+  return new Proxy(adapter, {
+    get(target, property) {
+      if (property === 'close') {
+        return async () => {
+          try {
+            await target.close();
+          } finally {
+            if (!closed) running.unwatch(file);
+            closed = true;
+          }
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
 
 /** Opens the event log the settings select: Kafka when KAFKA_BOOTSTRAP_SERVER is set, else embedded. */
 export async function openEventLog(settings: AdapterSettings, logger: Logger): Promise<EventLog> {
@@ -14,11 +50,13 @@ export async function openEventLog(settings: AdapterSettings, logger: Logger): P
     return openKafkaEventLog({ ...settings.kafka, logger: logger.child({ component: 'event-log' }) });
   }
   mkdirSync(settings.dataDir, { recursive: true });
-  return openEmbeddedEventLog({
+  const log = await openEmbeddedEventLog({
     directory: settings.dataDir,
     durability: settings.durability,
     logger: logger.child({ component: 'event-log' }),
+    autoCheckpointPages: BACKSTOP_CHECKPOINT_PAGES,
   });
+  return checkpointInBackground(log, join(settings.dataDir, 'eventlog.sqlite'), logger);
 }
 
 /**
@@ -35,10 +73,13 @@ export async function openAspectStore(settings: AdapterSettings, logger: Logger)
     });
   }
   mkdirSync(settings.dataDir, { recursive: true });
-  return openSqliteAspectStore({
-    file: join(settings.dataDir, 'aspects.sqlite'),
+  const file = join(settings.dataDir, 'aspects.sqlite');
+  const store = await openSqliteAspectStore({
+    file,
     durability: settings.durability,
+    autoCheckpointPages: BACKSTOP_CHECKPOINT_PAGES,
   });
+  return checkpointInBackground(store, file, logger);
 }
 
 /** The three read models the indexer writes and the gateway reads. */
@@ -64,8 +105,11 @@ export async function openSearchAdapters(settings: AdapterSettings, logger: Logg
   }
   mkdirSync(settings.dataDir, { recursive: true });
   const { openEmbeddedSearch } = await import('@catalog/search');
-  return openEmbeddedSearch({
-    file: join(settings.dataDir, 'search.sqlite'),
+  const file = join(settings.dataDir, 'search.sqlite');
+  const search = await openEmbeddedSearch({
+    file,
     durability: settings.durability,
+    autoCheckpointPages: BACKSTOP_CHECKPOINT_PAGES,
   });
+  return checkpointInBackground(search, file, logger);
 }

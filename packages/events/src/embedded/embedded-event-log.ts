@@ -39,6 +39,11 @@ export interface EmbeddedEventLogOptions {
   readonly retryInitialMs?: number;
   /** Redelivery backoff ceiling. Default 5 s. */
   readonly retryMaxMs?: number;
+  /**
+   * WAL pages at which a commit checkpoints the file itself, inside that commit. Default 4000; set it
+   * high when a background checkpointer (the runtime's WalCheckpointer) keeps the WAL short instead.
+   */
+  readonly autoCheckpointPages?: number;
 }
 
 /** Opens (creating if needed) the embedded event log in `options.directory`. */
@@ -77,6 +82,7 @@ export class EmbeddedEventLog implements EventLog {
       options.directory,
       options.durability ?? 'process-crash',
       options.busyTimeoutMs ?? 5000,
+      options.autoCheckpointPages ?? 4000,
     );
     this.coordinator = new GroupCoordinator((topic) => this.topic(topic).partitions);
     this.queue = new ProduceQueue(this.db, (placed) => this.notifyProduced(placed));

@@ -142,14 +142,15 @@ export class LogDatabase {
   /** Deferred commits by group/topic/partition; reads of this connection see them at once. */
   private readonly deferred = new Map<string, DeferredCommit>();
 
-  constructor(directory: string, durability: Durability, busyTimeoutMs: number) {
+  constructor(directory: string, durability: Durability, busyTimeoutMs: number, autoCheckpointPages: number) {
     mkdirSync(directory, { recursive: true });
     this.db = new Database(join(directory, 'eventlog.sqlite'), { timeout: busyTimeoutMs });
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(durability === 'power-loss' ? 'synchronous = FULL' : 'synchronous = NORMAL');
     // Checkpoints (two fsyncs each) run inside whichever commit crosses the threshold and stall that
-    // thread's event loop; 4x SQLite's default makes them rarer. The size limit truncates the WAL after.
-    this.db.pragma('wal_autocheckpoint = 4000');
+    // thread's event loop; the catalog raises the threshold and checkpoints from a background thread.
+    // The size limit truncates the WAL after.
+    this.db.pragma(`wal_autocheckpoint = ${checkpointPages(autoCheckpointPages)}`);
     this.db.pragma('journal_size_limit = 67108864');
     this.db.exec(SCHEMA);
     this.statements = prepareStatements(this.db);
@@ -303,4 +304,10 @@ export class LogDatabase {
 
 function commitKey(groupId: string, topicId: number, partition: number): string {
   return `${groupId}\u0000${topicId}\u0000${partition}`;
+}
+
+function checkpointPages(pages: number): number {
+  if (!Number.isInteger(pages) || pages < 0)
+    throw new RangeError(`autoCheckpointPages must be a non-negative integer, got ${pages}`);
+  return pages;
 }

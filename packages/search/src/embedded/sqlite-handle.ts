@@ -12,6 +12,11 @@ export interface EmbeddedSearchOptions {
    * the change log). `power-loss` (synchronous=FULL): the WAL is fsynced at every write batch.
    */
   readonly durability?: 'process-crash' | 'power-loss';
+  /**
+   * WAL pages at which a commit checkpoints the file itself, inside that commit. Default 4000; set it
+   * high when a background checkpointer (the runtime's WalCheckpointer) keeps the WAL short instead.
+   */
+  readonly autoCheckpointPages?: number;
 }
 
 /** One SQLite connection shared by the three embedded indices; closed when the last user lets go. */
@@ -31,6 +36,10 @@ export class SqliteHandle {
       this.db.pragma('cache_size = -131072');
       this.db.pragma('mmap_size = 1073741824');
       this.db.pragma('temp_store = MEMORY');
+      const pages = options.autoCheckpointPages ?? 4000;
+      if (!Number.isInteger(pages) || pages < 0)
+        throw new RangeError(`autoCheckpointPages must be a non-negative integer, got ${pages}`);
+      this.db.pragma(`wal_autocheckpoint = ${pages}`);
       migrateSearchSchema(this.db);
     } catch (error) {
       this.db.close();

@@ -26,6 +26,11 @@ export interface SqliteAspectStoreOptions {
   readonly requestRetentionMs?: number;
   /** Milliseconds since the epoch; injected so tests control lastObserved and pruning. */
   readonly clock?: () => number;
+  /**
+   * WAL pages at which a commit checkpoints the file itself, inside that commit. Default 4000; set it
+   * high when a background checkpointer (the runtime's WalCheckpointer) keeps the WAL short instead.
+   */
+  readonly autoCheckpointPages?: number;
 }
 
 const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -67,9 +72,9 @@ export class SqliteAspectStore implements AspectStore {
       this.db.pragma('busy_timeout = 5000');
       this.db.pragma('cache_size = -32768');
       // An automatic checkpoint (two fsyncs plus copying pages back) runs inside the commit that
-      // crosses the threshold, stalling applyBatch; at 4x SQLite's default they come 4x rarer.
-      // The size limit truncates the WAL file after a checkpoint instead of leaving it at its peak.
-      this.db.pragma('wal_autocheckpoint = 4000');
+      // crosses the threshold, stalling applyBatch; at 4x SQLite's default they come 4x rarer, and the
+      // catalog moves them to a background thread. The size limit truncates the WAL after a checkpoint.
+      this.db.pragma(`wal_autocheckpoint = ${nonNegativeInteger(options.autoCheckpointPages ?? 4000)}`);
       this.db.pragma('journal_size_limit = 67108864');
       migrateSchema(this.db, this.clock());
       this.stmts = prepareStatements(this.db);
@@ -231,4 +236,10 @@ function checkWrite(write: AspectWrite): void {
       `${write.mode} of ${write.aspect} on ${write.urn} (request ${write.requestId}) has no value`,
     );
   }
+}
+
+function nonNegativeInteger(pages: number): number {
+  if (!Number.isInteger(pages) || pages < 0)
+    throw new RangeError(`autoCheckpointPages must be a non-negative integer, got ${pages}`);
+  return pages;
 }
