@@ -24,9 +24,9 @@ interface TypeForward {
 }
 
 /**
- * Facet counting in memory: for each entity type and faceted field, the values of every document (a
- * forward index), so counting a match set of any size is one pass over its ids instead of an index probe
- * per (hit, field). Built lazily from `vals` and kept current by replaying `doc_changes`, the ids the
+ * Facet counting (and exact-value filtering) in memory: for each entity type and faceted or filtered
+ * field, the values of every document (a forward index), so counting or filtering a match set of any
+ * size is one pass over its ids instead of an index probe per (hit, field). Built lazily from `vals` and kept current by replaying `doc_changes`, the ids the
  * writers record with each document change; call `sync` inside the read transaction of the search so the
  * counts and the match set come from one snapshot.
  */
@@ -96,6 +96,23 @@ export class FacetForwardIndex {
       if (n > 0) out.set(forward.values[v]!, n);
     });
     return out;
+  }
+
+  /** Whether a document has any of `values` in the field (any value at all when `values` is undefined). */
+  matcher(entityType: string, field: string, values: readonly string[] | undefined): (id: number) => boolean {
+    const forward = this.field(entityType, this.type(entityType), field);
+    const { first, many } = forward;
+    if (values === undefined) return (id) => (first[id] ?? 0) !== 0;
+    const wanted = new Set<number>();
+    for (const value of values) {
+      const valueId = forward.valueIds.get(value);
+      if (valueId !== undefined) wanted.add(valueId);
+    }
+    return (id) => {
+      const head = first[id] ?? 0;
+      if (head > 0) return wanted.has(head - 1);
+      return head < 0 && many.get(id)!.some((v) => wanted.has(v));
+    };
   }
 
   private type(entityType: string): TypeForward {

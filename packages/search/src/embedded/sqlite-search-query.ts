@@ -38,11 +38,11 @@ export function runSearch(
   const ranked: Ranked[] = [];
   const facetCounts = search.facets.map(() => new Map<string, number>());
   const unrestricted = search.query.kind === 'all' && search.filter === undefined;
-  if (search.facets.length > 0) forward.sync();
+  forward.sync();
   for (const entity of entities) {
     const source = unrestricted
       ? unrestrictedSource(queries, entity, search, facetCache)
-      : materialize(queries, entity, search);
+      : materialize(queries, entity, search, forward);
     total += source.hits;
     for (const row of pageRows(queries, entity, search, source)) ranked.push({ row, entity });
     let hitIds: readonly number[] | undefined;
@@ -132,14 +132,20 @@ function unrestrictedSource(
   };
 }
 
-function materialize(queries: StatementCache, entity: IndexedEntity, search: NormalizedSearch): MatchSource {
+function materialize(
+  queries: StatementCache,
+  entity: IndexedEntity,
+  search: NormalizedSearch,
+  forward: FacetForwardIndex,
+): MatchSource {
   queries.get('DELETE FROM temp.search_hits').run();
   const table = ftsTableOf(entity.spec.entityType);
   const weights = entity.columns.map((c) => c.weight).join(', ');
   const bm25 = entity.columns.length === 0 ? '0' : `-bm25(${table}, ${weights})`;
-  if (search.query.kind === 'text' && search.filter === undefined) {
-    // The FTS table holds this entity type's documents only, by document id: without a filter there is
-    // no need to join docs, the few soft-deleted ids are excluded as a set.
+  const inMemory = search.query.kind === 'text' ? forwardFilter(entity, search.filter, forward) : undefined;
+  if (search.query.kind === 'text' && (search.filter === undefined || inMemory !== undefined)) {
+    // The FTS table holds this entity type's documents only, by document id: there is no need to join
+    // docs, the few soft-deleted ids are excluded as a set.
     const removed = search.includeRemoved
       ? ''
       : ` AND ${table}.rowid NOT IN (SELECT id FROM docs WHERE entity_type = ? AND removed = 1)`;
@@ -149,6 +155,13 @@ function materialize(queries: StatementCache, entity: IndexedEntity, search: Nor
          FROM ${table} WHERE ${table} MATCH ?${removed}`,
       )
       .run(ftsQuery(search.query.terms), ...(search.includeRemoved ? [] : [entity.spec.entityType]));
+    if (inMemory !== undefined) {
+      // A filter of exact values checks each text hit's values in memory: probing docs and an id list
+      // per hit cost several times the text match itself.
+      const drop = queries.get('DELETE FROM temp.search_hits WHERE id = ?');
+      for (const id of queries.get('SELECT id FROM temp.search_hits').pluck().all() as number[])
+        if (!inMemory(id)) drop.run(id);
+    }
   } else if (search.query.kind === 'text') {
     // With a filter, the join keeps the FTS match driving (a rowid IN list would drive one MATCH per id).
     const rest = matchParts(entity, search);
@@ -181,6 +194,40 @@ function matchParts(entity: IndexedEntity, search: NormalizedSearch): SqlPart {
   const { query } = search;
   if (query.kind === 'field') parts.push(fieldQueryPart(entity, query.field, query.value));
   return { sql: parts.map((p) => p.sql).join(' AND '), params: parts.flatMap((p) => p.params) };
+}
+
+/**
+ * The filter as a test over document ids, when every criterion is an exact value (EQUAL, IN) or EXISTS
+ * test on a keyed text field, possibly negated: the forms the in-memory index answers as `vals` does.
+ */
+function forwardFilter(
+  entity: IndexedEntity,
+  filter: NormalizedSearch['filter'],
+  forward: FacetForwardIndex,
+): ((id: number) => boolean) | undefined {
+  if (filter === undefined) return undefined;
+  const type = entity.spec.entityType;
+  const disjuncts: ((id: number) => boolean)[][] = [];
+  for (const conjunction of filter.or) {
+    const tests: ((id: number) => boolean)[] = [];
+    for (const criterion of conjunction.and) {
+      const mapping = entity.mappings.get(criterion.field);
+      if (mapping === undefined || mapping.aliasOf !== undefined || !entity.keyed.has(criterion.field))
+        return undefined;
+      if (NUMERIC_TYPES.has(mapping.type)) return undefined;
+      const { condition } = criterion;
+      if (condition !== 'EQUAL' && condition !== 'IN' && condition !== 'EXISTS') return undefined;
+      const test = forward.matcher(
+        type,
+        criterion.field,
+        condition === 'EXISTS' ? undefined : criterion.values,
+      );
+      tests.push(criterion.negated === true ? (id) => !test(id) : test);
+    }
+    disjuncts.push(tests);
+  }
+  if (disjuncts.length === 0) return () => true;
+  return (id) => disjuncts.some((tests) => tests.every((test) => test(id)));
 }
 
 function fieldQueryPart(entity: IndexedEntity, field: string, value: string): SqlPart {

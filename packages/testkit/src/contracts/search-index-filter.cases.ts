@@ -155,6 +155,34 @@ export function searchFilterCases(index: () => SearchIndex): void {
       expect(result.total).toBe(1);
     });
 
+    it('filters a full-text match set exactly as it filters everything', async () => {
+      const { ns, query } = await setup();
+      const filters: Filter[] = [
+        and(c('tags', 'EQUAL', ['urn:li:tag:pii'])),
+        and(c('tags', 'IN', ['urn:li:tag:gold', 'urn:li:tag:none'])),
+        and(c('origin', 'EQUAL', ['PROD'], true)),
+        and(c('tags', 'EQUAL', ['urn:li:tag:gold'], true)),
+        and(c('owners', 'EXISTS')),
+        and(c('description', 'EXISTS', [], true)),
+        and(c('hasDescription', 'EQUAL', ['TRUE'], true)),
+        and(c('platform', 'EQUAL', ['urn:li:dataPlatform:hive']), c('origin', 'EQUAL', ['PROD'])),
+        and(c('origin.keyword', 'EQUAL', ['DEV']), c('createdAt', 'GREATER_THAN', ['1500'])),
+        and(c('_entityName', 'EQUAL', ['customers'])),
+        and(c('customProperties', 'CONTAIN', ['SALES'])),
+        {
+          or: [
+            { and: [c('platform', 'EQUAL', ['urn:li:dataPlatform:hive']), c('origin', 'EQUAL', ['DEV'])] },
+            { and: [c('owners', 'EQUAL', ['urn:li:corpuser:bob'])] },
+          ],
+        },
+      ];
+      for (const filter of filters) {
+        const textual = await index().search(datasets({ input: ns, filter }));
+        expect([...urnsOf(textual)].sort(), JSON.stringify(filter)).toEqual(await query(filter));
+        expect(textual.total).toBe(textual.hits.length);
+      }
+    });
+
     it('accepts aliases and the .keyword suffix as field names', async () => {
       const { customers, query } = await setup();
       expect(await query(and(c('_entityName', 'EQUAL', ['customers'])))).toEqual([customers.urn]);
