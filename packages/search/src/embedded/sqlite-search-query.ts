@@ -56,7 +56,7 @@ export function runSearch(
           forward.count(type, facet.field, ids, search.includeRemoved);
         let counted: ReadonlyMap<string, number>;
         if (source.materialized) {
-          hitIds ??= queries.get('SELECT id FROM temp.search_hits').pluck().all() as number[];
+          hitIds ??= source.ids ?? (queries.get('SELECT id FROM temp.search_hits').pluck().all() as number[]);
           counted = count(hitIds);
         } else {
           const key = `forward\u0000${facet.field}\u0000${search.includeRemoved}`;
@@ -103,6 +103,8 @@ interface MatchSource {
   readonly materialized: boolean;
   /** How many matches there are (for plan choices). */
   readonly hits: number;
+  /** The ids in temp.search_hits, when materializing already read them. */
+  readonly ids?: readonly number[];
 }
 
 /** Above this many hits, a facet scans the field's values rather than probing each hit. */
@@ -159,8 +161,12 @@ function materialize(
       // A filter of exact values checks each text hit's values in memory: probing docs and an id list
       // per hit cost several times the text match itself.
       const drop = queries.get('DELETE FROM temp.search_hits WHERE id = ?');
-      for (const id of queries.get('SELECT id FROM temp.search_hits').pluck().all() as number[])
-        if (!inMemory(id)) drop.run(id);
+      const kept: number[] = [];
+      for (const id of queries.get('SELECT id FROM temp.search_hits').pluck().all() as number[]) {
+        if (inMemory(id)) kept.push(id);
+        else drop.run(id);
+      }
+      return { ...materialized(kept.length), ids: kept };
     }
   } else if (search.query.kind === 'text') {
     // With a filter, the join keeps the FTS match driving (a rowid IN list would drive one MATCH per id).
@@ -177,12 +183,12 @@ function materialize(
       .get(`INSERT INTO temp.search_hits (id, score) SELECT d.id, 0 FROM docs d WHERE ${rest.sql}`)
       .run(...rest.params);
   }
-  return {
-    hits: queries.get1<{ n: number }>('SELECT COUNT(*) AS n FROM temp.search_hits', [])?.n ?? 0,
-    tables: 'temp.search_hits h JOIN docs d ON d.id = h.id',
-    where: TRUE,
-    materialized: true,
-  };
+  return materialized(queries.get1<{ n: number }>('SELECT COUNT(*) AS n FROM temp.search_hits', [])?.n ?? 0);
+}
+
+/** The source of matches held in temp.search_hits. */
+function materialized(hits: number): MatchSource {
+  return { hits, tables: 'temp.search_hits h JOIN docs d ON d.id = h.id', where: TRUE, materialized: true };
 }
 
 /** The conditions (over `d`) besides the text match: entity type, removed, filter, field query. */
