@@ -1,8 +1,19 @@
+import { entityRegistry } from '@catalog/model';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { entityRegistry } from '@catalog/model';
-import { buildEntityDocument, indexSpecFor, openEmbeddedSearch, type EntityDocument } from '@catalog/search';
+import { indexSpecFor, openEmbeddedSearch, type EntityDocument } from '@catalog/search';
+import {
+  datasetDocument as documentOf,
+  measure as measureRuns,
+  DBS,
+  pick,
+  PLATFORMS,
+  TAGS,
+  VOCAB,
+  WORDS,
+  zipf,
+} from './lib/search-workload.js';
 
 /**
  * Embedded search at scale: bulk upsert of N realistic dataset documents (built from aspects by
@@ -12,122 +23,9 @@ import { buildEntityDocument, indexSpecFor, openEmbeddedSearch, type EntityDocum
 const total = Number(process.argv[2] ?? 100_000);
 const BATCH = 1_000;
 const RUNS = 300;
-
-let seed = 42;
-const random = (): number => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-  return seed / 2_147_483_648;
-};
-const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
-
-const WORDS = [
-  'customer',
-  'orders',
-  'payments',
-  'invoice',
-  'revenue',
-  'daily',
-  'monthly',
-  'events',
-  'clicks',
-  'sessions',
-  'users',
-  'accounts',
-  'ledger',
-  'inventory',
-  'shipments',
-  'returns',
-  'marketing',
-  'campaign',
-  'leads',
-  'churn',
-  'forecast',
-  'pricing',
-  'product',
-  'catalog',
-  'stock',
-  'warehouse',
-  'supplier',
-  'vendor',
-  'refunds',
-  'tax',
-  'region',
-  'country',
-  'store',
-  'employee',
-  'payroll',
-  'budget',
-  'audit',
-  'risk',
-  'fraud',
-  'score',
-] as const;
-const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'pa', 'do', 'gu', 'be', 'fi', 'ho'];
-/** 3,000 pseudo-words beside the 40 domain words: names and descriptions draw from both, Zipf-like. */
-const VOCAB = [
-  ...WORDS,
-  ...Array.from({ length: 3_000 }, (_, i) =>
-    [i % 15, Math.floor(i / 15) % 15, Math.floor(i / 225) % 15].map((k) => SYLLABLES[k]).join(''),
-  ),
-];
-const zipf = (): string => VOCAB[Math.floor(VOCAB.length * random() ** 2)] as string;
-const PLATFORMS = ['hive', 'snowflake', 'bigquery', 'kafka', 'postgres', 'mysql', 's3', 'redshift'] as const;
-const ORIGINS = ['PROD', 'PROD', 'PROD', 'DEV', 'STG'] as const;
-const TAGS = Array.from({ length: 50 }, (_, i) => `urn:li:tag:tag${i}`);
-const OWNERS = Array.from({ length: 200 }, (_, i) => `urn:li:corpuser:user${i}`);
-const DBS = Array.from({ length: 30 }, (_, i) => `db${i}`);
-
 const dataset = entityRegistry.requireEntity('dataset');
-function datasetDocument(i: number): EntityDocument {
-  const platform = pick(PLATFORMS);
-  const origin = pick(ORIGINS);
-  const db = pick(DBS);
-  const name = `${zipf()}_${zipf()}_${i}`;
-  const urn = `urn:li:dataset:(urn:li:dataPlatform:${platform},${db}.${name},${origin})`;
-  const aspects = new Map<string, Record<string, unknown>>([
-    [
-      'datasetProperties',
-      {
-        name,
-        description: Array.from({ length: 12 }, zipf).join(' '),
-        customProperties: { team: `team${i % 20}`, tier: pick(['gold', 'silver', 'bronze']) },
-        created: { time: 1_600_000_000_000 + i * 1000 },
-      },
-    ],
-    ['globalTags', { tags: Array.from({ length: 1 + (i % 3) }, () => ({ tag: pick(TAGS) })) }],
-    [
-      'ownership',
-      { owners: Array.from({ length: 1 + (i % 2) }, () => ({ owner: pick(OWNERS), type: 'DATAOWNER' })) },
-    ],
-    [
-      'schemaMetadata',
-      {
-        fields: Array.from({ length: 20 }, (_, f) => ({ fieldPath: `${zipf()}_${f}`, description: zipf() })),
-      },
-    ],
-    ['browsePaths', { paths: [`/${origin.toLowerCase()}/${platform}/${db}/${name}`] }],
-    ['status', { removed: i % 100 === 0 }],
-  ]);
-  return buildEntityDocument(dataset, urn, aspects);
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
-
-async function measure(label: string, run: () => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < 20; i++) await run();
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t0 = performance.now();
-    await run();
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  console.log(
-    `${label.padEnd(34)} p50 ${percentile(times, 50).toFixed(2).padStart(7)} ms   p99 ${percentile(times, 99).toFixed(2).padStart(7)} ms`,
-  );
-}
+const datasetDocument = (i: number): EntityDocument => documentOf(i, zipf);
+const measure = (label: string, run: () => Promise<unknown>): Promise<void> => measureRuns(label, run, RUNS);
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-search-'));
 const file = join(dir, 'search.sqlite');

@@ -1,6 +1,16 @@
-import { randomBytes } from 'node:crypto';
 import { entityRegistry } from '@catalog/model';
-import { buildEntityDocument, indexSpecFor, openOpenSearch, type EntityDocument } from '@catalog/search';
+import { randomBytes } from 'node:crypto';
+import { indexSpecFor, openOpenSearch, type EntityDocument } from '@catalog/search';
+import {
+  datasetDocument as documentOf,
+  domainWord,
+  measure as measureRuns,
+  DBS,
+  pick,
+  PLATFORMS,
+  TAGS,
+  WORDS,
+} from './lib/search-workload.js';
 
 /**
  * OpenSearch search at scale, the same workload as search-embedded.ts: bulk upsert of N realistic
@@ -12,117 +22,10 @@ const total = Number(process.argv[2] ?? 100_000);
 const writers = Number(process.argv[3] ?? 1);
 const BATCH = 1_000;
 const RUNS = 300;
-const node = process.env['OPENSEARCH_URL'] ?? 'http://127.0.0.1:9200';
-
-let seed = 42;
-const random = (): number => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-  return seed / 2_147_483_648;
-};
-const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
-
-const WORDS = [
-  'customer',
-  'orders',
-  'payments',
-  'invoice',
-  'revenue',
-  'daily',
-  'monthly',
-  'events',
-  'clicks',
-  'sessions',
-  'users',
-  'accounts',
-  'ledger',
-  'inventory',
-  'shipments',
-  'returns',
-  'marketing',
-  'campaign',
-  'leads',
-  'churn',
-  'forecast',
-  'pricing',
-  'product',
-  'catalog',
-  'stock',
-  'warehouse',
-  'supplier',
-  'vendor',
-  'refunds',
-  'tax',
-  'region',
-  'country',
-  'store',
-  'employee',
-  'payroll',
-  'budget',
-  'audit',
-  'risk',
-  'fraud',
-  'score',
-] as const;
-const PLATFORMS = ['hive', 'snowflake', 'bigquery', 'kafka', 'postgres', 'mysql', 's3', 'redshift'] as const;
-const ORIGINS = ['PROD', 'PROD', 'PROD', 'DEV', 'STG'] as const;
-const TAGS = Array.from({ length: 50 }, (_, i) => `urn:li:tag:tag${i}`);
-const OWNERS = Array.from({ length: 200 }, (_, i) => `urn:li:corpuser:user${i}`);
-const DBS = Array.from({ length: 30 }, (_, i) => `db${i}`);
-
 const dataset = entityRegistry.requireEntity('dataset');
-function datasetDocument(i: number): EntityDocument {
-  const platform = pick(PLATFORMS);
-  const origin = pick(ORIGINS);
-  const db = pick(DBS);
-  const name = `${pick(WORDS)}_${pick(WORDS)}_${i}`;
-  const urn = `urn:li:dataset:(urn:li:dataPlatform:${platform},${db}.${name},${origin})`;
-  const aspects = new Map<string, Record<string, unknown>>([
-    [
-      'datasetProperties',
-      {
-        name,
-        description: Array.from({ length: 12 }, () => pick(WORDS)).join(' '),
-        customProperties: { team: `team${i % 20}`, tier: pick(['gold', 'silver', 'bronze']) },
-        created: { time: 1_600_000_000_000 + i * 1000 },
-      },
-    ],
-    ['globalTags', { tags: Array.from({ length: 1 + (i % 3) }, () => ({ tag: pick(TAGS) })) }],
-    [
-      'ownership',
-      { owners: Array.from({ length: 1 + (i % 2) }, () => ({ owner: pick(OWNERS), type: 'DATAOWNER' })) },
-    ],
-    [
-      'schemaMetadata',
-      {
-        fields: Array.from({ length: 20 }, (_, f) => ({
-          fieldPath: `${pick(WORDS)}_${f}`,
-          description: pick(WORDS),
-        })),
-      },
-    ],
-    ['browsePaths', { paths: [`/${origin.toLowerCase()}/${platform}/${db}/${name}`] }],
-    ['status', { removed: i % 100 === 0 }],
-  ]);
-  return buildEntityDocument(dataset, urn, aspects);
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
-
-async function measure(label: string, run: () => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < 20; i++) await run();
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t0 = performance.now();
-    await run();
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  console.log(
-    `${label.padEnd(34)} p50 ${percentile(times, 50).toFixed(2).padStart(7)} ms   p99 ${percentile(times, 99).toFixed(2).padStart(7)} ms`,
-  );
-}
+const datasetDocument = (i: number): EntityDocument => documentOf(i, domainWord);
+const measure = (label: string, run: () => Promise<unknown>): Promise<void> => measureRuns(label, run, RUNS);
+const node = process.env['OPENSEARCH_URL'] ?? 'http://127.0.0.1:9200';
 
 const prefix = `bench_${randomBytes(4).toString('hex')}`;
 const { search, close } = await openOpenSearch({ node, indexPrefix: prefix, replicas: 0 });
