@@ -3,6 +3,7 @@ import type { ApplyResult, AspectWrite, AuditStamp, StoredAspect, SystemMetadata
 import { storedAspectOf, toStoredAspect } from './aspect-row.js';
 import { RecordedResultWriter } from './recorded-result.js';
 import type { SqliteStatements } from './sqlite-statements.js';
+import { observedAgain, requireValue } from '../write-rules.js';
 
 const recorder = new RecordedResultWriter();
 
@@ -154,32 +155,4 @@ function writeLatest(
     );
   }
   return recorder.knowText(storedAspectOf(urn, aspect, 0, value, systemMetadata, created), text);
-}
-
-/**
- * System metadata of an identical value seen again, as the ecosystem keeps it: the stored metadata
- * with the new lastObserved, the new run as runId, and the run that stored it before as lastRunId.
- */
-function observedAgain(
-  stored: SystemMetadata | null,
-  incoming: SystemMetadata | null,
-  now: number,
-): SystemMetadata {
-  const base: Record<string, unknown> = { ...(stored ?? {}) };
-  base['lastObserved'] = incoming?.lastObserved ?? now;
-  if (incoming?.runId !== undefined) {
-    if (stored?.runId !== undefined) base['lastRunId'] = stored.runId;
-    base['runId'] = incoming.runId;
-  }
-  return base as SystemMetadata;
-}
-
-function requireValue(write: AspectWrite): Readonly<Record<string, unknown>> {
-  if (write.value === undefined) {
-    // Callers validate before they write; a missing value here is a bug upstream, not input to record.
-    throw new TypeError(
-      `${write.mode} of ${write.aspect} on ${write.urn} (request ${write.requestId}) has no value`,
-    );
-  }
-  return write.value;
 }

@@ -10,6 +10,7 @@ import {
   type LatestDocument,
 } from './aspect-document.js';
 import type { PendingWrite, WriteContext } from './write-context.js';
+import { observedAgain, requireValue } from '../write-rules.js';
 
 /** What the key aspect of an UPSERT/CREATE needs: nothing, an insert, or a report (recovery). */
 export interface KeyPlan {
@@ -192,32 +193,4 @@ function planKey(write: AspectWrite, docs: ReadonlyMap<string, AspectDocument>):
 
 export function withKeyCreated(result: ApplyResult, created: StoredAspect | undefined): ApplyResult {
   return created === undefined ? result : { ...result, keyCreated: created };
-}
-
-/**
- * System metadata of an identical value seen again, as the ecosystem keeps it (and as the embedded
- * store does): the stored metadata with the new lastObserved, the new run as runId, and the run that
- * stored it before as lastRunId.
- */
-function observedAgain(
-  stored: SystemMetadata | null,
-  incoming: SystemMetadata | null,
-  now: number,
-): SystemMetadata {
-  const base: Record<string, unknown> = { ...(stored ?? {}) };
-  base['lastObserved'] = incoming?.lastObserved ?? now;
-  if (incoming?.runId !== undefined) {
-    if (stored?.runId !== undefined) base['lastRunId'] = stored.runId;
-    base['runId'] = incoming.runId;
-  }
-  return base as SystemMetadata;
-}
-
-function requireValue(write: AspectWrite): Readonly<Record<string, unknown>> {
-  if (write.value === undefined) {
-    throw new TypeError(
-      `${write.mode} of ${write.aspect} on ${write.urn} (request ${write.requestId}) has no value`,
-    );
-  }
-  return write.value;
 }
