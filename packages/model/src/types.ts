@@ -64,6 +64,8 @@ export interface RelationshipAnnotation {
   readonly path: string;
   /** Entity types the target URN may have. */
   readonly entityTypes: readonly string[];
+  /** Whether the edge is lineage (upstream/downstream), as the ecosystem's annotation says. */
+  readonly isLineage?: boolean;
 }
 
 export interface AspectSpec {
@@ -87,8 +89,10 @@ export interface EntitySpec {
   readonly keyAspect: string;
   /** Every aspect this entity may carry, key aspect included. */
   readonly aspects: ReadonlyMap<string, AspectSpec>;
-  /** Whether the entity has a search index (false for internal entities such as access tokens). */
+  /** Whether the entity has a search index. */
   readonly searchable: boolean;
+  /** The ecosystem's entity category (`core`, `internal`), when it names one. */
+  readonly category?: string;
   /** Fully qualified snapshot record name for the legacy `/entities` endpoints, when the entity has one. */
   readonly snapshotName?: string;
 }

@@ -334,6 +334,7 @@ const PAYLOADS: ReadonlyArray<readonly [entity: string, aspect: string, value: R
     'dataHubPolicyInfo',
     {
       displayName: 'All users view',
+      description: 'Every user may view every dataset',
       type: 'METADATA',
       state: 'ACTIVE',
       privileges: ['VIEW_ENTITY_PAGE'],

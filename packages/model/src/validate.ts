@@ -101,7 +101,8 @@ function checkRecord(
       const fallback = defaultOf(type, field);
       if (fallback === MISSING) {
         if (!isNullable(field.type)) problems.push({ path: fieldPath, message: 'missing required field' });
-      } else if (fallback !== null) {
+      } else if (fallback !== null && !isNullable(field.type)) {
+        // An optional field's default (`[map, "null"]` with `{}`) is a hint the ecosystem does not fill.
         out[field.name] = fallback;
       }
       continue;

@@ -190,7 +190,19 @@ describe('validateAspect', () => {
       lastModified: {},
       inputs: [{ string: DATASET }, { string: 'nope' }, DATASET],
     });
-    expect(problems.map((p) => p.path)).toEqual(['inputs[1].string', 'inputs[2]']);
+    // The published schema keeps the union of `inputs` but not its DatasetUrn typeref: any string fits.
+    expect(problems.map((p) => p.path)).toEqual(['inputs[2]']);
+    const lineage = spec('dataset', 'upstreamLineage');
+    const upstream = { auditStamp: { time: 0, actor: 'urn:li:corpuser:x' }, type: 'TRANSFORMED' };
+    expect(
+      problemsOf(lineage, {
+        upstreams: [
+          { ...upstream, dataset: DATASET },
+          { ...upstream, dataset: 'nope' },
+          { ...upstream, dataset: 'urn:li:chart:(looker,1)' },
+        ],
+      }).map((p) => p.path),
+    ).toEqual(['upstreams[1].dataset', 'upstreams[2].dataset']);
   });
 
   it('accepts a structured property value keyed string or double, and rejects other keys', () => {

@@ -107,9 +107,12 @@ function textValuesOf(value: unknown): string[] {
   if (typeof value === 'string') return [value];
   if (typeof value === 'number' || typeof value === 'boolean') return [String(value)];
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    return Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== null && v !== undefined && typeof v !== 'object')
-      .map(([k, v]) => `${k}=${String(v)}`);
+    // A map indexes as `key=value` entries; a map of arrays (MAP_ARRAY) as one entry per element.
+    return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) =>
+      (Array.isArray(v) ? (v as unknown[]) : [v])
+        .filter((item) => item !== null && item !== undefined && typeof item !== 'object')
+        .map((item) => `${k}=${String(item)}`),
+    );
   }
   return [];
 }

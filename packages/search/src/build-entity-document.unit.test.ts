@@ -73,26 +73,30 @@ describe('buildEntityDocument', () => {
     expect(build({ status: { removed: false } }).fields['removed']).toBe(false);
   });
 
-  it('counts values for numX fields and keeps chart inputs', () => {
-    const chart = entityRegistry.requireEntity('chart');
-    const doc = build(
+  it('counts values for numX fields and keeps union-keyed chart inputs out of the document', () => {
+    const job = build(
       {
-        chartInfo: {
-          title: 'Revenue',
-          inputs: [{ string: 'urn:li:dataset:a' }, { string: 'urn:li:dataset:b' }],
+        dataJobInputOutput: {
+          inputDatasets: ['urn:li:dataset:a', 'urn:li:dataset:b'],
+          outputDatasets: ['urn:li:dataset:c'],
         },
       },
-      chart,
-      'urn:li:chart:(looker,c1)',
+      entityRegistry.requireEntity('dataJob'),
+      'urn:li:dataJob:(urn:li:dataFlow:(airflow,etl,prod),load)',
     );
-    expect(doc.fields).toMatchObject({
-      title: 'Revenue',
+    expect(job.fields).toMatchObject({
       inputs: ['urn:li:dataset:a', 'urn:li:dataset:b'],
       numInputDatasets: 2,
-      tool: 'looker',
-      chartId: 'c1',
-      browsePaths: ['/looker/c1'],
+      outputs: ['urn:li:dataset:c'],
+      numOutputDatasets: 1,
     });
+    const chart = build(
+      { chartInfo: { title: 'Revenue', inputs: [{ string: 'urn:li:dataset:a' }] } },
+      entityRegistry.requireEntity('chart'),
+      'urn:li:chart:(looker,c1)',
+    );
+    expect(chart.fields).toMatchObject({ title: 'Revenue', tool: 'looker', browsePaths: ['/looker/c1'] });
+    expect(chart.fields['inputs']).toBeUndefined();
   });
 
   it('indexes corpuser info and dataJob key fields', () => {
@@ -112,7 +116,7 @@ describe('buildEntityDocument', () => {
       entityRegistry.requireEntity('dataJob'),
       'urn:li:dataJob:(urn:li:dataFlow:(airflow,etl,prod),load)',
     );
-    expect(job.fields).toMatchObject({ dataFlow: 'urn:li:dataFlow:(airflow,etl,prod)', id: 'load' });
+    expect(job.fields).toMatchObject({ dataFlow: 'urn:li:dataFlow:(airflow,etl,prod)', jobId: 'load' });
     expect(job.fields['browsePaths']).toEqual(['/airflow/prod/etl/load']);
   });
 });

@@ -88,7 +88,7 @@ describe('validateFilter', () => {
     );
     fails(
       () => validateFilter(dataset, eq('origin', ['1'], 'GREATER_THAN')),
-      /GREATER_THAN does not apply to a KEYWORD/,
+      /GREATER_THAN does not apply to a TEXT_PARTIAL/,
     );
     fails(() => validateFilter(dataset, eq('description', ['1'], 'LESS_THAN')), /does not apply to a TEXT/);
     fails(

@@ -9,6 +9,7 @@ export {
   mongoForTests,
   opensearchForTests,
   type ServiceForTests,
+  skipUnlessCi,
 } from './services.js';
 export { searchIndexContract, type CurrentSearchIndex } from './contracts/search-index.contract.js';
 export {

@@ -6,6 +6,21 @@
 
 export type ServiceForTests<T> = T | { readonly skip: string };
 
+/**
+ * A suite's reason to skip, passed through; under `CI=true` a suite may not skip for lack of a service,
+ * so the reason becomes an error that fails the file instead. A green CI must mean the suite ran.
+ */
+export function skipUnlessCi(reason: string | undefined): string | undefined {
+  if (reason !== undefined && process.env['CI'] === 'true')
+    throw new Error(`This suite cannot skip under CI=true: ${reason}`);
+  return reason;
+}
+
+function failInCi<T extends object>(found: ServiceForTests<T>): ServiceForTests<T> {
+  skipUnlessCi(isSkipped(found) ? found.skip : undefined);
+  return found;
+}
+
 /** Narrows a service lookup: true when the suite must skip (the reason is in `skip`). */
 export function isSkipped<T extends object>(found: ServiceForTests<T>): found is { readonly skip: string } {
   return 'skip' in found;
@@ -18,7 +33,7 @@ let kafka: Promise<ServiceForTests<{ readonly brokers: string[] }>> | undefined;
 
 /** A Kafka broker: KAFKA_BOOTSTRAP_SERVER, else a Testcontainers broker (KRaft), else a skip reason. */
 export function kafkaForTests(): Promise<ServiceForTests<{ readonly brokers: string[] }>> {
-  kafka ??= findKafka();
+  kafka ??= findKafka().then(failInCi);
   return kafka;
 }
 
@@ -43,7 +58,7 @@ let opensearch: Promise<ServiceForTests<{ readonly node: string }>> | undefined;
 
 /** An OpenSearch 2.x node: OPENSEARCH_URL, else a Testcontainers node (security off), else a skip reason. */
 export function opensearchForTests(): Promise<ServiceForTests<{ readonly node: string }>> {
-  opensearch ??= findOpenSearch();
+  opensearch ??= findOpenSearch().then(failInCi);
   return opensearch;
 }
 
@@ -83,7 +98,7 @@ let mongo: Promise<ServiceForTests<{ readonly uri: string }>> | undefined;
  * fresh database of their own on it and drop it afterwards.
  */
 export function mongoForTests(): Promise<ServiceForTests<{ readonly uri: string }>> {
-  mongo ??= findMongo();
+  mongo ??= findMongo().then(failInCi);
   return mongo;
 }
 

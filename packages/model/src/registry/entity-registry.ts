@@ -1,10 +1,11 @@
 import type { types } from 'avsc';
 import { ValidationError } from '../errors.js';
-import { aspectAvroType, ASPECT_DEFINITIONS } from '../schemas/avro-registry.js';
+import { REGISTRY_DATA } from '../generated/registry-data.js';
+import { aspectAvroType } from '../schemas/avro-registry.js';
 import type { AspectSpec, EntitySpec, Urn } from '../types.js';
 import { formatUrn } from '../urn.js';
 import { validateAspect } from '../validate.js';
-import { ENTITY_DEFINITIONS, type EntityDefinition } from './entity-definitions.js';
+import type { RegistryEntityData } from './registry-data.js';
 
 /** A key aspect derived from a URN: the aspect name and its value. */
 export interface KeyAspect {
@@ -104,45 +105,46 @@ export class EntityRegistry {
 }
 
 function buildAspectSpecs(): Map<string, AspectSpec> {
-  const keyNames = new Set(ENTITY_DEFINITIONS.map((e) => e.keyAspect));
+  const keyNames = new Set(REGISTRY_DATA.entities.map((e) => e.keyAspect));
   const specs = new Map<string, AspectSpec>();
-  for (const def of ASPECT_DEFINITIONS) {
-    const schema = aspectAvroType(def.name);
-    if (!schema) throw new Error(`Aspect ${def.name} has no parsed schema`);
-    specs.set(def.name, {
-      name: def.name,
-      recordName: def.schema.name,
-      kind: def.kind ?? 'versioned',
-      isKey: keyNames.has(def.name),
-      searchable: def.searchable ?? [],
-      relationships: def.relationships ?? [],
+  for (const data of REGISTRY_DATA.aspects) {
+    const schema = aspectAvroType(data.name);
+    if (!schema) throw new Error(`Aspect ${data.name} has no parsed schema`);
+    specs.set(data.name, {
+      name: data.name,
+      recordName: data.recordName,
+      kind: data.kind,
+      isKey: keyNames.has(data.name),
+      searchable: data.searchable,
+      relationships: data.relationships,
       schema,
     });
   }
   return specs;
 }
 
-function buildEntitySpec(def: EntityDefinition, aspects: ReadonlyMap<string, AspectSpec>): EntitySpec {
+function buildEntitySpec(data: RegistryEntityData, aspects: ReadonlyMap<string, AspectSpec>): EntitySpec {
   const own = new Map<string, AspectSpec>();
-  for (const name of [def.keyAspect, ...def.aspects]) {
+  for (const name of [data.keyAspect, ...data.aspects]) {
     const spec = aspects.get(name);
-    if (!spec) throw new Error(`Entity ${def.name} names unknown aspect ${name}`);
+    if (!spec) throw new Error(`Entity ${data.name} names unknown aspect ${name}`);
     own.set(name, spec);
   }
   return {
-    name: def.name,
-    keyAspect: def.keyAspect,
+    name: data.name,
+    keyAspect: data.keyAspect,
     aspects: own,
-    searchable: def.searchable ?? true,
-    ...(def.snapshotName === undefined ? {} : { snapshotName: def.snapshotName }),
+    searchable: true,
+    ...(data.category === undefined ? {} : { category: data.category }),
+    ...(data.snapshotName === undefined ? {} : { snapshotName: data.snapshotName }),
   };
 }
 
 function buildRegistry(): EntityRegistry {
   const aspects = buildAspectSpecs();
-  const entities = ENTITY_DEFINITIONS.map((def) => buildEntitySpec(def, aspects));
+  const entities = REGISTRY_DATA.entities.map((data) => buildEntitySpec(data, aspects));
   return new EntityRegistry(entities, [...aspects.values()]);
 }
 
-/** The catalog's entity registry, built once from the definitions. */
+/** The catalog's entity registry, built once from the generated registry data. */
 export const entityRegistry: EntityRegistry = buildRegistry();

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Condition, Criterion, Filter, SearchIndex } from '@catalog/search';
 import {
   chartDoc,
+  dataJobDoc,
   datasetDoc,
   datasets,
   seed,
@@ -98,13 +99,13 @@ export function searchFilterCases(index: () => SearchIndex): void {
 
     it('compares COUNT values', async () => {
       const ns = uniqueNamespace();
-      const none = chartDoc(ns, 'a', { title: 'none' });
-      const two = chartDoc(ns, 'b', { title: 'two', inputs: ['urn:li:dataset:x', 'urn:li:dataset:y'] });
+      const none = dataJobDoc(ns, 'a', []);
+      const two = dataJobDoc(ns, 'b', ['urn:li:dataset:x', 'urn:li:dataset:y']);
       await seed(index(), [none, two]);
-      const charts = (filter: Filter) =>
-        index().search({ entityTypes: ['chart'], input: '*', start: 0, count: 10, filter });
-      expect(urnsOf(await charts(and(c('numInputDatasets', 'GREATER_THAN', ['1']))))).toEqual([two.urn]);
-      expect(urnsOf(await charts(and(c('numInputDatasets', 'LESS_THAN_OR_EQUAL_TO', ['0']))))).toEqual([
+      const jobs = (filter: Filter) =>
+        index().search({ entityTypes: ['dataJob'], input: '*', start: 0, count: 10, filter });
+      expect(urnsOf(await jobs(and(c('numInputDatasets', 'GREATER_THAN', ['1']))))).toEqual([two.urn]);
+      expect(urnsOf(await jobs(and(c('numInputDatasets', 'LESS_THAN_OR_EQUAL_TO', ['0']))))).toEqual([
         none.urn,
       ]);
     });

@@ -19,6 +19,7 @@ export interface SearchIndexUnderTest {
 export const datasetSpec: EntityIndexSpec = indexSpecFor(entityRegistry.requireEntity('dataset'));
 export const chartSpec: EntityIndexSpec = indexSpecFor(entityRegistry.requireEntity('chart'));
 export const corpuserSpec: EntityIndexSpec = indexSpecFor(entityRegistry.requireEntity('corpuser'));
+export const dataJobSpec: EntityIndexSpec = indexSpecFor(entityRegistry.requireEntity('dataJob'));
 
 /** A lower-case alphanumeric namespace no query word will match by accident. */
 export function uniqueNamespace(): string {
@@ -83,7 +84,6 @@ export interface ChartInput {
   readonly title: string;
   readonly tool?: string;
   readonly description?: string;
-  readonly inputs?: readonly string[];
   readonly removed?: boolean;
 }
 
@@ -98,17 +98,32 @@ export function chartDoc(ns: string, id: string, input: ChartInput): EntityDocum
     chartId: `${ns}_${id}`,
     title: input.title,
     hasDescription: input.description !== undefined,
-    numInputDatasets: (input.inputs ?? []).length,
   };
   if (input.description !== undefined) fields['description'] = input.description;
-  if (input.inputs !== undefined && input.inputs.length > 0) fields['inputs'] = input.inputs;
   return { urn, entityType: 'chart', fields };
+}
+
+/** A data job of the `airflow` flow `etl` with its input datasets (a COUNT field counts them). */
+export function dataJobDoc(ns: string, id: string, inputs: readonly string[]): EntityDocument {
+  const flow = `urn:li:dataFlow:(airflow,etl_${ns},PROD)`;
+  const urn = `urn:li:dataJob:(${flow},${id})`;
+  const fields: Record<string, SearchScalar | readonly SearchScalar[]> = {
+    urn,
+    _entityType: 'dataJob',
+    removed: false,
+    dataFlow: flow,
+    jobId: id,
+    numInputDatasets: inputs.length,
+  };
+  if (inputs.length > 0) fields['inputs'] = inputs;
+  return { urn, entityType: 'dataJob', fields };
 }
 
 /** Creates the indices the contract uses and writes `docs`, then refreshes so reads see them. */
 export async function seed(index: SearchIndex, docs: readonly EntityDocument[]): Promise<void> {
   await index.ensureIndex(datasetSpec);
   await index.ensureIndex(chartSpec);
+  await index.ensureIndex(dataJobSpec);
   if (docs.length > 0) await index.upsert(docs);
   await index.refresh();
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { isSkipped, kafkaForTests } from '@catalog/testkit';
+import { isSkipped, kafkaForTests, skipUnlessCi } from '@catalog/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, spawnService, waitForHealth, type ChildService } from '../child-catalog.js';
 import { datasetUrn, enc, get, ingest, proposal, waitUntil } from '../harness.js';
@@ -19,7 +19,9 @@ import { pythonWithKafkaEmitter } from './kafka-emitter-python.js';
 
 const kafka = await kafkaForTests();
 const python = isSkipped(kafka) ? undefined : await pythonWithKafkaEmitter();
-const skip = isSkipped(kafka) ? kafka.skip : python && 'skip' in python ? python.skip : undefined;
+const skip = skipUnlessCi(
+  isSkipped(kafka) ? kafka.skip : python && 'skip' in python ? python.skip : undefined,
+);
 if (skip) console.warn(`[kafka-emitter.e2e] skipped: ${skip}`);
 
 const run = promisify(execFile);

@@ -4,13 +4,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipUnlessCi } from '@catalog/testkit';
 import { startTestCatalog, type TestCatalog } from '../harness.js';
 
 const python = process.env['CATALOG_PYTHON'];
 const skip =
-  !python || !existsSync(python)
-    ? 'CATALOG_PYTHON (a Python with acryl-datahub; see infra/local/python-sdk.sh) is not set'
-    : '';
+  skipUnlessCi(
+    !python || !existsSync(python)
+      ? 'CATALOG_PYTHON (a Python with acryl-datahub; see infra/local/python-sdk.sh) is not set'
+      : undefined,
+  ) ?? '';
 if (skip) console.warn(`skipping the Python SDK compatibility suite: ${skip}`);
 
 describe.skipIf(skip !== '')('the ecosystem Python SDK and CLI against the embedded catalog', () => {
