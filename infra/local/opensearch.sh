@@ -186,6 +186,8 @@ http.port: $OPENSEARCH_PORT
 discovery.type: single-node
 cluster.routing.allocation.disk.threshold_enabled: false
 action.destructive_requires_name: false
+# Every test catalog creates an index per registry entity (72): the default 1,000 shards fill up fast.
+cluster.max_shards_per_node: 20000
 EOF
   # The shipped JVM options, with the heap left to OPENSEARCH_JAVA_OPTS and relative paths made absolute.
   sed -E \

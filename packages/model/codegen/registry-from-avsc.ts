@@ -259,7 +259,7 @@ class SchemaEmitter {
     // Fields emit after the name is taken, so a recursive reference stays a reference.
     return {
       ...definition,
-      fields: type.fields.map((field) => ({
+      fields: wireFields(type).map((field) => ({
         name: field.name,
         type: this.emitType(field.type, this.urnOf(type, field)),
         ...('default' in field ? { default: field.default } : {}),
@@ -273,13 +273,30 @@ class SchemaEmitter {
     if (type.symbols !== undefined) base['symbols'] = type.symbols;
     if (type.size !== undefined) base['size'] = type.size;
     if (type.fields !== undefined)
-      base['fields'] = type.fields.map((field) => ({
+      base['fields'] = wireFields(type).map((field) => ({
         name: field.name,
         type: shallow(field.type, this.urnOf(type, field)),
         ...('default' in field ? { default: field.default } : {}),
       }));
     return base;
   }
+}
+
+/**
+ * A record's fields as JSON carries them. A Pegasus union with aliases becomes, in Avro, a record of
+ * optional members plus a required `fieldDiscriminator` enum naming the member set; on the wire (the
+ * SDK's JSON, the server's reads) only the member is written, so the discriminator is left out.
+ */
+function wireFields(type: ResolvedNamed): readonly ResolvedField[] {
+  const fields = type.fields ?? [];
+  return fields.filter((field) => !isAliasDiscriminator(field, fields));
+}
+
+function isAliasDiscriminator(field: ResolvedField, fields: readonly ResolvedField[]): boolean {
+  if (field.name !== 'fieldDiscriminator' || typeof field.type !== 'object' || Array.isArray(field.type))
+    return false;
+  const symbols = field.type.kind === 'named' ? (field.type.symbols ?? []) : [];
+  return symbols.length > 0 && symbols.every((symbol) => fields.some((f) => f.name === symbol));
 }
 
 function shallow(type: Resolved, urn: UrnRule): AvroJson {

@@ -5,7 +5,10 @@ value the SDK constructs from the aspect class's schema (every field filled, the
 each union, URNs of the entity type a typed-URN field names), checked by the class's own `validate()`,
 and written as the SDK serializes it. A few entities are also written as legacy snapshots (MCEs).
 
-usage: make_ingest_file.py <out.json> <run-tag>
+Aspects whose value is an empty record are emitted straight to the catalog with the SDK's REST emitter
+instead: the SDK's file sink writes them in a form its file source cannot read back.
+
+usage: make_ingest_file.py <out.json> <run-tag> <gms-url>
 Prints one JSON line: the entity types, aspect names and counts written.
 """
 
@@ -13,6 +16,7 @@ import json
 import sys
 
 from datahub.emitter.mcp import MetadataChangeProposalWrapper
+from datahub.emitter.rest_emitter import DatahubRestEmitter
 from datahub.ingestion.sink.file import write_metadata_file
 from datahub.metadata import schema_classes as sc
 from datahub.metadata.schema_classes import ASPECT_CLASSES, KEY_ASPECTS
@@ -22,12 +26,11 @@ TYPED_URNS = {
     "CorpuserUrn": "corpuser",
     "CorpGroupUrn": "corpGroup",
     "DatasetUrn": "dataset",
-    "DatasetFieldUrn": "schemaField",
     "MLModelUrn": "mlModel",
     "MLFeatureUrn": "mlFeature",
 }
 
-OUT, TAG = sys.argv[1], sys.argv[2]
+OUT, TAG, GMS = sys.argv[1], sys.argv[2], sys.argv[3]
 
 
 def sample_urn(entity, depth=0):
@@ -56,6 +59,8 @@ def sample_urn(entity, depth=0):
 
 def urn_for_field(props):
     urn_class = props.get("Urn")
+    if urn_class == "DatasetFieldUrn":
+        return f"urn:li:datasetField:({sample_urn('dataset')},field_{TAG})"
     if urn_class in TYPED_URNS:
         return sample_urn(TYPED_URNS[urn_class])
     if urn_class and urn_class.endswith("Urn") and urn_class != "Urn":
@@ -115,7 +120,7 @@ def main():
         for aspect in key_class.ASPECT_INFO.get("entityAspects", []):
             entity_of_aspect.setdefault(aspect, []).append(entity)
 
-    records, entities, aspects = [], set(), set()
+    records, direct, entities, aspects = [], [], set(), set()
     key_names = {cls.ASPECT_NAME for cls in KEY_ASPECTS.values()}
     for cls in ASPECT_CLASSES:
         if cls.ASPECT_NAME in key_names:
@@ -125,7 +130,8 @@ def main():
         if not aspect.validate():
             raise SystemExit(f"the SDK rejects its own sample of {cls.ASPECT_NAME}: {json.dumps(obj)}")
         for entity in entity_of_aspect.get(cls.ASPECT_NAME, []):
-            records.append(MetadataChangeProposalWrapper(entityUrn=sample_urn(entity), aspect=aspect))
+            mcp = MetadataChangeProposalWrapper(entityUrn=sample_urn(entity), aspect=aspect)
+            (direct if obj == {} else records).append(mcp)
             entities.add(entity)
             aspects.add(cls.ASPECT_NAME)
 
@@ -151,18 +157,21 @@ def main():
         ),
     ]
     write_metadata_file(OUT, snapshots + records)
+    if direct:
+        DatahubRestEmitter(GMS).emit_mcps(direct)
     print(
         json.dumps(
             {
                 "entities": sorted(entities),
                 "aspects": sorted(aspects),
                 "proposals": len(records),
+                "emittedDirectly": sorted({r.aspectName for r in direct}),
                 "snapshots": len(snapshots),
                 "snapshotDataset": dataset,
                 "snapshotUser": user,
                 "samples": [
                     {"urn": r.entityUrn, "aspect": r.aspectName, "value": r.aspect.to_obj()}
-                    for r in records
+                    for r in records + direct
                 ],
             }
         )

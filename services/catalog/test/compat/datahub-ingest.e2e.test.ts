@@ -1,0 +1,197 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { entityRegistry } from '@catalog/model';
+import { skipUnlessCi } from '@catalog/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAMILIES } from '../families.js';
+import {
+  enc,
+  get,
+  post,
+  startTestCatalog,
+  waitUntil,
+  type JsonResponse,
+  type TestCatalog,
+} from '../harness.js';
+import { pythonWithKafkaEmitter } from './kafka-emitter-python.js';
+
+/**
+ * The ecosystem's CLI, unchanged: `datahub ingest` with the `file` source and the `datahub-rest` sink,
+ * its run reporting on (a pipeline name), over a file that the pinned SDK writes with its own classes:
+ * one proposal for every entity type and every aspect its registry gives that entity, plus snapshots.
+ */
+const run = promisify(execFile);
+const here = dirname(fileURLToPath(import.meta.url));
+const found = await pythonWithKafkaEmitter();
+const pythonSkip = skipUnlessCi('skip' in found ? found.skip : undefined);
+
+/** A JSON response body as an object. */
+function bodyOf(res: JsonResponse): Record<string, unknown> {
+  return res.body as Record<string, unknown>;
+}
+
+interface Sample {
+  readonly urn: string;
+  readonly aspect: string;
+}
+
+interface FileReport {
+  readonly entities: readonly string[];
+  readonly aspects: readonly string[];
+  readonly proposals: number;
+  readonly snapshots: number;
+  readonly snapshotDataset: string;
+  readonly snapshotUser: string;
+  readonly samples: readonly Sample[];
+}
+
+for (const family of FAMILIES) {
+  const skip = pythonSkip ?? family.skip;
+  if (skip) console.warn(`skipping datahub ingest on ${family.name}: ${skip}`);
+
+  describe.skipIf(skip !== undefined)(
+    `datahub ingest (file source, datahub-rest sink) on ${family.name}`,
+    () => {
+      let catalog: TestCatalog;
+      let dir: string;
+      let file: FileReport;
+      let output: string;
+      let exitCode = 0;
+
+      beforeAll(async () => {
+        if ('skip' in found) return;
+        catalog = await startTestCatalog(family.env());
+        dir = await mkdtemp(join(tmpdir(), 'catalog-ingest-'));
+        const env = { ...process.env, DATAHUB_TELEMETRY_ENABLED: 'false', DATAHUB_GMS_URL: catalog.baseUrl };
+        const tag = Date.now().toString(36);
+        const made = await run(
+          found.python,
+          [join(here, 'make_ingest_file.py'), join(dir, 'metadata.json'), tag, catalog.baseUrl],
+          { env, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 },
+        );
+        file = JSON.parse(made.stdout.trim().split('\n').pop()!) as FileReport;
+        const recipe = [
+          `pipeline_name: compat-file-${tag}`,
+          'source:',
+          '  type: file',
+          '  config:',
+          `    path: ${join(dir, 'metadata.json')}`,
+          'sink:',
+          '  type: datahub-rest',
+          '  config:',
+          `    server: ${catalog.baseUrl}`,
+        ].join('\n');
+        await writeFile(join(dir, 'recipe.yml'), recipe);
+        const datahub = join(dirname(found.python), 'datahub');
+        try {
+          const result = await run(datahub, ['ingest', '-c', join(dir, 'recipe.yml')], {
+            env,
+            timeout: 300_000,
+            maxBuffer: 64 * 1024 * 1024,
+          });
+          output = result.stdout + result.stderr;
+        } catch (error) {
+          const failed = error as { code?: number; stdout?: string; stderr?: string };
+          exitCode = failed.code ?? 1;
+          output = `${failed.stdout ?? ''}${failed.stderr ?? ''}`;
+        }
+      }, 600_000);
+
+      afterAll(async () => {
+        await catalog?.dispose();
+        if (dir) await rm(dir, { recursive: true, force: true });
+      });
+
+      it('covers at least 15 entity types and 40 aspects, as proposals and snapshots', () => {
+        expect(file.entities.length).toBeGreaterThanOrEqual(15);
+        expect(file.aspects.length).toBeGreaterThanOrEqual(40);
+        expect(file.snapshots).toBeGreaterThan(0);
+        // Every entity type of the registry that carries an aspect besides its key is in the file.
+        const expected = entityRegistry
+          .entities()
+          .filter((e) => e.aspects.size > 1)
+          .map((e) => e.name);
+        expect([...file.entities].sort()).toEqual(expected.sort());
+      });
+
+      it('ends with 0 failures and exit code 0', () => {
+        expect(output, output.slice(-4000)).toContain('Pipeline finished successfully');
+        expect(exitCode).toBe(0);
+      });
+
+      it('makes every versioned aspect readable through entitiesV2', async () => {
+        const byUrn = new Map<string, Set<string>>();
+        for (const sample of file.samples) {
+          const entity = entityRegistry.getEntity(sample.urn.split(':')[2] ?? '');
+          if (entity?.aspects.get(sample.aspect)?.kind !== 'versioned') continue;
+          byUrn.set(sample.urn, (byUrn.get(sample.urn) ?? new Set()).add(sample.aspect));
+        }
+        const missing: string[] = [];
+        for (const [urn, aspects] of byUrn) {
+          const res = await get(catalog.baseUrl, `/entitiesV2/${enc(urn)}`);
+          expect(res.status, urn).toBe(200);
+          const stored = Object.keys((bodyOf(res)['aspects'] ?? {}) as Record<string, unknown>);
+          for (const aspect of aspects) if (!stored.includes(aspect)) missing.push(`${urn} ${aspect}`);
+        }
+        expect(missing).toEqual([]);
+      });
+
+      it('stores time-series aspects and the snapshots', async () => {
+        const profiled = file.samples.find((s) => s.aspect === 'datasetProfile');
+        expect(profiled).toBeDefined();
+        const values = await waitUntil(
+          async () => {
+            const res = await post(catalog.baseUrl, '/aspects?action=getTimeseriesAspectValues', {
+              urn: profiled!.urn,
+              entity: 'dataset',
+              aspect: 'datasetProfile',
+              startTimeMillis: 0,
+              endTimeMillis: Date.now() + 86_400_000,
+            });
+            return (bodyOf(res)['value'] as { values?: unknown[] } | undefined)?.values ?? [];
+          },
+          (v) => v.length > 0,
+          30_000,
+        );
+        expect(values).toHaveLength(1);
+        const dataset = await get(catalog.baseUrl, `/entitiesV2/${enc(file.snapshotDataset)}`);
+        expect(bodyOf(dataset)['aspects']).toMatchObject({
+          datasetProperties: { value: { description: 'from a snapshot', customProperties: { k: 'v' } } },
+          globalTags: { value: { tags: [{ tag: expect.stringMatching(/^urn:li:tag:mce_/) }] } },
+        });
+        const user = await get(catalog.baseUrl, `/entitiesV2/${enc(file.snapshotUser)}`);
+        expect(bodyOf(user)['aspects']).toMatchObject({
+          corpUserInfo: { value: { displayName: 'Snapshot User' } },
+        });
+      });
+
+      it("stores the run reporter's execution request and indexes what the run wrote", async () => {
+        const search = async (entity: string, input: string): Promise<string[]> => {
+          const res = await post(catalog.baseUrl, '/entities?action=search', {
+            entity,
+            input,
+            start: 0,
+            count: 50,
+          });
+          return (bodyOf(res)['value'] as { entities?: string[] } | undefined)?.entities ?? [];
+        };
+        const requests = await waitUntil(
+          () => search('dataHubExecutionRequest', '*'),
+          (urns) => urns.some((u) => u.includes(':file-')),
+          30_000,
+        );
+        expect(requests.some((u) => u.includes(':file-'))).toBe(true);
+        const found = await waitUntil(
+          () => search('dataset', 'snapshot'),
+          (urns) => urns.includes(file.snapshotDataset),
+          30_000,
+        );
+        expect(found).toContain(file.snapshotDataset);
+      });
+    },
+  );
+}
