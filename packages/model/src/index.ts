@@ -26,6 +26,7 @@ export {
 export { formatUrn, isUrn, parseUrn, urnFromPathSegment, urnToPathSegment, urnToQueryValue } from './urn.js';
 export { entityRegistry, EntityRegistry, type KeyAspect } from './registry/entity-registry.js';
 export { validateAspect } from './validate.js';
+export { defaultAspectsFor, type DefaultAspect } from './registry/default-aspects.js';
 export { namedAvroType } from './schemas/avro-registry.js';
 export { UrnType } from './schemas/urn-type.js';
 export {

@@ -1,7 +1,7 @@
 import { entityRegistry } from '@catalog/model';
 import { describe, expect, it } from 'vitest';
 import { buildEntityDocument } from './build-entity-document.js';
-import { defaultBrowsePath } from './default-browse-path.js';
+import { browseEntityName, defaultBrowsePath } from './default-browse-path.js';
 
 const dataset = entityRegistry.requireEntity('dataset');
 const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.sales.orders,PROD)';
@@ -66,7 +66,7 @@ describe('buildEntityDocument', () => {
       hasTags: false,
       hasOwners: false,
       id: 'db.sales.orders',
-      browsePaths: ['/prod/hive/db/sales/orders'],
+      browsePaths: ['/prod/hive/db/sales'],
     });
     expect(doc.fields['description']).toBeUndefined();
     expect(doc.fields['tags']).toBeUndefined();
@@ -95,7 +95,7 @@ describe('buildEntityDocument', () => {
       entityRegistry.requireEntity('chart'),
       'urn:li:chart:(looker,c1)',
     );
-    expect(chart.fields).toMatchObject({ title: 'Revenue', tool: 'looker', browsePaths: ['/looker/c1'] });
+    expect(chart.fields).toMatchObject({ title: 'Revenue', tool: 'looker', browsePaths: ['/looker'] });
     expect(chart.fields['inputs']).toBeUndefined();
   });
 
@@ -117,18 +117,38 @@ describe('buildEntityDocument', () => {
       'urn:li:dataJob:(urn:li:dataFlow:(airflow,etl,prod),load)',
     );
     expect(job.fields).toMatchObject({ dataFlow: 'urn:li:dataFlow:(airflow,etl,prod)', jobId: 'load' });
-    expect(job.fields['browsePaths']).toEqual(['/airflow/prod/etl/load']);
+    expect(job.fields['browsePaths']).toEqual(['/airflow/prod']);
   });
 });
 
 describe('defaultBrowsePath', () => {
-  it('derives paths from URNs as the ecosystem does', () => {
-    expect(defaultBrowsePath('urn:li:dataset:(urn:li:dataPlatform:kafka,topic,DEV)')).toBe(
-      '/dev/kafka/topic',
+  it('derives the folder an entity is listed in from its URN, as the ecosystem does', () => {
+    expect(defaultBrowsePath('urn:li:dataset:(urn:li:dataPlatform:hive,sales.orders,PROD)')).toBe(
+      '/prod/hive/sales',
     );
-    expect(defaultBrowsePath('urn:li:dashboard:(looker,d1)')).toBe('/looker/d1');
-    expect(defaultBrowsePath('urn:li:dataFlow:(airflow,etl,prod)')).toBe('/airflow/prod/etl');
+    expect(defaultBrowsePath('urn:li:dataset:(urn:li:dataPlatform:kafka,topic,DEV)')).toBe('/dev/kafka');
+    expect(defaultBrowsePath('urn:li:dataset:(urn:li:dataPlatform:Hive,DB.Sales.Orders,PROD)')).toBe(
+      '/prod/hive/db/sales',
+    );
+    expect(defaultBrowsePath('urn:li:chart:(Looker,c1)')).toBe('/Looker');
+    expect(defaultBrowsePath('urn:li:dashboard:(Looker,d1)')).toBe('/looker');
+    expect(defaultBrowsePath('urn:li:dataFlow:(Airflow,etl,PROD)')).toBe('/airflow/prod');
+    expect(defaultBrowsePath('urn:li:dataJob:(urn:li:dataFlow:(airflow,etl,prod),load)')).toBe(
+      '/airflow/prod',
+    );
     expect(defaultBrowsePath('urn:li:corpuser:alice')).toBeUndefined();
     expect(defaultBrowsePath('not a urn')).toBeUndefined();
+  });
+});
+
+describe('browseEntityName', () => {
+  it("lists an entity under its document name, else its URN's name", () => {
+    expect(browseEntityName('urn:li:dataset:(urn:li:dataPlatform:hive,sales.orders,PROD)', 'Orders')).toBe(
+      'Orders',
+    );
+    expect(browseEntityName('urn:li:dataset:(urn:li:dataPlatform:hive,sales.orders,PROD)', undefined)).toBe(
+      'sales.orders',
+    );
+    expect(browseEntityName('urn:li:chart:(looker,c1)', '')).toBe('c1');
   });
 });

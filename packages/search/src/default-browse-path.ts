@@ -2,14 +2,14 @@ import { parseUrn } from '@catalog/model';
 
 /**
  * The browse path an entity gets when it has no browsePaths aspect, derived from its URN as the
- * ecosystem does; the last segment names the entity:
- * - dataset `(urn:li:dataPlatform:<p>,<name>,<ORIGIN>)` → `/<origin lowercased>/<p>/<name split on '.'>`
- *   (`/prod/hive/db/orders` for `db.orders`),
- * - chart / dashboard `(<tool>,<id>)` → `/<tool>/<id>`,
- * - dataFlow `(<orchestrator>,<flow>,<cluster>)` → `/<orchestrator>/<cluster>/<flow>`,
- * - dataJob `(<flow urn>,<job>)` → the flow's path plus `/<job>`.
- * Other entity types get none (undefined). Empty name parts are dropped; `/` inside a part is kept
- * as a separator.
+ * ecosystem derives it (BrowsePathUtils). The path is the folder the entity is listed in, so it does not
+ * name the entity itself:
+ * - dataset `(urn:li:dataPlatform:<p>,<name>,<ORIGIN>)` → `/<origin>/<p>/<name's parts but the last>`,
+ *   lower-cased (`/prod/hive/sales` for `sales.orders`, `/prod/kafka` for `events`),
+ * - chart `(<tool>,<id>)` → `/<tool>`; dashboard → `/<tool>` lower-cased,
+ * - dataFlow `(<orchestrator>,<flow>,<cluster>)` → `/<orchestrator>/<cluster>` lower-cased,
+ * - dataJob `(<flow urn>,<job>)` → its flow's path.
+ * Other entity types get none (undefined). Empty name parts are dropped.
  */
 export function defaultBrowsePath(urn: string): string | undefined {
   let parsed;
@@ -26,26 +26,43 @@ export function defaultBrowsePath(urn: string): string | undefined {
       const platform = platformUrn.startsWith('urn:li:dataPlatform:')
         ? platformUrn.slice('urn:li:dataPlatform:'.length)
         : platformUrn;
-      return joinPath([origin.toLowerCase(), platform, ...name.split('.')]);
+      const folders = name.includes('.') ? name.split('.').slice(0, -1) : [];
+      return joinPath([origin, platform, ...folders])?.toLowerCase();
     }
-    case 'chart':
+    case 'chart': {
+      const [tool] = parts;
+      return tool === undefined ? undefined : joinPath([tool]);
+    }
     case 'dashboard': {
-      const [tool, id] = parts;
-      return tool === undefined || id === undefined ? undefined : joinPath([tool, id]);
+      const [tool] = parts;
+      return tool === undefined ? undefined : joinPath([tool])?.toLowerCase();
     }
     case 'dataFlow': {
-      const [orchestrator, flow, cluster] = parts;
-      if (orchestrator === undefined || flow === undefined || cluster === undefined) return undefined;
-      return joinPath([orchestrator, cluster, flow]);
+      const [orchestrator, , cluster] = parts;
+      if (orchestrator === undefined || cluster === undefined) return undefined;
+      return joinPath([orchestrator, cluster])?.toLowerCase();
     }
     case 'dataJob': {
-      const [flowUrn, job] = parts;
-      if (flowUrn === undefined || job === undefined) return undefined;
-      const flowPath = defaultBrowsePath(flowUrn);
-      return flowPath === undefined ? undefined : `${flowPath}${joinPath([job])}`;
+      const [flowUrn] = parts;
+      return flowUrn === undefined ? undefined : defaultBrowsePath(flowUrn);
     }
     default:
       return undefined;
+  }
+}
+
+/**
+ * The name an entity is listed under in a browse result: its document's `name` (as the ecosystem lists
+ * it), else the name its URN gives it (a dataset's name, otherwise the URN's last id part).
+ */
+export function browseEntityName(urn: string, name: unknown): string {
+  if (typeof name === 'string' && name !== '') return name;
+  try {
+    const parsed = parseUrn(urn);
+    const part = parsed.entityType === 'dataset' ? parsed.parts[1] : parsed.parts[parsed.parts.length - 1];
+    return part ?? urn;
+  } catch {
+    return urn;
   }
 }
 

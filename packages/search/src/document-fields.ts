@@ -7,6 +7,8 @@ export const ENTITY_TYPE_FIELD = '_entityType';
 /** Status.removed; false when the entity has no status aspect. */
 export const REMOVED_FIELD = 'removed';
 export const BROWSE_PATHS_FIELD = 'browsePaths';
+/** The document's display name, which browse results list an entity under. */
+export const NAME_FIELD = 'name';
 /** Map-valued properties, indexed as `key=value` strings. */
 export const CUSTOM_PROPERTIES_FIELD = 'customProperties';
 /** The alias the ecosystem gives an entity's display-name field. */

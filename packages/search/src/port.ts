@@ -112,9 +112,9 @@ export interface BrowseRequest {
 }
 
 /**
- * A browse path names the entity itself in its last segment, as in the ecosystem: a dataset with browse
- * path `/prod/hive/db/orders` is listed at `/prod/hive/db` under the name `orders`, and makes `prod`,
- * `hive`, `db` groups at `/`, `/prod`, `/prod/hive`.
+ * A browse path is the folder an entity is listed in, as in the ecosystem's browse DAO: a dataset with
+ * browse path `/prod/hive/db` is listed at `/prod/hive/db` (under its name), and makes `prod`, `hive`,
+ * `db` groups at `/`, `/prod`, `/prod/hive`.
  */
 export interface BrowseResponse {
   /**
@@ -123,8 +123,8 @@ export interface BrowseResponse {
    */
   readonly groups: readonly { readonly name: string; readonly count: number }[];
   /**
-   * Entities with a browse path `path/<name>` (their parent is `path`), paged by start/limit, ordered by
-   * urn; `name` is that last segment.
+   * Entities whose browse path equals `path`, paged by start/limit, ordered by urn; `name` is the
+   * document's `name`, else the name its URN gives it.
    */
   readonly entities: readonly { readonly urn: string; readonly name: string }[];
   /** Entities listed at `path` (before paging). */

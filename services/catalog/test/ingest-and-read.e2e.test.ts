@@ -57,6 +57,47 @@ describe('writes through ingestProposal and reads through entitiesV2 and aspects
     });
   });
 
+  it('creates the default aspects of a new entity with it, as the ecosystem does, and only then', async () => {
+    const urn = datasetUrn('warehouse.sales.defaults');
+    await ingest(base, proposal(urn, 'datasetProperties', { description: 'first write' }));
+    const body = (await get(base, `/entitiesV2/${enc(urn)}`)).body as {
+      aspects: Record<string, Record<string, unknown>>;
+    };
+    expect(body.aspects['browsePathsV2']?.['value']).toEqual({
+      path: [{ id: 'warehouse' }, { id: 'sales' }],
+    });
+    expect(body.aspects['dataPlatformInstance']?.['value']).toEqual({ platform: 'urn:li:dataPlatform:hive' });
+    // Deleted defaults stay deleted: a later write to the existing entity does not recreate them.
+    await ingest(base, {
+      entityType: 'dataset',
+      entityUrn: urn,
+      changeType: 'DELETE',
+      aspectName: 'browsePathsV2',
+    });
+    await ingest(base, proposal(urn, 'datasetProperties', { description: 'second write' }));
+    const after = (await get(base, `/entitiesV2/${enc(urn)}`)).body as { aspects: Record<string, unknown> };
+    expect(Object.keys(after.aspects).sort()).toEqual([
+      'dataPlatformInstance',
+      'datasetKey',
+      'datasetProperties',
+    ]);
+    // A default the first write brings itself is the one stored.
+    const own = datasetUrn('warehouse.own_paths');
+    const res = await post(base, '/aspects?action=ingestProposalBatch', {
+      proposals: [
+        proposal(own, 'browsePathsV2', { path: [{ id: 'mine' }] }),
+        proposal(own, 'status', { removed: false }),
+      ],
+      async: 'false',
+    });
+    expect(res.status).toBe(200);
+    const mine = (await get(base, `/entitiesV2/${enc(own)}`)).body as {
+      aspects: Record<string, Record<string, unknown>>;
+    };
+    expect(mine.aspects['browsePathsV2']?.['value']).toEqual({ path: [{ id: 'mine' }] });
+    expect(mine.aspects['browsePathsV2']?.['version']).toBe(0);
+  });
+
   it('keeps history: a changed value moves the old one to version 1, an identical value makes no version', async () => {
     const urn = datasetUrn('db.history');
     await ingest(base, proposal(urn, 'datasetProperties', { description: 'first' }));
@@ -95,7 +136,12 @@ describe('writes through ingestProposal and reads through entitiesV2 and aspects
     const res = await get(base, `/entitiesV2?ids=List(${enc(a)},${enc(b)})`);
     expect(res.status).toBe(200);
     const results = (res.body as { results: Record<string, { aspects: Record<string, unknown> }> }).results;
-    expect(Object.keys(results['' + a]!.aspects).sort()).toEqual(['datasetKey', 'status']);
+    expect(Object.keys(results['' + a]!.aspects).sort()).toEqual([
+      'browsePathsV2',
+      'dataPlatformInstance',
+      'datasetKey',
+      'status',
+    ]);
     expect(results['' + b]!.aspects).toEqual({});
   });
 
@@ -166,6 +212,8 @@ describe('writes through ingestProposal and reads through entitiesV2 and aspects
     expect(del.status).toBe(200);
     let entity = await get(base, `/entitiesV2/${enc(urn)}`);
     expect(Object.keys((entity.body as { aspects: object }).aspects).sort()).toEqual([
+      'browsePathsV2',
+      'dataPlatformInstance',
       'datasetKey',
       'status',
     ]);

@@ -65,7 +65,7 @@ for (const family of FAMILIES) {
         }),
         proposal(orders, 'globalTags', { tags: [{ tag: 'urn:li:tag:pii' }, { tag: 'urn:li:tag:gold' }] }),
         proposal(orders, 'ownership', { owners: [{ owner: 'urn:li:corpuser:jdoe', type: 'DATAOWNER' }] }),
-        proposal(orders, 'browsePaths', { paths: [`/prod/postgres/shop_${run}/orders`] }),
+        proposal(orders, 'browsePaths', { paths: [`/prod/postgres/shop_${run}`] }),
         proposal(orders, 'upstreamLineage', {
           upstreams: [
             {
@@ -80,7 +80,6 @@ for (const family of FAMILIES) {
           description: 'Customer master data',
           created: { time: 1_600_000_000_000 },
         }),
-        proposal(customers, 'browsePaths', { paths: [`/prod/postgres/shop_${run}/customers`] }),
         proposal(customers, 'ownership', {
           owners: [{ owner: 'urn:li:corpuser:asmith', type: 'TECHNICAL_OWNER' }],
         }),
@@ -188,7 +187,7 @@ for (const family of FAMILIES) {
       });
     });
 
-    it('browses slash-delimited paths (the last segment names the entity): groups with counts, then entities', async () => {
+    it('browses folders: groups with counts, then the entities whose path (given, or derived from the urn) is the folder', async () => {
       const res = await post(base, '/entities?action=browse', {
         entity: 'dataset',
         path: '/prod/postgres',

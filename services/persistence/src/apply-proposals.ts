@@ -1,5 +1,5 @@
 import type { CheckedProposal } from '@catalog/model';
-import { entityRegistry } from '@catalog/model';
+import { defaultAspectsFor, entityRegistry } from '@catalog/model';
 import type { EventDecoder, LogRecord, MetadataChangeLog, MetadataChangeProposal } from '@catalog/events';
 import type { ApplyResult, AspectStore, AspectWrite, AspectWriteMode } from '@catalog/store';
 import type { ProposalOutcome } from '@catalog/runtime';
@@ -10,6 +10,9 @@ import {
   undecodableProposal,
 } from '@catalog/runtime';
 import { decodeProposalRecord, type DecodedProposal } from './proposal-record.js';
+
+/** With value `*` on a CREATE: drop the write silently when the aspect exists (a conditional write). */
+const IF_NONE_MATCH = 'If-None-Match';
 
 export interface FailedProposal {
   readonly key: string;
@@ -83,8 +86,78 @@ export async function applyProposals(
   if (writes.length > 0) {
     const results = await store.applyBatch(writes);
     for (const [i, result] of results.entries()) recordResult(writers[i]!, result, effects);
+    await applyEntityDefaults(writers, results, writes, store, effects);
   }
   return effects;
+}
+
+/** A default aspect of a new entity, owned by the proposal that created the entity. */
+interface DefaultWrite {
+  readonly owner: Checked;
+  readonly write: AspectWrite;
+}
+
+/**
+ * The aspects the ecosystem writes with a new entity (browsePathsV2, dataPlatformInstance), stored in a
+ * second round before the batch's outcomes are published, so a synchronous write that created an
+ * entity is answered once they are there. Each is a CREATE with a request id derived from its owner's,
+ * so a redelivered batch finds them recorded; one that exists already (written since, or in this
+ * batch) is left alone, as the ecosystem drops a default write whose aspect exists.
+ */
+async function applyEntityDefaults(
+  writers: readonly Checked[],
+  results: readonly ApplyResult[],
+  writes: readonly AspectWrite[],
+  store: AspectStore,
+  effects: ProposalEffects,
+): Promise<void> {
+  const written = new Set(writes.map((w) => `${w.urn}\u0000${w.aspect}`));
+  const defaults: DefaultWrite[] = [];
+  const seen = new Set<string>();
+  results.forEach((result, i) => {
+    const owner = writers[i]!;
+    const { proposal } = owner;
+    const createdEntity =
+      result.keyCreated !== undefined || (proposal.aspect.isKey && result.status === 'CREATED');
+    if (!createdEntity || seen.has(proposal.urn.raw)) return;
+    seen.add(proposal.urn.raw);
+    const write = writes[i]!;
+    const key = write.keyAspect;
+    if (key === undefined) return;
+    for (const aspect of defaultAspectsFor(proposal.entity, key.value)) {
+      if (written.has(`${proposal.urn.raw}\u0000${aspect.name}`)) continue;
+      defaults.push({
+        owner,
+        write: {
+          requestId: `${owner.requestId}#default:${aspect.name}`,
+          mode: 'CREATE',
+          urn: proposal.urn.raw,
+          aspect: aspect.name,
+          value: aspect.value,
+          ...(write.systemMetadata === undefined ? {} : { systemMetadata: write.systemMetadata }),
+          created: write.created,
+          keyAspect: key,
+        },
+      });
+    }
+  });
+  if (defaults.length === 0) return;
+  const stored = await store.applyBatch(defaults.map((d) => d.write));
+  stored.forEach((result, i) => {
+    const { owner } = defaults[i]!;
+    if (result.status !== 'CREATED' || result.current === undefined) return;
+    effects.versioned.push(
+      own(
+        owner,
+        changeLogForStored({
+          entityType: owner.proposal.entity.name,
+          changeType: 'UPSERT',
+          current: result.current,
+          created: result.current.created,
+        }),
+      ),
+    );
+  });
 }
 
 function toWrite(item: Checked): AspectWrite {
@@ -181,6 +254,11 @@ function recordResult(item: Checked, result: ApplyResult, effects: ProposalEffec
       effects.outcomes.push(success(item, result.status));
       return;
     case 'CONFLICT': {
+      if (headers?.[IF_NONE_MATCH] === '*') {
+        // The ecosystem's precondition header: a CREATE of an existing aspect is dropped, not failed.
+        effects.outcomes.push(success(item, 'UNCHANGED'));
+        return;
+      }
       const message = `Aspect ${proposal.aspect.name} of ${proposal.urn.raw} already exists; changeType ${proposal.changeType} only creates`;
       effects.failed.push({ key: proposal.urn.raw, mcp: item.mcp, error: message });
       effects.outcomes.push({

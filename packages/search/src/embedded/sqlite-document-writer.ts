@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { ValidationError } from '@catalog/model';
-import { normalizeBrowsePath } from '../default-browse-path.js';
-import { BROWSE_PATHS_FIELD, REMOVED_FIELD } from '../document-fields.js';
+import { browseEntityName, normalizeBrowsePath } from '../default-browse-path.js';
+import { BROWSE_PATHS_FIELD, NAME_FIELD, REMOVED_FIELD, URN_FIELD } from '../document-fields.js';
 import type { EntityDocument, EntityIndexSpec } from '../port.js';
 import { REPLAY_AT_MOST } from './facet-forward-index.js';
 import { columnText, indexedEntity, valuesOf, type IndexedEntity } from './indexed-entity.js';
@@ -268,18 +268,24 @@ export class SqliteDocumentWriter {
   }
 
   private writeBrowsePaths(entityType: string, id: number, fields: Fields, removed: number): void {
+    const name = browseEntityName(String(fields[URN_FIELD] ?? ''), fields[NAME_FIELD]);
     for (const path of valuesOf(fields[BROWSE_PATHS_FIELD]))
-      this.writeBrowsePath(entityType, id, String(path), removed);
+      this.writeBrowsePath(entityType, id, String(path), name, removed);
   }
 
-  private writeBrowsePath(entityType: string, id: number, raw: string, removed: number): void {
-    const segments = normalizeBrowsePath(raw).split('/').slice(1);
+  /**
+   * A browse path is the folder the entity is listed in: one group row per folder on the way down
+   * (leaf = 0, under its parent) and the entity's own row in the folder itself (leaf = 1, its name).
+   */
+  private writeBrowsePath(entityType: string, id: number, raw: string, name: string, removed: number): void {
+    const path = normalizeBrowsePath(raw);
+    const segments = path === '' ? [] : path.split('/').slice(1);
     let parent = '';
-    segments.forEach((segment, i) => {
-      const leaf = i === segments.length - 1 ? 1 : 0;
-      this.insertBrowse.run(entityType, parent, leaf, segment, id, removed);
+    for (const segment of segments) {
+      this.insertBrowse.run(entityType, parent, 0, segment, id, removed);
       parent = `${parent}/${segment}`;
-    });
+    }
+    this.insertBrowse.run(entityType, path, 1, name, id, removed);
   }
 
   private removeRows(entityType: string, id: number, andDocument: boolean): void {

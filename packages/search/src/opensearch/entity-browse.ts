@@ -1,8 +1,8 @@
 import type { Types } from '@opensearch-project/opensearch';
-import { BROWSE_PATHS_FIELD, REMOVED_FIELD } from '../document-fields.js';
+import { browseEntityName } from '../default-browse-path.js';
+import { BROWSE_PATHS_FIELD, NAME_FIELD, REMOVED_FIELD } from '../document-fields.js';
 import type { BrowseRequest, BrowseResponse } from '../port.js';
 import { validateBrowseRequest } from '../validate-search-request.js';
-import { browseNameAt } from './entity-document-codec.js';
 import { pathsOf } from './entity-specs.js';
 import { META_FIELD, URN_PATH } from './field-paths.js';
 import { filterQuery, type Query } from './filter-query.js';
@@ -22,8 +22,9 @@ const MAX_GROUPS = 10_000;
 
 /**
  * Browse over the entity's browse paths, using the parent and ancestor keywords stored with each
- * document: entities listed at P are those with parent P; the groups at P are the ancestors one
- * segment below P, each counting its documents; everything at or below P has P among its ancestors.
+ * document: entities listed at P are those whose path is P (their `parent` keyword); the groups at P
+ * are the ancestors one segment below P, each counting the documents at or below it; everything at or
+ * below P has P among its ancestors.
  */
 export async function runBrowse(context: ReadContext, request: BrowseRequest): Promise<BrowseResponse> {
   const { lookup, resolved } = await loadSpecs(context.specs, [request.entityType]);
@@ -68,14 +69,14 @@ export async function runBrowse(context: ReadContext, request: BrowseRequest): P
       size: request.limit,
       track_total_hits: true,
       sort: [{ [URN_PATH]: { order: 'asc' } }],
-      _source: { includes: [`${META_FIELD}.urn`, BROWSE_PATHS_FIELD] },
+      _source: { includes: [`${META_FIELD}.urn`, NAME_FIELD] },
     },
   });
   const { hits, list } = hitsOf(listed.body);
   const entities = list.map((hit) => {
     const source = asObject(hit['_source'], 'hit _source');
     const urn = asString(asObject(source[META_FIELD], META_FIELD)['urn'], 'urn of a hit');
-    return { urn, name: browseNameAt(source[BROWSE_PATHS_FIELD], path) ?? urn };
+    return { urn, name: browseEntityName(urn, source[NAME_FIELD]) };
   });
   const totalEntities = totalHits(hits);
   // Entities listed here have `path` among their ancestors too, so `below` already counts them.

@@ -18,11 +18,12 @@ export function encodeEntityDocument(document: EntityDocument, resolved: Resolve
     if (paths.length === 0) continue;
     const parents = new Set<string>();
     const ancestors = new Set<string>();
+    // The path is the folder the entity is listed in: its `parent` keyword; the folder and those
+    // above it are its ancestors, which the groups of every level above count.
     for (const path of paths) {
-      const above = pathAncestors(path);
-      const parent = above[above.length - 1];
-      if (parent !== undefined) parents.add(parent);
-      for (const ancestor of above) ancestors.add(ancestor);
+      parents.add(path);
+      for (const ancestor of pathAncestors(path)) ancestors.add(ancestor);
+      ancestors.add(path);
     }
     setNested(browse, field.name, { parent: [...parents], ancestors: [...ancestors] });
   }
@@ -46,16 +47,6 @@ export function decodeEntityDocument(source: unknown): EntityDocument {
     entityType: asString(meta['entityType'], 'entityType of an entity document'),
     fields,
   };
-}
-
-/** The name an entity is listed under at `parent`: the last segment of its path directly below it. */
-export function browseNameAt(values: unknown, parent: string): string | undefined {
-  for (const path of stringsOf(values)) {
-    const segments = splitPath(path);
-    const last = segments[segments.length - 1];
-    if (last !== undefined && normalizePath(segments.slice(0, -1).join('/')) === parent) return last;
-  }
-  return undefined;
 }
 
 export function stringsOf(value: unknown): string[] {

@@ -3,11 +3,11 @@ import type { SearchIndex } from '@catalog/search';
 import { datasetDoc, seed, uniqueNamespace } from './search-index-fixtures.js';
 
 /**
- * Browse and autocomplete. A browse path's last segment names the entity: `/prod/hive/db1/orders`
- * lists the entity at `/prod/hive/db1` as `orders` and makes `prod`, `hive`, `db1` groups above it.
- * Groups count distinct entities below them and are ordered by name; entities are ordered by urn and
- * paged. Autocomplete suggests distinct values of the autocomplete fields (name, id, qualifiedName for
- * datasets) having a word that starts with each query word, ignoring case.
+ * Browse and autocomplete. A browse path is the folder an entity is listed in (the ecosystem's rule):
+ * `/prod/hive/db1` lists the entity at `/prod/hive/db1`, under its name, and makes `prod`, `hive`, `db1`
+ * groups above it. Groups count distinct entities at or below them and are ordered by name; entities
+ * are ordered by urn and paged. Autocomplete suggests distinct values of the autocomplete fields (name,
+ * id, qualifiedName for datasets) having a word that starts with each query word, ignoring case.
  */
 export function searchBrowseCases(index: () => SearchIndex): void {
   describe('browse', () => {
@@ -16,13 +16,14 @@ export function searchBrowseCases(index: () => SearchIndex): void {
       const at = (key: string, browsePaths: string[], extra: { removed?: boolean; tags?: string[] } = {}) =>
         datasetDoc(ns, { key, name: key, browsePaths, ...extra });
       const docs = {
-        orders: at('orders', [`/${ns}/prod/hive/db1/orders`], { tags: ['pii'] }),
-        customers: at('customers', [`/${ns}/prod/hive/db1/customers`]),
-        items: at('items', [`/${ns}/prod/hive/db2/items`]),
-        events: at('events', [`/${ns}/prod/kafka/events`], { tags: ['pii'] }),
-        devOrders: at('devorders', [`/${ns}/dev/hive/db1/orders`]),
-        old: at('old', [`/${ns}/prod/hive/db1/old`], { removed: true }),
-        shared: at('shared', [`/${ns}/prod/hive/db2/shared`, `/${ns}/prod/kafka/shared`]),
+        orders: at('orders', [`/${ns}/prod/hive/db1`], { tags: ['pii'] }),
+        customers: at('customers', [`/${ns}/prod/hive/db1`]),
+        items: at('items', [`/${ns}/prod/hive/db2`]),
+        events: at('events', [`/${ns}/prod/kafka`], { tags: ['pii'] }),
+        devOrders: at('devorders', [`/${ns}/dev/hive/db1`]),
+        old: at('old', [`/${ns}/prod/hive/db1`], { removed: true }),
+        shared: at('shared', [`/${ns}/prod/hive/db2`, `/${ns}/prod/kafka`]),
+        loose: at('loose', [`/${ns}/prod/hive`]),
       };
       await seed(index(), Object.values(docs));
       const browse = (
@@ -34,25 +35,38 @@ export function searchBrowseCases(index: () => SearchIndex): void {
       return { ns, docs, browse };
     };
 
-    it('lists child groups with entity counts, ordered by name', async () => {
+    it('lists child groups with the entities at or below them, ordered by name', async () => {
       const { ns, browse } = await setup();
       const top = await browse(`/${ns}`);
       expect(top.groups).toEqual([
         { name: 'dev', count: 1 },
-        { name: 'prod', count: 5 },
+        { name: 'prod', count: 6 },
       ]);
       expect(top.entities).toEqual([]);
       expect(top.totalEntities).toBe(0);
-      expect(top.totalNumEntities).toBe(6);
+      expect(top.totalNumEntities).toBe(7);
       const prod = await browse(`/${ns}/prod`);
       expect(prod.groups).toEqual([
-        { name: 'hive', count: 4 },
+        { name: 'hive', count: 5 },
         { name: 'kafka', count: 2 },
       ]);
-      expect(prod.totalNumEntities).toBe(5);
+      expect(prod.entities).toEqual([]);
+      expect(prod.totalNumEntities).toBe(6);
     });
 
-    it('lists the entities whose parent path is the path, by urn, with their names, paged', async () => {
+    it('lists the entities whose browse path equals the path, beside the groups deeper down', async () => {
+      const { ns, docs, browse } = await setup();
+      const hive = await browse(`/${ns}/prod/hive`);
+      expect(hive.groups).toEqual([
+        { name: 'db1', count: 2 },
+        { name: 'db2', count: 2 },
+      ]);
+      expect(hive.entities).toEqual([{ urn: docs.loose.urn, name: 'loose' }]);
+      expect(hive.totalEntities).toBe(1);
+      expect(hive.totalNumEntities).toBe(5);
+    });
+
+    it('lists the entities at a path by urn, with their names, paged', async () => {
       const { ns, docs, browse } = await setup();
       const db1 = await browse(`/${ns}/prod/hive/db1`);
       const expected = [
@@ -70,7 +84,7 @@ export function searchBrowseCases(index: () => SearchIndex): void {
       const kafka = await browse(`/${ns}/prod/kafka`);
       expect(kafka.entities.map((e) => e.name).sort()).toEqual(['events', 'shared']);
       await index().upsert([
-        datasetDoc(ns, { key: 'late', name: 'late', browsePaths: [`/${ns}/prod/kafka/late`] }),
+        datasetDoc(ns, { key: 'late', name: 'late', browsePaths: [`/${ns}/prod/kafka`] }),
       ]);
       await index().delete([{ entityType: 'dataset', urn: docs.events.urn }]);
       await index().refresh();
@@ -84,8 +98,8 @@ export function searchBrowseCases(index: () => SearchIndex): void {
       const { ns, docs, browse } = await setup();
       for (const root of ['/', '']) {
         const result = await browse(root);
-        expect(result.groups).toEqual([{ name: ns, count: 6 }]);
-        expect(result.totalNumEntities).toBe(6);
+        expect(result.groups).toEqual([{ name: ns, count: 7 }]);
+        expect(result.totalNumEntities).toBe(7);
       }
       const pii = {
         or: [{ and: [{ field: 'tags', values: ['urn:li:tag:pii'], condition: 'EQUAL' as const }] }],
