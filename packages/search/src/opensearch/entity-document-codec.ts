@@ -1,6 +1,6 @@
 import type { EntityDocument, SearchScalar } from '../port.js';
 import type { ResolvedSpec } from './entity-specs.js';
-import { META_FIELD, normalizePath, pathAncestors, splitPath } from './field-paths.js';
+import { META_FIELD, normalizePath, pathAncestors } from './field-paths.js';
 import { asObject, asString, type JsonObject } from './narrow.js';
 
 type FieldValue = SearchScalar | readonly SearchScalar[];
