@@ -1,4 +1,3 @@
-import { entityRegistry } from '@catalog/model';
 import {
   decodeMcl,
   type Consumer,
@@ -8,7 +7,6 @@ import {
   type TopicNames,
 } from '@catalog/events';
 import {
-  indexSpecFor,
   type GraphIndex,
   type SearchIndex,
   type TimeseriesDocument,
@@ -16,8 +14,12 @@ import {
 } from '@catalog/search';
 import type { AspectStore } from '@catalog/store';
 import type { Logger } from '@catalog/runtime';
-import { EntityProjector, type EntityChange } from './entity-projector.js';
-import { timeseriesDocumentOf } from './timeseries-projector.js';
+import {
+  ensureReadModels,
+  EntityProjector,
+  timeseriesDocumentOf,
+  type EntityChange,
+} from '@catalog/projection';
 
 export interface IndexerDeps {
   readonly log: EventLog;
@@ -34,19 +36,6 @@ export interface IndexerDeps {
 export interface IndexerService {
   readonly ready: Promise<void>;
   stop(): Promise<void>;
-}
-
-/** Creates every index the registry implies (idempotent): one per searchable entity, the graph, and time-series. */
-export async function ensureReadModels(
-  deps: Pick<IndexerDeps, 'search' | 'graph' | 'timeseries'>,
-): Promise<void> {
-  for (const entity of entityRegistry.entities()) {
-    if (entity.searchable) await deps.search.ensureIndex(indexSpecFor(entity));
-    for (const aspect of entity.aspects.values()) {
-      if (aspect.kind === 'timeseries') await deps.timeseries.ensure(entity.name, aspect.name);
-    }
-  }
-  await deps.graph.ensure();
 }
 
 /**

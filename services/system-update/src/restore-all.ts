@@ -1,4 +1,4 @@
-import { EntityProjector, type EntityChange } from '@catalog/indexer';
+import { EntityProjector, type EntityChange } from '@catalog/projection';
 import type { GraphIndex, SearchIndex } from '@catalog/search';
 import type { AspectStore, StoredAspect } from '@catalog/store';
 import type { Logger } from '@catalog/runtime';

@@ -1,5 +1,5 @@
 import type { EventLog, TopicNames } from '@catalog/events';
-import { ensureReadModels } from '@catalog/indexer';
+import { ensureReadModels } from '@catalog/projection';
 import { entityRegistry } from '@catalog/model';
 import type { Logger, SearchAdapters } from '@catalog/runtime';
 import type { AspectStore } from '@catalog/store';

@@ -130,13 +130,18 @@ for (const family of FAMILIES) {
           if (entity?.aspects.get(sample.aspect)?.kind !== 'versioned') continue;
           byUrn.set(sample.urn, (byUrn.get(sample.urn) ?? new Set()).add(sample.aspect));
         }
-        const missing: string[] = [];
-        for (const [urn, aspects] of byUrn) {
-          const res = await get(catalog.baseUrl, `/entitiesV2/${enc(urn)}`);
-          expect(res.status, urn).toBe(200);
-          const stored = Object.keys((bodyOf(res)['aspects'] ?? {}) as Record<string, unknown>);
-          for (const aspect of aspects) if (!stored.includes(aspect)) missing.push(`${urn} ${aspect}`);
-        }
+        // The sink writes asynchronously (the SDK's default emit mode): wait until persistence caught up.
+        const missingNow = async (): Promise<string[]> => {
+          const missing: string[] = [];
+          for (const [urn, aspects] of byUrn) {
+            const res = await get(catalog.baseUrl, `/entitiesV2/${enc(urn)}`);
+            expect(res.status, urn).toBe(200);
+            const stored = Object.keys((bodyOf(res)['aspects'] ?? {}) as Record<string, unknown>);
+            for (const aspect of aspects) if (!stored.includes(aspect)) missing.push(`${urn} ${aspect}`);
+          }
+          return missing;
+        };
+        const missing = await waitUntil(missingNow, (m) => m.length === 0, 60_000).catch(() => missingNow());
         expect(missing).toEqual([]);
       });
 
