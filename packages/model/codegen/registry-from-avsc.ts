@@ -381,7 +381,8 @@ class AnnotationCollector {
     const key = path.join('/');
     if (this.searchPaths.has(key)) return;
     this.searchPaths.add(key);
-    const target = this.descend(fieldType, sub);
+    const found = this.descend(fieldType, sub);
+    const target = found === undefined ? undefined : this.unwrap(found);
     let type =
       (annotation['fieldType'] as SearchFieldType | 'BROWSE_PATH_V2' | 'MAP_ARRAY' | undefined) ??
       defaultFieldType(target);
