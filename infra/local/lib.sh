@@ -27,7 +27,9 @@ MONGO_DATABASE="${MONGO_DATABASE:-catalog}"
 READY_TIMEOUT="${CATALOG_INFRA_TIMEOUT:-180}"
 SEARCH_USER="${CATALOG_INFRA_SEARCH_USER:-catalog-search}"
 KAFKA_HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}"
-OPENSEARCH_HEAP_OPTS="${OPENSEARCH_HEAP_OPTS:--Xms512m -Xmx512m}"
+# Every test catalog creates an index per registry entity and time-series aspect (over 100): 512 MB of
+# heap runs out of cluster state after a few catalogs.
+OPENSEARCH_HEAP_OPTS="${OPENSEARCH_HEAP_OPTS:--Xms1536m -Xmx1536m}"
 
 ALL_SERVICES=(kafka opensearch mongo)
 

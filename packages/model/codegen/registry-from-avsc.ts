@@ -424,6 +424,7 @@ class AnnotationCollector {
       entityTypes: Array.isArray(annotation['entityTypes']) ? annotation['entityTypes'].map(String) : [],
     };
     if (annotation['isLineage'] === true) relationship['isLineage'] = true;
+    if (annotation['isUpstream'] === false) relationship['isUpstream'] = false;
     this.relationships.push(relationship as unknown as RelationshipAnnotation);
   }
 

@@ -66,6 +66,8 @@ export interface RelationshipAnnotation {
   readonly entityTypes: readonly string[];
   /** Whether the edge is lineage (upstream/downstream), as the ecosystem's annotation says. */
   readonly isLineage?: boolean;
+  /** False when the edge points downstream (a job Produces a dataset); absent means it points upstream. */
+  readonly isUpstream?: boolean;
 }
 
 export interface AspectSpec {

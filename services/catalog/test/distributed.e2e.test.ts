@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, spawnService, waitForHealth, type ChildService } from './child-catalog.js';
 import { FAMILIES, distributedEnv } from './families.js';
 import { expectExactlyOnce, startWriters } from './acknowledged-writes.js';
-import { datasetUrn, enc, get, waitUntil } from './harness.js';
+import { datasetUrn, dropIndices, enc, get, waitUntil } from './harness.js';
 
 const real = FAMILIES.find((f) => f.name !== 'embedded')!;
 if (real.skip) console.warn(`skipping the distributed e2e: ${real.skip}`);
@@ -36,6 +36,7 @@ describe.skipIf(real.skip !== undefined)(
 
     afterAll(async () => {
       for (const c of children) if (c.process.exitCode === null) c.process.kill('SIGKILL');
+      await dropIndices(env);
     });
 
     /** Partitions assigned to each member of a consumer group, as the broker reports them. */

@@ -30,6 +30,7 @@ export async function startTestCatalog(env: Record<string, string> = {}): Promis
     dispose: async () => {
       await catalog.close();
       rmSync(dataDir, { recursive: true, force: true });
+      await dropIndices(env);
     },
   };
 }
@@ -132,4 +133,16 @@ export async function waitUntil<T>(
     last = await read();
   }
   return last;
+}
+
+/**
+ * Drops the OpenSearch indices of a catalog that ran on its own index prefix, so that a test run does
+ * not pile up a hundred indices per catalog in the shared node's cluster state.
+ */
+export async function dropIndices(env: Record<string, string>): Promise<void> {
+  const url = env['OPENSEARCH_URL'];
+  const prefix = env['INDEX_PREFIX'];
+  if (url === undefined || prefix === undefined || prefix === '') return;
+  const res = await fetch(`${url.replace(/\/$/, '')}/${encodeURIComponent(prefix)}*`, { method: 'DELETE' });
+  if (!res.ok && res.status !== 404) throw new Error(`dropping ${prefix}* indices: HTTP ${res.status}`);
 }
