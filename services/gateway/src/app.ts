@@ -5,6 +5,7 @@ import type { GraphIndex, SearchIndex, TimeseriesIndex } from '@catalog/search';
 import type { AspectStore } from '@catalog/store';
 import type { Logger } from '@catalog/runtime';
 import type { ProposalSubmitter } from './ingest/proposal-submitter.js';
+import { mountGraphQL } from './graphql/graphql-endpoint.js';
 import { consumerLag, type ConsumerGroups } from './operations/consumer-lag.js';
 import type { IndexWaiter } from './operations/index-waiter.js';
 import {
@@ -141,6 +142,11 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   );
 
   app.use('/schema-registry/api', schemaRegistryRouter({ topics: deps.topics, log: deps.log, logger }));
+  mountGraphQL(
+    app,
+    { store, search: readModels.search, graph: readModels.graph, submitter: deps.submitter, logger },
+    { defaultActor: settings.defaultActor, maxBodyBytes: settings.maxBodyBytes },
+  );
 
   app.use((req: Request, res: Response) => {
     sendRestliError(res, 404, `No resource at ${req.method} ${req.path}`);

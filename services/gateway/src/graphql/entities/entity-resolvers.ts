@@ -1,0 +1,516 @@
+import { entityRegistry, ValidationError } from '@catalog/model';
+import type { GraphQLContext } from '../context.js';
+import {
+  auditStamp,
+  browsePathV2,
+  customProperties,
+  deprecation,
+  globalTags,
+  glossaryTerms,
+  institutionalMemory,
+  list,
+  num,
+  ownership,
+  schemaField,
+  str,
+  unionMember,
+} from './aspect-views.js';
+import { keyOf, refOf, requireRef, type EntityRef } from './entity-ref.js';
+import { TYPED_GETTERS } from './entity-schema.js';
+import { RESOLVABLE_TYPES, typeNameOfEntity, typeOfEntity } from './entity-types.js';
+
+type Json = Readonly<Record<string, unknown>>;
+type Resolver = (ref: EntityRef, args: Record<string, unknown>, ctx: GraphQLContext) => unknown;
+
+const aspect = (ctx: GraphQLContext, ref: EntityRef, name: string): Promise<Json | undefined> =>
+  ctx.entities.aspect<Json>(ref.urn, name);
+
+/** Relationship names of lineage edges, split by the way they point. */
+const LINEAGE = (() => {
+  const upstream = new Set<string>();
+  const downstream = new Set<string>();
+  for (const entity of entityRegistry.entities())
+    for (const spec of entity.aspects.values())
+      for (const r of spec.relationships)
+        if (r.isLineage === true) (r.isUpstream === false ? downstream : upstream).add(r.name);
+  return { upstream: [...upstream], downstream: [...downstream] };
+})();
+
+function page(args: Record<string, unknown>): { start: number; count: number } {
+  const input = (args['input'] ?? {}) as { start?: number | null; count?: number | null };
+  const start = input.start ?? 0;
+  const count = input.count ?? 100;
+  if (start < 0 || count < 0 || count > 10_000)
+    throw new ValidationError('start must be 0 or more and count from 0 to 10000');
+  return { start, count };
+}
+
+/** The fields every entity type has. */
+const COMMON: Record<string, Resolver> = {
+  urn: (ref) => ref.urn,
+  type: (ref) => typeOfEntity(ref.entity),
+  exists: async (ref, _args, ctx) => (await ctx.entities.load(ref.urn)).size > 0,
+  relationships: async (ref, args, ctx) => {
+    const input = args['input'] as { types: string[]; direction: 'INCOMING' | 'OUTGOING' };
+    const { start, count } = page(args);
+    const related = await ctx.services.graph.related({
+      urn: ref.urn,
+      direction: input.direction,
+      types: input.types,
+      start,
+      count,
+    });
+    return {
+      start,
+      count: related.relationships.length,
+      total: related.total,
+      relationships: related.relationships.map((r) => ({
+        type: r.type,
+        direction: input.direction,
+        entity: refOf(r.entity) ?? null,
+        created: r.created ?? null,
+      })),
+    };
+  },
+  lineage: async (ref, args, ctx) => {
+    const input = args['input'] as { direction: 'UPSTREAM' | 'DOWNSTREAM' };
+    const { start, count } = page(args);
+    const up = input.direction === 'UPSTREAM';
+    const ask = async (direction: 'INCOMING' | 'OUTGOING', types: readonly string[]) =>
+      types.length === 0
+        ? []
+        : (await ctx.services.graph.related({ urn: ref.urn, direction, types, start: 0, count: 10_000 }))
+            .relationships;
+    const found = [
+      ...(await ask(up ? 'OUTGOING' : 'INCOMING', LINEAGE.upstream)),
+      ...(await ask(up ? 'INCOMING' : 'OUTGOING', LINEAGE.downstream)),
+    ];
+    const shown = found.slice(start, start + count);
+    return {
+      start,
+      count: shown.length,
+      total: found.length,
+      filtered: 0,
+      relationships: shown.map((r) => ({
+        type: r.type,
+        entity: refOf(r.entity) ?? null,
+        degree: 1,
+        createdOn: r.created?.time ?? null,
+        updatedOn: r.created?.time ?? null,
+        isManual: false,
+      })),
+    };
+  },
+  aspects: async (ref, args, ctx) => {
+    const names = (args['input'] as { aspectNames?: string[] | null } | undefined)?.aspectNames;
+    const entity = entityRegistry.requireEntity(ref.entity);
+    for (const name of names ?? [])
+      if (!entity.aspects.has(name))
+        throw new ValidationError(`Unknown aspect ${name} for entity ${ref.entity}`);
+    const stored = await ctx.entities.load(ref.urn);
+    return [...stored.values()]
+      .filter((a) => names === undefined || names === null || names.includes(a.aspect))
+      .map((a) => ({ aspectName: a.aspect, payload: JSON.stringify(a.value) }));
+  },
+  status: async (ref, _a, ctx) => {
+    const value = await aspect(ctx, ref, 'status');
+    return value === undefined ? null : { removed: value['removed'] === true };
+  },
+  ownership: async (ref, _a, ctx) => ownership(await aspect(ctx, ref, 'ownership'), ref),
+  tags: async (ref, _a, ctx) => globalTags(await aspect(ctx, ref, 'globalTags'), ref),
+  globalTags: async (ref, _a, ctx) => globalTags(await aspect(ctx, ref, 'globalTags'), ref),
+  glossaryTerms: async (ref, _a, ctx) => glossaryTerms(await aspect(ctx, ref, 'glossaryTerms'), ref),
+  domain: async (ref, _a, ctx) => {
+    const value = await aspect(ctx, ref, 'domains');
+    const first = Array.isArray(value?.['domains']) ? refOf(value['domains'][0]) : undefined;
+    return first ? { domain: first, associatedUrn: ref.urn } : null;
+  },
+  deprecation: async (ref, _a, ctx) => deprecation(await aspect(ctx, ref, 'deprecation')),
+  institutionalMemory: async (ref, _a, ctx) =>
+    institutionalMemory(await aspect(ctx, ref, 'institutionalMemory'), ref),
+  subTypes: async (ref, _a, ctx) => {
+    const value = await aspect(ctx, ref, 'subTypes');
+    return value === undefined ? null : { typeNames: value['typeNames'] ?? [] };
+  },
+  container: async (ref, _a, ctx) => refOf((await aspect(ctx, ref, 'container'))?.['container']) ?? null,
+  browsePathV2: async (ref, _a, ctx) => browsePathV2(await aspect(ctx, ref, 'browsePathsV2')),
+  dataPlatformInstance: async (ref, _a, ctx) => {
+    const value = await aspect(ctx, ref, 'dataPlatformInstance');
+    if (value === undefined) return null;
+    const platform = str(value['platform']);
+    const instance = str(value['instance']);
+    if (instance !== null) return refOf(instance) ?? null;
+    // Without an instance the ecosystem still shows the platform, under an instance urn of its own.
+    return {
+      urn: `urn:li:dataPlatformInstance:(${platform ?? ''},)`,
+      entity: 'dataPlatformInstance',
+      known: { platform },
+    };
+  },
+  structuredProperties: async (ref, _a, ctx) => {
+    const value = await aspect(ctx, ref, 'structuredProperties');
+    if (value === undefined) return null;
+    return {
+      properties: list(value['properties']).flatMap((p) => {
+        const property = refOf(p['propertyUrn']);
+        if (!property) return [];
+        const values = list(p['values']).map((v) => {
+          const member = unionMember(v);
+          return member?.[0] === 'double'
+            ? { __typename: 'NumberValue', numberValue: member[1] }
+            : { __typename: 'StringValue', stringValue: String(member?.[1] ?? '') };
+        });
+        const valueEntities = values.flatMap((v) => ('stringValue' in v ? [refOf(v.stringValue)] : []));
+        return [
+          {
+            structuredProperty: property,
+            values,
+            valueEntities: valueEntities.filter(Boolean),
+            associatedUrn: ref.urn,
+          },
+        ];
+      }),
+    };
+  },
+};
+
+/** `{name, description, externalUrl, customProperties}` of an info aspect, with the name's fallback. */
+function infoProperties(value: Json | undefined, ref: EntityRef, fallbackName: string) {
+  if (value === undefined) return null;
+  return {
+    name: str(value['name']) ?? str(value['title']) ?? fallbackName,
+    description: str(value['description']),
+    externalUrl: str(value['externalUrl']),
+    customProperties: customProperties(value['customProperties'], ref),
+  };
+}
+
+const platformRef = (name: unknown): EntityRef | null =>
+  typeof name === 'string' ? { urn: `urn:li:dataPlatform:${name}`, entity: 'dataPlatform' } : null;
+
+function chartLike(value: Json | undefined, ref: EntityRef, fallbackName: string) {
+  if (value === undefined) return null;
+  const changes = (value['lastModified'] ?? {}) as Json;
+  return {
+    ...infoProperties(value, ref, fallbackName),
+    chartUrl: str(value['chartUrl']),
+    dashboardUrl: str(value['dashboardUrl']),
+    lastRefreshed: num(value['lastRefreshed']),
+    created: auditStamp(changes['created']),
+    lastModified: auditStamp(changes['lastModified']),
+  };
+}
+
+const SPECIFIC: Record<string, Record<string, Resolver>> = {
+  Dataset: {
+    name: (ref) => str(keyOf(ref)['name']) ?? ref.urn,
+    platform: (ref) => refOf(keyOf(ref)['platform']),
+    origin: (ref) => keyOf(ref)['origin'],
+    description: async (ref, _a, ctx) => str((await aspect(ctx, ref, 'datasetProperties'))?.['description']),
+    properties: async (ref, _a, ctx) => {
+      const value = await aspect(ctx, ref, 'datasetProperties');
+      if (value === undefined) return null;
+      const key = keyOf(ref);
+      return {
+        ...infoProperties(value, ref, str(key['name']) ?? ref.urn),
+        qualifiedName: str(value['qualifiedName']),
+        origin: key['origin'],
+        created: num((value['created'] as Json | undefined)?.['time']),
+        lastModified: auditStamp(value['lastModified']),
+      };
+    },
+    editableProperties: async (ref, _a, ctx) => {
+      const value = await aspect(ctx, ref, 'editableDatasetProperties');
+      return value === undefined
+        ? null
+        : { description: str(value['description']), name: str(value['name']) };
+    },
+    schemaMetadata: async (ref, args, ctx) => {
+      const version = typeof args['version'] === 'number' ? args['version'] : 0;
+      const stored =
+        version === 0
+          ? await aspect(ctx, ref, 'schemaMetadata')
+          : (await ctx.services.store.get(ref.urn, 'schemaMetadata', version))?.value;
+      if (stored === undefined) return null;
+      return {
+        name: str(stored['schemaName']) ?? '',
+        platformUrn: str(stored['platform']) ?? '',
+        version: num(stored['version']) ?? 0,
+        hash: str(stored['hash']) ?? '',
+        fields: list(stored['fields']).map((f) => schemaField(f, ref)),
+        primaryKeys: Array.isArray(stored['primaryKeys']) ? stored['primaryKeys'] : null,
+      };
+    },
+    editableSchemaMetadata: async (ref, _a, ctx) => {
+      const value = await aspect(ctx, ref, 'editableSchemaMetadata');
+      if (value === undefined) return null;
+      return {
+        editableSchemaFieldInfo: list(value['editableSchemaFieldInfo']).map((f) => ({
+          fieldPath: str(f['fieldPath']) ?? '',
+          description: str(f['description']),
+          globalTags: globalTags(f['globalTags'] as Json | undefined, ref),
+          glossaryTerms: glossaryTerms(f['glossaryTerms'] as Json | undefined, ref),
+        })),
+      };
+    },
+  },
+  Chart: {
+    tool: (ref) => keyOf(ref)['dashboardTool'],
+    chartId: (ref) => keyOf(ref)['chartId'],
+    platform: (ref) => platformRef(keyOf(ref)['dashboardTool']),
+    properties: async (ref, _a, ctx) =>
+      chartLike(await aspect(ctx, ref, 'chartInfo'), ref, str(keyOf(ref)['chartId']) ?? ref.urn),
+    editableProperties: async (ref, _a, ctx) => editable(await aspect(ctx, ref, 'editableChartProperties')),
+    query: async (ref, _a, ctx) => {
+      const value = await aspect(ctx, ref, 'chartQuery');
+      return value === undefined
+        ? null
+        : { rawQuery: str(value['rawQuery']) ?? '', type: str(value['type']) ?? 'SQL' };
+    },
+  },
+  Dashboard: {
+    tool: (ref) => keyOf(ref)['dashboardTool'],
+    dashboardId: (ref) => keyOf(ref)['dashboardId'],
+    platform: (ref) => platformRef(keyOf(ref)['dashboardTool']),
+    properties: async (ref, _a, ctx) =>
+      chartLike(await aspect(ctx, ref, 'dashboardInfo'), ref, str(keyOf(ref)['dashboardId']) ?? ref.urn),
+    editableProperties: async (ref, _a, ctx) =>
+      editable(await aspect(ctx, ref, 'editableDashboardProperties')),
+  },
+  DataFlow: {
+    orchestrator: (ref) => keyOf(ref)['orchestrator'],
+    flowId: (ref) => keyOf(ref)['flowId'],
+    cluster: (ref) => keyOf(ref)['cluster'],
+    platform: (ref) => platformRef(keyOf(ref)['orchestrator']),
+    properties: async (ref, _a, ctx) => {
+      const value = await aspect(ctx, ref, 'dataFlowInfo');
+      const base = infoProperties(value, ref, str(keyOf(ref)['flowId']) ?? ref.urn);
+      return base === null ? null : { ...base, project: str(value?.['project']) };
+    },
+    editableProperties: async (ref, _a, ctx) =>
+      editable(await aspect(ctx, ref, 'editableDataFlowProperties')),
+  },
+  DataJob: {
+    jobId: (ref) => keyOf(ref)['jobId'],
+    dataFlow: (ref) => refOf(keyOf(ref)['flow']) ?? null,
+    platform: (ref) => {
+      const flow = refOf(keyOf(ref)['flow']);
+      return flow ? platformRef(keyOf(flow)['orchestrator']) : null;
+    },
+    properties: async (ref, _a, ctx) =>
+      infoProperties(await aspect(ctx, ref, 'dataJobInfo'), ref, str(keyOf(ref)['jobId']) ?? ref.urn),
+    editableProperties: async (ref, _a, ctx) => editable(await aspect(ctx, ref, 'editableDataJobProperties')),
+    inputOutput: async (ref, _a, ctx) => {
+      const value = await aspect(ctx, ref, 'dataJobInputOutput');
+      if (value === undefined) return null;
+      const refs = (field: string) =>
+        (Array.isArray(value[field]) ? (value[field] as unknown[]) : []).flatMap((u) => refOf(u) ?? []);
+      return {
+        inputDatasets: refs('inputDatasets'),
+        outputDatasets: refs('outputDatasets'),
+        inputDatajobs: refs('inputDatajobs'),
+      };
+    },
+  },
+  CorpUser: {
+    username: (ref) => keyOf(ref)['username'],
+    isNativeUser: async (ref, _a, ctx) => (await aspect(ctx, ref, 'corpUserCredentials')) !== undefined,
+    properties: async (ref, _a, ctx) => userProperties(await aspect(ctx, ref, 'corpUserInfo')),
+    info: async (ref, _a, ctx) => userProperties(await aspect(ctx, ref, 'corpUserInfo')),
+    editableProperties: async (ref, _a, ctx) => {
+      const value = await aspect(ctx, ref, 'corpUserEditableInfo');
+      return value === undefined ? null : { ...value };
+    },
+  },
+  CorpGroup: {
+    name: (ref) => keyOf(ref)['name'],
+    properties: async (ref, _a, ctx) => {
+      const value = await aspect(ctx, ref, 'corpGroupInfo');
+      return value === undefined
+        ? null
+        : {
+            displayName: str(value['displayName']),
+            description: str(value['description']),
+            email: str(value['email']),
+            slack: str(value['slack']),
+          };
+    },
+    editableProperties: async (ref, _a, ctx) => {
+      const value = await aspect(ctx, ref, 'corpGroupEditableInfo');
+      return value === undefined
+        ? null
+        : { description: str(value['description']), slack: str(value['slack']), email: str(value['email']) };
+    },
+  },
+  Tag: {
+    name: async (ref, _a, ctx) =>
+      str((await aspect(ctx, ref, 'tagProperties'))?.['name']) ?? str(keyOf(ref)['name']) ?? ref.urn,
+    description: async (ref, _a, ctx) => str((await aspect(ctx, ref, 'tagProperties'))?.['description']),
+    properties: async (ref, _a, ctx) => {
+      const value = await aspect(ctx, ref, 'tagProperties');
+      return value === undefined
+        ? null
+        : {
+            name: str(value['name']) ?? str(keyOf(ref)['name']) ?? ref.urn,
+            description: str(value['description']),
+            colorHex: str(value['colorHex']),
+          };
+    },
+  },
+  GlossaryTerm: {
+    name: (ref) => keyOf(ref)['name'],
+    hierarchicalName: (ref) => keyOf(ref)['name'],
+    properties: async (ref, _a, ctx) => {
+      const value = await aspect(ctx, ref, 'glossaryTermInfo');
+      if (value === undefined) return null;
+      return {
+        name: str(value['name']) ?? str(keyOf(ref)['name']) ?? ref.urn,
+        description: str(value['definition']),
+        definition: str(value['definition']) ?? '',
+        termSource: str(value['termSource']) ?? 'INTERNAL',
+        sourceRef: str(value['sourceRef']),
+        sourceUrl: str(value['sourceUrl']),
+        customProperties: customProperties(value['customProperties'], ref),
+      };
+    },
+    parentNodes: async (ref, _a, ctx) => parentNodes(await aspect(ctx, ref, 'glossaryTermInfo')),
+  },
+  GlossaryNode: {
+    properties: async (ref, _a, ctx) => {
+      const value = await aspect(ctx, ref, 'glossaryNodeInfo');
+      return value === undefined
+        ? null
+        : {
+            name: str(value['name']) ?? str(keyOf(ref)['name']) ?? ref.urn,
+            description: str(value['definition']),
+          };
+    },
+    parentNodes: async (ref, _a, ctx) => parentNodes(await aspect(ctx, ref, 'glossaryNodeInfo')),
+  },
+  Container: {
+    platform: async (ref, _a, ctx) =>
+      refOf((await aspect(ctx, ref, 'dataPlatformInstance'))?.['platform']) ?? null,
+    properties: async (ref, _a, ctx) => {
+      const value = await aspect(ctx, ref, 'containerProperties');
+      const base = infoProperties(value, ref, ref.urn);
+      return base === null ? null : { ...base, qualifiedName: str(value?.['qualifiedName']) };
+    },
+    editableProperties: async (ref, _a, ctx) =>
+      editable(await aspect(ctx, ref, 'editableContainerProperties')),
+  },
+  Domain: {
+    id: (ref) => keyOf(ref)['id'],
+    properties: async (ref, _a, ctx) => {
+      const value = await aspect(ctx, ref, 'domainProperties');
+      return value === undefined
+        ? null
+        : {
+            name: str(value['name']) ?? str(keyOf(ref)['id']) ?? ref.urn,
+            description: str(value['description']),
+          };
+    },
+  },
+  DataPlatform: {
+    name: (ref) => keyOf(ref)['platformName'],
+    displayName: async (ref, _a, ctx) => str((await aspect(ctx, ref, 'dataPlatformInfo'))?.['displayName']),
+    properties: async (ref, _a, ctx) => {
+      const value = await aspect(ctx, ref, 'dataPlatformInfo');
+      return value === undefined
+        ? null
+        : {
+            type: str(value['type']),
+            displayName: str(value['displayName']),
+            datasetNameDelimiter: str(value['datasetNameDelimiter']) ?? '.',
+            logoUrl: str(value['logoUrl']),
+          };
+    },
+  },
+  DataPlatformInstance: {
+    platform: (ref) => refOf(ref.known?.['platform'] ?? keyOf(ref)['platform']),
+    instanceId: (ref) => str(keyOf(ref)['instance']) ?? '',
+  },
+  SchemaFieldEntity: {
+    fieldPath: (ref) => keyOf(ref)['fieldPath'],
+    parent: (ref) => refOf(keyOf(ref)['parent']),
+  },
+  MLModel: {
+    name: (ref) => keyOf(ref)['name'],
+    platform: (ref) => refOf(keyOf(ref)['platform']),
+    origin: (ref) => keyOf(ref)['origin'],
+    properties: async (ref, _a, ctx) =>
+      infoProperties(await aspect(ctx, ref, 'mlModelProperties'), ref, str(keyOf(ref)['name']) ?? ref.urn),
+  },
+  StructuredPropertyEntity: {
+    definition: async (ref, _a, ctx) => {
+      const value = await aspect(ctx, ref, 'propertyDefinition');
+      return value === undefined
+        ? null
+        : {
+            qualifiedName: str(value['qualifiedName']) ?? '',
+            displayName: str(value['displayName']),
+            description: str(value['description']),
+            cardinality: str(value['cardinality']),
+            immutable: value['immutable'] === true,
+          };
+    },
+  },
+};
+
+function editable(value: Json | undefined) {
+  return value === undefined ? null : { description: str(value['description']) };
+}
+
+function userProperties(value: Json | undefined) {
+  if (value === undefined) return null;
+  return {
+    active: value['active'] === true,
+    displayName: str(value['displayName']),
+    email: str(value['email']),
+    title: str(value['title']),
+    firstName: str(value['firstName']),
+    lastName: str(value['lastName']),
+    fullName: str(value['fullName']),
+  };
+}
+
+function parentNodes(value: Json | undefined) {
+  const parent = refOf(value?.['parentNode']);
+  return { count: parent ? 1 : 0, nodes: parent ? [parent] : [] };
+}
+
+/** An entity that exists (has any aspect stored), or null. */
+async function existing(ctx: GraphQLContext, ref: EntityRef): Promise<EntityRef | null> {
+  return (await ctx.entities.load(ref.urn)).size > 0 ? ref : null;
+}
+
+function resolveEntityType(ref: EntityRef): string | undefined {
+  return typeNameOfEntity(ref.entity);
+}
+
+/** The resolvers of the entity part of the schema. */
+export function entityResolvers(): Record<string, Record<string, unknown>> {
+  const resolvers: Record<string, Record<string, unknown>> = {
+    Entity: { __resolveType: resolveEntityType },
+    EntityWithRelationships: { __resolveType: resolveEntityType },
+    OwnerType: { __resolveType: resolveEntityType },
+    PropertyValue: { __resolveType: (value: { __typename: string }) => value.__typename },
+  };
+  for (const { typeName } of RESOLVABLE_TYPES)
+    resolvers[typeName] = { ...COMMON, ...(SPECIFIC[typeName] ?? {}) };
+  const query: Record<string, Resolver> = {
+    entity: async (_root, args, ctx) => existing(ctx, requireRef(String(args['urn']))),
+    entities: async (_root, args, ctx) =>
+      Promise.all((args['urns'] as string[]).map((urn) => existing(ctx, requireRef(urn)))),
+    entityExists: async (_root, args, ctx) => (await existing(ctx, requireRef(String(args['urn'])))) !== null,
+  };
+  for (const [getter, entity] of Object.entries(TYPED_GETTERS)) {
+    query[getter] = async (_root, args, ctx) => {
+      const ref = requireRef(String(args['urn']));
+      if (ref.entity !== entity)
+        throw new ValidationError(`${getter} takes a ${entity} urn, got ${JSON.stringify(ref.urn)}`);
+      return existing(ctx, ref);
+    };
+  }
+  resolvers['Query'] = query;
+  return resolvers;
+}

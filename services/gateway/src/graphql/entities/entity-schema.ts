@@ -1,0 +1,427 @@
+import { namedAvroType } from '@catalog/model';
+import { ENTITY_TYPES, RESOLVABLE_TYPES } from './entity-types.js';
+
+/** Fields every entity type carries: what the common aspects hold, null where the entity has none. */
+const COMMON_FIELDS = `
+  urn: String!
+  type: EntityType!
+  exists: Boolean
+  relationships(input: RelationshipsInput!): EntityRelationshipsResult
+  lineage(input: LineageInput!): EntityLineageResult
+  aspects(input: AspectParams): [RawAspect!]
+  status: Status
+  ownership: Ownership
+  tags: GlobalTags
+  globalTags: GlobalTags @deprecated(reason: "Use tags")
+  glossaryTerms: GlossaryTerms
+  domain: DomainAssociation
+  deprecation: Deprecation
+  institutionalMemory: InstitutionalMemory
+  subTypes: SubTypes
+  container: Container
+  browsePathV2: BrowsePathV2
+  dataPlatformInstance: DataPlatformInstance
+  structuredProperties: StructuredProperties`;
+
+/** Fields of the entity types that have more than the common ones. */
+const SPECIFIC_FIELDS: Readonly<Record<string, string>> = {
+  Dataset: `
+  name: String!
+  platform: DataPlatform!
+  origin: FabricType!
+  description: String @deprecated(reason: "Use properties.description")
+  properties: DatasetProperties
+  editableProperties: DatasetEditableProperties
+  schemaMetadata(version: Long): SchemaMetadata
+  editableSchemaMetadata: EditableSchemaMetadata`,
+  Chart: `
+  tool: String!
+  chartId: String!
+  platform: DataPlatform!
+  properties: ChartProperties
+  editableProperties: EditableDescription
+  query: ChartQuery`,
+  Dashboard: `
+  tool: String!
+  dashboardId: String!
+  platform: DataPlatform!
+  properties: DashboardProperties
+  editableProperties: EditableDescription`,
+  DataFlow: `
+  orchestrator: String!
+  flowId: String!
+  cluster: String!
+  platform: DataPlatform!
+  properties: DataFlowProperties
+  editableProperties: EditableDescription`,
+  DataJob: `
+  jobId: String!
+  dataFlow: DataFlow
+  platform: DataPlatform
+  properties: DataJobProperties
+  editableProperties: EditableDescription
+  inputOutput: DataJobInputOutput`,
+  CorpUser: `
+  username: String!
+  isNativeUser: Boolean
+  properties: CorpUserProperties
+  editableProperties: CorpUserEditableProperties
+  info: CorpUserProperties @deprecated(reason: "Use properties")`,
+  CorpGroup: `
+  name: String!
+  properties: CorpGroupProperties
+  editableProperties: CorpGroupEditableProperties`,
+  Tag: `
+  name: String! @deprecated(reason: "Use properties.name")
+  description: String @deprecated(reason: "Use properties.description")
+  properties: TagProperties`,
+  GlossaryTerm: `
+  name: String! @deprecated(reason: "Use properties.name")
+  hierarchicalName: String!
+  properties: GlossaryTermProperties
+  parentNodes: ParentNodesResult`,
+  GlossaryNode: `
+  properties: GlossaryNodeProperties
+  parentNodes: ParentNodesResult`,
+  Container: `
+  platform: DataPlatform
+  properties: ContainerProperties
+  editableProperties: EditableDescription`,
+  Domain: `
+  id: String!
+  properties: DomainProperties`,
+  DataPlatform: `
+  name: String!
+  displayName: String
+  properties: DataPlatformProperties`,
+  DataPlatformInstance: `
+  platform: DataPlatform!
+  instanceId: String!`,
+  SchemaFieldEntity: `
+  fieldPath: String!
+  parent: Entity!`,
+  MLModel: `
+  name: String!
+  platform: DataPlatform!
+  origin: FabricType!
+  properties: GenericProperties`,
+  StructuredPropertyEntity: `
+  definition: StructuredPropertyDefinition`,
+};
+
+/** Enum symbols of a registry enum, by its wire name (e.g. `com.linkedin.common.FabricType`). */
+function enumSymbols(name: string): string {
+  const type = namedAvroType(name) as { readonly symbols?: readonly string[] } | undefined;
+  if (type?.symbols === undefined) throw new Error(`The registry has no enum ${name}`);
+  return type.symbols.join(' ');
+}
+
+function entityTypeSdl(typeName: string): string {
+  return `type ${typeName} implements Entity & EntityWithRelationships {${COMMON_FIELDS}${SPECIFIC_FIELDS[typeName] ?? ''}
+}`;
+}
+
+/** The entity part of the schema: the EntityType enum, the Entity interface and one type per entity. */
+export function entitySchema(): string {
+  const named = RESOLVABLE_TYPES.map((t) => t.typeName);
+  return `
+scalar Long
+
+enum EntityType { ${ENTITY_TYPES.map((t) => t.value).join(' ')} }
+enum FabricType { ${enumSymbols('com.linkedin.common.FabricType')} }
+enum OwnershipType { ${enumSymbols('com.linkedin.common.OwnershipType')} }
+enum RelationshipDirection { INCOMING OUTGOING }
+enum LineageDirection { UPSTREAM DOWNSTREAM }
+enum SchemaFieldDataType { BOOLEAN FIXED STRING BYTES NUMBER DATE TIME ENUM NULL MAP ARRAY UNION STRUCT }
+
+interface Entity {
+  urn: String!
+  type: EntityType!
+  relationships(input: RelationshipsInput!): EntityRelationshipsResult
+}
+
+interface EntityWithRelationships implements Entity {
+  urn: String!
+  type: EntityType!
+  relationships(input: RelationshipsInput!): EntityRelationshipsResult
+  lineage(input: LineageInput!): EntityLineageResult
+}
+
+input RelationshipsInput {
+  types: [String!]!
+  direction: RelationshipDirection!
+  start: Int
+  count: Int
+  includeSoftDelete: Boolean = true
+}
+
+type EntityRelationshipsResult {
+  start: Int
+  count: Int
+  total: Int
+  relationships: [EntityRelationship!]!
+}
+
+type EntityRelationship {
+  type: String!
+  direction: RelationshipDirection!
+  entity: Entity
+  created: AuditStamp
+}
+
+input LineageInput {
+  direction: LineageDirection!
+  start: Int
+  count: Int
+  separateSiblings: Boolean
+  startTimeMillis: Long
+  endTimeMillis: Long
+  includeGhostEntities: Boolean = false
+}
+
+type EntityLineageResult {
+  start: Int
+  count: Int
+  total: Int
+  filtered: Int
+  relationships: [LineageRelationship!]!
+}
+
+type LineageRelationship {
+  type: String!
+  entity: Entity
+  degree: Int!
+  createdOn: Long
+  updatedOn: Long
+  isManual: Boolean
+}
+
+input AspectParams {
+  aspectNames: [String!]
+  autoRenderOnly: Boolean
+}
+
+type RawAspect {
+  aspectName: String!
+  payload: String
+}
+
+type AuditStamp { time: Long! actor: String }
+type Status { removed: Boolean! }
+type SubTypes { typeNames: [String!] }
+type CustomPropertiesEntry { key: String! value: String associatedUrn: String! }
+type GlobalTags { tags: [TagAssociation!] }
+type TagAssociation { tag: Tag! associatedUrn: String! context: String }
+type GlossaryTerms { terms: [GlossaryTermAssociation!] }
+type GlossaryTermAssociation { term: GlossaryTerm! actor: CorpUser associatedUrn: String! }
+union OwnerType = CorpUser | CorpGroup
+type Owner {
+  owner: OwnerType!
+  type: OwnershipType @deprecated(reason: "Use ownershipType")
+  ownershipType: OwnershipTypeEntity
+  associatedUrn: String!
+}
+type Ownership { owners: [Owner!] lastModified: AuditStamp! }
+type Deprecation { deprecated: Boolean! decommissionTime: Long note: String actor: String }
+type DomainAssociation { domain: Domain! associatedUrn: String! }
+type InstitutionalMemory { elements: [InstitutionalMemoryMetadata!]! }
+type InstitutionalMemoryMetadata {
+  url: String!
+  description: String!
+  label: String!
+  created: AuditStamp!
+  associatedUrn: String!
+}
+type BrowsePathV2 { path: [BrowsePathEntry!]! }
+type BrowsePathEntry { name: String! entity: Entity }
+type EditableDescription { description: String }
+type GenericProperties { name: String description: String customProperties: [CustomPropertiesEntry!] }
+
+type DatasetProperties {
+  name: String!
+  qualifiedName: String
+  origin: FabricType!
+  description: String
+  customProperties: [CustomPropertiesEntry!]
+  externalUrl: String
+  created: Long
+  lastModified: AuditStamp!
+}
+type DatasetEditableProperties { description: String name: String }
+type SchemaMetadata {
+  name: String!
+  platformUrn: String!
+  version: Long!
+  hash: String!
+  fields: [SchemaField!]!
+  primaryKeys: [String!]
+}
+type SchemaField {
+  fieldPath: String!
+  nullable: Boolean!
+  recursive: Boolean!
+  type: SchemaFieldDataType!
+  nativeDataType: String
+  description: String
+  isPartOfKey: Boolean
+  label: String
+  tags: GlobalTags
+  glossaryTerms: GlossaryTerms
+}
+type EditableSchemaMetadata { editableSchemaFieldInfo: [EditableSchemaFieldInfo!]! }
+type EditableSchemaFieldInfo {
+  fieldPath: String!
+  description: String
+  globalTags: GlobalTags
+  glossaryTerms: GlossaryTerms
+}
+type ChartProperties {
+  name: String!
+  description: String
+  externalUrl: String
+  chartUrl: String
+  customProperties: [CustomPropertiesEntry!]
+  lastRefreshed: Long
+  created: AuditStamp!
+  lastModified: AuditStamp!
+}
+type ChartQuery { rawQuery: String! type: String! }
+type DashboardProperties {
+  name: String!
+  description: String
+  externalUrl: String
+  dashboardUrl: String
+  customProperties: [CustomPropertiesEntry!]
+  lastRefreshed: Long
+  created: AuditStamp!
+  lastModified: AuditStamp!
+}
+type DataFlowProperties {
+  name: String!
+  description: String
+  project: String
+  externalUrl: String
+  customProperties: [CustomPropertiesEntry!]
+}
+type DataJobProperties {
+  name: String!
+  description: String
+  externalUrl: String
+  customProperties: [CustomPropertiesEntry!]
+}
+type DataJobInputOutput {
+  inputDatasets: [Dataset!]
+  outputDatasets: [Dataset!]
+  inputDatajobs: [DataJob!]
+}
+type CorpUserProperties {
+  active: Boolean!
+  displayName: String
+  email: String
+  title: String
+  firstName: String
+  lastName: String
+  fullName: String
+}
+type CorpUserEditableProperties {
+  displayName: String
+  title: String
+  aboutMe: String
+  teams: [String!]
+  skills: [String!]
+  pictureLink: String
+  slack: String
+  phone: String
+  email: String
+}
+type CorpGroupProperties { displayName: String description: String email: String slack: String }
+type CorpGroupEditableProperties { description: String slack: String email: String }
+type TagProperties { name: String! description: String colorHex: String }
+type GlossaryTermProperties {
+  name: String!
+  description: String
+  definition: String!
+  termSource: String!
+  sourceRef: String
+  sourceUrl: String
+  customProperties: [CustomPropertiesEntry!]
+}
+type GlossaryNodeProperties { name: String! description: String }
+type ParentNodesResult { count: Int! nodes: [GlossaryNode!]! }
+type ContainerProperties {
+  name: String!
+  description: String
+  externalUrl: String
+  qualifiedName: String
+  customProperties: [CustomPropertiesEntry!]
+}
+type DomainProperties { name: String! description: String }
+type DataPlatformProperties {
+  type: String
+  displayName: String
+  datasetNameDelimiter: String!
+  logoUrl: String
+}
+type StructuredPropertyDefinition {
+  qualifiedName: String!
+  displayName: String
+  description: String
+  cardinality: String
+  immutable: Boolean!
+}
+type StringValue { stringValue: String! }
+type NumberValue { numberValue: Float! }
+union PropertyValue = StringValue | NumberValue
+type StructuredPropertiesEntry {
+  structuredProperty: StructuredPropertyEntity!
+  values: [PropertyValue]!
+  valueEntities: [Entity]
+  associatedUrn: String!
+}
+type StructuredProperties { properties: [StructuredPropertiesEntry!] }
+
+${[...named].sort().map(entityTypeSdl).join('\n\n')}
+
+type Query {
+  entity(urn: String!): Entity
+  entities(urns: [String!]!): [Entity]
+  entityExists(urn: String!): Boolean
+  dataset(urn: String!): Dataset
+  chart(urn: String!): Chart
+  dashboard(urn: String!): Dashboard
+  dataFlow(urn: String!): DataFlow
+  dataJob(urn: String!): DataJob
+  corpUser(urn: String!): CorpUser
+  corpGroup(urn: String!): CorpGroup
+  tag(urn: String!): Tag
+  glossaryTerm(urn: String!): GlossaryTerm
+  glossaryNode(urn: String!): GlossaryNode
+  container(urn: String!): Container
+  domain(urn: String!): Domain
+  dataPlatform(urn: String!): DataPlatform
+  structuredProperty(urn: String!): StructuredPropertyEntity
+  schemaField(urn: String!): SchemaFieldEntity
+  mlModel(urn: String!): MLModel
+}
+`;
+}
+
+/** The getters of Query and the entity type each returns. */
+export const TYPED_GETTERS: Readonly<Record<string, string>> = {
+  dataset: 'dataset',
+  chart: 'chart',
+  dashboard: 'dashboard',
+  dataFlow: 'dataFlow',
+  dataJob: 'dataJob',
+  corpUser: 'corpuser',
+  corpGroup: 'corpGroup',
+  tag: 'tag',
+  glossaryTerm: 'glossaryTerm',
+  glossaryNode: 'glossaryNode',
+  container: 'container',
+  domain: 'domain',
+  dataPlatform: 'dataPlatform',
+  structuredProperty: 'structuredProperty',
+  schemaField: 'schemaField',
+  mlModel: 'mlModel',
+};

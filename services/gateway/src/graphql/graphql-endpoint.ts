@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { EnvelopArmor } from '@escape.tech/graphql-armor';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import express, { type Express, type Request, type Response } from 'express';
+import { createSchema, createYoga, type YogaServerInstance } from 'graphql-yoga';
+import type { GraphQLContext, GraphQLServices } from './context.js';
+import { EntityLoader } from './entities/entity-loader.js';
+import { entityResolvers } from './entities/entity-resolvers.js';
+import { entitySchema } from './entities/entity-schema.js';
+import { maskError } from './graphql-errors.js';
+import { meResolvers, meSchema } from './me/me.js';
+import { mutationResolvers, mutationSchema } from './mutations/mutation-resolvers.js';
+import { searchResolvers } from './search/search-resolvers.js';
+import { searchSchema } from './search/search-schema.js';
+
+/** Where the ecosystem's clients post: GMS serves the first, its frontend proxies the second. */
+export const GRAPHQL_PATHS = ['/api/graphql', '/api/v2/graphql'] as const;
+export const GRAPHIQL_PATH = '/api/graphiql';
+
+export interface GraphQLSettings {
+  /** The actor of requests while authentication is off. */
+  readonly defaultActor: string;
+  /** Larger bodies get a 413. */
+  readonly maxBodyBytes: number;
+}
+
+/** Query shape limits (graphql-armor): deep enough for entity → relationships → entity → lineage. */
+const ARMOR = new EnvelopArmor({
+  maxDepth: { n: 12 },
+  costLimit: { maxCost: 50_000 },
+  maxAliases: { n: 30 },
+  maxTokens: { n: 10_000 },
+  maxDirectives: { n: 50 },
+  // graphql-js suggests field names on a typo, as the ecosystem's graphql-java does.
+  blockFieldSuggestion: { enabled: false },
+});
+
+/** What express hands the server with each request. */
+type ServerContext = { req: Request; res: Response };
+
+export function createGraphQLServer(
+  services: GraphQLServices,
+  settings: GraphQLSettings,
+): YogaServerInstance<ServerContext, GraphQLContext> {
+  const schema = createSchema<ServerContext & GraphQLContext>({
+    typeDefs: [entitySchema(), searchSchema, meSchema, mutationSchema],
+    resolvers: [entityResolvers(), searchResolvers(), meResolvers(), mutationResolvers()],
+  });
+  const { logger } = services;
+  return createYoga<ServerContext, GraphQLContext>({
+    schema,
+    graphqlEndpoint: GRAPHQL_PATHS[0],
+    graphiql: false,
+    landingPage: false,
+    maskedErrors: { maskError: maskError(logger) },
+    plugins: [...ARMOR.protect().plugins],
+    logging: {
+      debug: (...args) => logger.debug({ args }, 'graphql'),
+      info: (...args) => logger.info({ args }, 'graphql'),
+      warn: (...args) => logger.warn({ args }, 'graphql'),
+      error: (...args) => logger.error({ args }, 'graphql'),
+    },
+    context: ({ req }) => ({
+      services,
+      actor: settings.defaultActor,
+      requestId: req.get('x-request-id') ?? randomUUID(),
+      entities: new EntityLoader(services.store),
+    }),
+  });
+}
+
+/**
+ * Mounts GraphQL on both paths (POST only: GET answers 405 with a message, as the ecosystem's
+ * controller does) and the GraphiQL explorer, whose assets are bundled in the page: it works offline.
+ */
+export function mountGraphQL(app: Express, services: GraphQLServices, settings: GraphQLSettings): void {
+  const yoga = createGraphQLServer(services, settings);
+  const json = express.json({ limit: settings.maxBodyBytes, strict: false, type: () => true });
+  let explorer: string | undefined;
+  app.get(GRAPHIQL_PATH, (_req, res) => {
+    explorer ??= renderGraphiQL({ endpoint: GRAPHQL_PATHS[0], title: 'Metadata catalog GraphQL' });
+    res.type('html').send(explorer);
+  });
+  for (const path of GRAPHQL_PATHS) {
+    app.post(path, json, (req, res) => {
+      const body: unknown = req.body;
+      if (
+        typeof body !== 'object' ||
+        body === null ||
+        typeof (body as { query?: unknown }).query !== 'string'
+      ) {
+        res.status(400).json({ message: 'The body must be a JSON object with a "query" string' });
+        return;
+      }
+      // The server answers one endpoint path; the second is the same endpoint under another name.
+      req.url = req.originalUrl = req.originalUrl.replace(path, GRAPHQL_PATHS[0]);
+      return yoga.handle(req, res);
+    });
+    app.all(path, (req, res) => {
+      res
+        .status(405)
+        .set('Allow', 'POST')
+        .json({ message: `GraphQL takes POST only, not ${req.method}` });
+    });
+  }
+}

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import type { GraphQLError } from 'graphql';
+import { createGraphQLError } from 'graphql-yoga';
+import { isDomainError, type ErrorCode } from '@catalog/model';
+import type { Logger } from '@catalog/runtime';
+
+/** The ecosystem's GraphQL error codes (DataHubGraphQLErrorCode): a number and a name. */
+const CODES: Readonly<Record<ErrorCode, { code: number; type: string }>> = {
+  VALIDATION: { code: 400, type: 'BAD_REQUEST' },
+  SCHEMA_VALIDATION: { code: 400, type: 'BAD_REQUEST' },
+  PAYLOAD_TOO_LARGE: { code: 400, type: 'BAD_REQUEST' },
+  NOT_FOUND: { code: 404, type: 'NOT_FOUND' },
+  CONFLICT: { code: 409, type: 'CONFLICT' },
+  UNAUTHORIZED: { code: 403, type: 'UNAUTHORIZED' },
+  FORBIDDEN: { code: 403, type: 'UNAUTHORIZED' },
+  UNAVAILABLE: { code: 503, type: 'SERVICE_UNAVAILABLE' },
+};
+
+/**
+ * Shapes an error of a resolver as the ecosystem does: the field's data null and an entry in `errors`
+ * with `extensions {code, type, classification}`. A domain error keeps its message; anything else is
+ * masked as "An unknown error occurred." with a correlation id that the log line carries too.
+ * Errors graphql-js raises itself (syntax, validation, variables) pass unchanged: never a 5xx.
+ */
+export function maskError(logger: Logger) {
+  return (error: unknown): Error => {
+    // graphql may be loaded twice (ESM and CJS builds), so errors are told apart by name, not class.
+    const graphqlError = isGraphQLError(error) ? error : undefined;
+    const original = graphqlError ? graphqlError.originalError : error;
+    if (graphqlError && (original === undefined || original === null || isGraphQLError(original)))
+      return isGraphQLError(original) ? original : graphqlError;
+    const options = {
+      ...(graphqlError?.nodes ? { nodes: graphqlError.nodes } : {}),
+      ...(graphqlError?.path ? { path: graphqlError.path } : {}),
+    };
+    if (isDomainError(original)) {
+      const { code, type } = CODES[original.code];
+      return createGraphQLError(original.message, {
+        ...options,
+        extensions: { code, type, classification: 'DataFetchingException' },
+      });
+    }
+    const correlationId = randomUUID();
+    logger.error({ err: original, correlationId, path: graphqlError?.path }, 'GraphQL resolver failed');
+    return createGraphQLError('An unknown error occurred.', {
+      ...options,
+      extensions: { code: 500, type: 'SERVER_ERROR', classification: 'DataFetchingException', correlationId },
+    });
+  };
+}
+
+interface GraphQLErrorLike extends Error {
+  readonly originalError?: unknown;
+  readonly nodes?: GraphQLError['nodes'];
+  readonly path?: readonly (string | number)[];
+}
+
+function isGraphQLError(error: unknown): error is GraphQLErrorLike {
+  return error instanceof Error && error.name === 'GraphQLError';
+}
