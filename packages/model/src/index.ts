@@ -27,6 +27,8 @@ export { formatUrn, isUrn, parseUrn, urnFromPathSegment, urnToPathSegment, urnTo
 export { entityRegistry, EntityRegistry, type KeyAspect } from './registry/entity-registry.js';
 export { validateAspect } from './validate.js';
 export { defaultAspectsFor, type DefaultAspect } from './registry/default-aspects.js';
+export { applyAspectPatch, parseAspectPatch, type AspectPatch } from './patch/apply-patch.js';
+export { PATCH_TEMPLATES, type ArrayKeys, type PatchTemplate } from './patch/patch-templates.js';
 export { namedAvroType } from './schemas/avro-registry.js';
 export { UrnType } from './schemas/urn-type.js';
 export {

@@ -3,6 +3,7 @@ import { entityRegistry } from './registry/entity-registry.js';
 import type { AspectSpec, EntitySpec, FieldProblem, Urn } from './types.js';
 import { parseUrn } from './urn.js';
 import { validateAspect } from './validate.js';
+import { parseAspectPatch, type AspectPatch } from './patch/apply-patch.js';
 
 /** Every change type of the ecosystem's MetadataChangeProposal. */
 export const CHANGE_TYPES = [
@@ -17,7 +18,7 @@ export const CHANGE_TYPES = [
 export type ChangeType = (typeof CHANGE_TYPES)[number];
 
 /** The change types that apply to a single aspect and that this service performs. */
-export const SUPPORTED_CHANGE_TYPES = ['UPSERT', 'CREATE', 'DELETE', 'CREATE_ENTITY'] as const;
+export const SUPPORTED_CHANGE_TYPES = ['UPSERT', 'CREATE', 'DELETE', 'CREATE_ENTITY', 'PATCH'] as const;
 export type SupportedChangeType = (typeof SUPPORTED_CHANGE_TYPES)[number];
 
 /** A proposal as JSON on the wire (`proposal` of ingestProposal); aspect values are JSON text. */
@@ -50,8 +51,12 @@ export interface CheckedProposal {
   readonly changeType: SupportedChangeType;
   /** The aspect written; for CREATE_ENTITY, the key aspect. */
   readonly aspect: AspectSpec;
-  /** The validated value, unknown fields dropped; absent for DELETE. */
+  /** The validated value, unknown fields dropped; absent for DELETE and PATCH. */
   readonly value?: Record<string, unknown>;
+  /** For PATCH: the patch, applied to the latest stored value when persistence writes it. */
+  readonly patch?: AspectPatch;
+  /** For PATCH: the patch document as it came, to pass on unchanged. */
+  readonly patchDocument?: unknown;
   readonly systemMetadata?: CheckedSystemMetadata;
   readonly headers?: Readonly<Record<string, string>>;
 }
@@ -86,6 +91,12 @@ export function checkProposal(input: unknown): CheckedProposal {
     return { entity, urn, changeType, aspect, ...opt({ systemMetadata, headers }) };
   }
 
+  if (changeType === 'PATCH') {
+    if (aspect.isKey) throw new ValidationError(`The key aspect ${aspect.name} cannot be patched`);
+    const patchDocument = parseJsonValue(p.aspect, 'proposal.aspect');
+    const patch = parseAspectPatch(patchDocument);
+    return { entity, urn, changeType, aspect, patch, patchDocument, ...opt({ systemMetadata, headers }) };
+  }
   let value: Record<string, unknown>;
   if (changeType === 'CREATE_ENTITY' && p.aspect === undefined) {
     value = entityRegistry.keyAspectFromUrn(urn).value;
@@ -151,6 +162,20 @@ function parseAspectValue(
   spec: AspectSpec,
   where = 'proposal.aspect',
 ): Record<string, unknown> {
+  const parsed = parseJsonValue(raw, where);
+  if (!isObject(parsed)) throw new ValidationError(`${where}.value must be a JSON object`);
+  const outcome = validateAspect(spec, parsed);
+  if (!outcome.ok) {
+    throw new SchemaValidationError(
+      `Invalid ${spec.name} (${spec.recordName}): ${describeProblems(outcome.problems)}`,
+      outcome.problems,
+    );
+  }
+  return outcome.value;
+}
+
+/** The JSON an aspect envelope `{value: "<json>", contentType}` carries. */
+function parseJsonValue(raw: unknown, where: string): unknown {
   if (!isObject(raw))
     throw new ValidationError(
       `${where} is required, as {"value": "<json>", "contentType": "application/json"}`,
@@ -181,15 +206,7 @@ function parseAspectValue(
   } else {
     throw new ValidationError(`${where}.value must be the aspect serialized as a JSON string`);
   }
-  if (!isObject(parsed)) throw new ValidationError(`${where}.value must be a JSON object`);
-  const outcome = validateAspect(spec, parsed);
-  if (!outcome.ok) {
-    throw new SchemaValidationError(
-      `Invalid ${spec.name} (${spec.recordName}): ${describeProblems(outcome.problems)}`,
-      outcome.problems,
-    );
-  }
-  return outcome.value;
+  return parsed;
 }
 
 function checkKeyMatchesUrn(value: Record<string, unknown>, urn: Urn): Record<string, unknown> {

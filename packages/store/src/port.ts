@@ -49,8 +49,17 @@ export interface AspectWrite {
   readonly mode: AspectWriteMode;
   readonly urn: string;
   readonly aspect: string;
-  /** Required for UPSERT and CREATE. */
+  /** Required for UPSERT and CREATE, unless `patch` gives it. */
   readonly value?: Readonly<Record<string, unknown>>;
+  /**
+   * A patch: the new value computed from version 0 (undefined when there is none) inside the atomic
+   * write, so patches of one aspect compose in order, concurrent writers lose nothing (the adapter
+   * recomputes after a lost race) and a redelivered patch is found by its request id. A DomainError
+   * it throws rejects the write with status INVALID; nothing is stored.
+   */
+  readonly patch?: (
+    current: Readonly<Record<string, unknown>> | undefined,
+  ) => Readonly<Record<string, unknown>>;
   readonly systemMetadata?: SystemMetadata | null;
   readonly created: AuditStamp;
   /**
@@ -60,7 +69,15 @@ export interface AspectWrite {
   readonly keyAspect?: { readonly name: string; readonly value: Readonly<Record<string, unknown>> };
 }
 
-export type ApplyStatus = 'CREATED' | 'UPDATED' | 'UNCHANGED' | 'DELETED' | 'CONFLICT' | 'NOT_FOUND';
+export type ApplyStatus =
+  | 'CREATED'
+  | 'UPDATED'
+  | 'UNCHANGED'
+  | 'DELETED'
+  | 'CONFLICT'
+  | 'NOT_FOUND'
+  /** The patch refused the value it would make (see `rejection`). */
+  | 'INVALID';
 
 export interface ApplyResult {
   readonly requestId: string;
@@ -75,6 +92,8 @@ export interface ApplyResult {
   readonly removed?: readonly StoredAspect[];
   /** True when the request id had been applied before and this is the recorded result. */
   readonly replayed: boolean;
+  /** Why an INVALID write was refused: the domain error's code and message. */
+  readonly rejection?: { readonly code: string; readonly message: string };
 }
 
 export interface ScanOptions {

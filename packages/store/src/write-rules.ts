@@ -1,4 +1,5 @@
-import type { AspectWrite, SystemMetadata } from './port.js';
+import { isDomainError } from '@catalog/model';
+import type { ApplyResult, AspectWrite, SystemMetadata } from './port.js';
 
 /**
  * System metadata of an identical value seen again, as the ecosystem keeps it: the stored metadata with
@@ -27,4 +28,38 @@ export function requireValue(write: AspectWrite): Readonly<Record<string, unknow
     );
   }
   return write.value;
+}
+
+/** The value an UPSERT or CREATE stores: its own, or what its patch makes of version 0. */
+export type NewValue =
+  | { readonly ok: true; readonly value: Readonly<Record<string, unknown>> }
+  | { readonly ok: false; readonly rejection: NonNullable<ApplyResult['rejection']> };
+
+export function newValue(
+  write: AspectWrite,
+  current: Readonly<Record<string, unknown>> | undefined,
+): NewValue {
+  if (write.patch === undefined) return { ok: true, value: requireValue(write) };
+  try {
+    return { ok: true, value: write.patch(current) };
+  } catch (error) {
+    if (isDomainError(error)) return { ok: false, rejection: { code: error.code, message: error.message } };
+    throw error;
+  }
+}
+
+/** Rejects malformed writes before a batch starts, so one bad write cannot stop a batch midway. */
+export function checkWrite(write: AspectWrite): void {
+  if (typeof write.requestId !== 'string' || write.requestId === '') {
+    throw new TypeError(`write of ${write.aspect} on ${write.urn} has no request id`);
+  }
+  if (
+    (write.mode === 'UPSERT' || write.mode === 'CREATE') &&
+    write.value === undefined &&
+    write.patch === undefined
+  ) {
+    throw new TypeError(
+      `${write.mode} of ${write.aspect} on ${write.urn} (request ${write.requestId}) has no value`,
+    );
+  }
 }

@@ -98,6 +98,48 @@ describe('writes through ingestProposal and reads through entitiesV2 and aspects
     expect(mine.aspects['browsePathsV2']?.['version']).toBe(0);
   });
 
+  it('applies PATCH proposals to the latest value: a batch composes, a failing patch changes nothing', async () => {
+    const urn = datasetUrn('db.patched');
+    const patchOf = (operations: unknown) => ({
+      entityType: 'dataset',
+      entityUrn: urn,
+      changeType: 'PATCH',
+      aspectName: 'globalTags',
+      aspect: { contentType: 'application/json-patch+json', value: JSON.stringify(operations) },
+    });
+    const add = (tag: string) => patchOf([{ op: 'add', path: `/tags/${tag}`, value: { tag } }]);
+    const batch = await post(base, '/aspects?action=ingestProposalBatch', {
+      proposals: [add('urn:li:tag:a'), add('urn:li:tag:b')],
+      async: 'false',
+    });
+    expect(batch.status).toBe(200);
+    const tags = async () =>
+      (
+        (await get(base, `/aspects/${enc(urn)}?aspect=globalTags&version=0`)).body as {
+          aspect: Record<string, { tags: { tag: string }[] }>;
+        }
+      ).aspect['com.linkedin.common.GlobalTags']?.tags.map((t) => t.tag);
+    expect(await tags()).toEqual(['urn:li:tag:a', 'urn:li:tag:b']);
+    const failing = await ingest(
+      base,
+      patchOf([
+        { op: 'remove', path: '/tags/urn:li:tag:a' },
+        { op: 'test', path: '/tags/urn:li:tag:zzz', value: { tag: 'urn:li:tag:zzz' } },
+      ]),
+    );
+    expect(failing.status).toBe(400);
+    expect(failing.text).toContain('Invalid patch operation');
+    const invalid = await ingest(
+      base,
+      patchOf([{ op: 'add', path: '/tags/x', value: { tag: 'not a urn' } }]),
+    );
+    expect(invalid.status).toBe(422);
+    expect(await tags()).toEqual(['urn:li:tag:a', 'urn:li:tag:b']);
+    const malformed = await ingest(base, patchOf({ nope: 1 }));
+    expect(malformed.status).toBe(400);
+    expect(malformed.text).toContain('Invalid JSON Patch');
+  });
+
   it('keeps history: a changed value moves the old one to version 1, an identical value makes no version', async () => {
     const urn = datasetUrn('db.history');
     await ingest(base, proposal(urn, 'datasetProperties', { description: 'first' }));

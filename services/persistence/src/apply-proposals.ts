@@ -1,5 +1,5 @@
 import type { CheckedProposal } from '@catalog/model';
-import { defaultAspectsFor, entityRegistry } from '@catalog/model';
+import { applyAspectPatch, defaultAspectsFor, entityRegistry, type ErrorCode } from '@catalog/model';
 import type { EventDecoder, LogRecord, MetadataChangeLog, MetadataChangeProposal } from '@catalog/events';
 import type { ApplyResult, AspectStore, AspectWrite, AspectWriteMode } from '@catalog/store';
 import type { ProposalOutcome } from '@catalog/runtime';
@@ -168,12 +168,15 @@ function toWrite(item: Checked): AspectWrite {
     return { requestId: item.requestId, mode, urn: proposal.urn.raw, aspect: proposal.aspect.name, created };
   }
   const key = entityRegistry.keyAspectFromUrn(proposal.urn);
+  const patch = proposal.patch;
   return {
     requestId: item.requestId,
     mode,
     urn: proposal.urn.raw,
     aspect: proposal.aspect.name,
-    value: proposal.value ?? {},
+    ...(patch === undefined
+      ? { value: proposal.value ?? {} }
+      : { patch: (current) => applyAspectPatch(proposal.aspect, current, patch, item.time) }),
     systemMetadata: systemMetadataFor(proposal, item.time),
     created,
     keyAspect: { name: key.name, value: key.value },
@@ -188,6 +191,7 @@ function writeMode(proposal: CheckedProposal): AspectWriteMode {
     case 'CREATE_ENTITY':
       return 'CREATE';
     case 'UPSERT':
+    case 'PATCH':
       return 'UPSERT';
   }
 }
@@ -196,7 +200,11 @@ function recordResult(item: Checked, result: ApplyResult, effects: ProposalEffec
   const { proposal } = item;
   const entityType = proposal.entity.name;
   const headers = proposal.headers;
-  const changeType = proposal.changeType === 'CREATE_ENTITY' ? 'UPSERT' : proposal.changeType;
+  // A patch stores a whole value, as an upsert does; the ecosystem's change log says UPSERT too.
+  const changeType =
+    proposal.changeType === 'CREATE_ENTITY' || proposal.changeType === 'PATCH'
+      ? 'UPSERT'
+      : proposal.changeType;
   switch (result.status) {
     case 'CREATED':
     case 'UPDATED':
@@ -253,6 +261,19 @@ function recordResult(item: Checked, result: ApplyResult, effects: ProposalEffec
       // Deleting what is absent leaves the store as asked: success, nothing to announce.
       effects.outcomes.push(success(item, result.status));
       return;
+    case 'INVALID': {
+      const message = result.rejection?.message ?? `The patch of ${proposal.aspect.name} was refused`;
+      effects.failed.push({ key: proposal.urn.raw, mcp: item.mcp, error: message });
+      effects.outcomes.push({
+        requestId: item.requestId,
+        ok: false,
+        code: isErrorCode(result.rejection?.code) ? result.rejection.code : 'VALIDATION',
+        message,
+        urn: proposal.urn.raw,
+        aspectName: proposal.aspect.name,
+      });
+      return;
+    }
     case 'CONFLICT': {
       if (headers?.[IF_NONE_MATCH] === '*') {
         // The ecosystem's precondition header: a CREATE of an existing aspect is dropped, not failed.
@@ -286,4 +307,16 @@ function success(item: Checked, status: string): ProposalOutcome {
     urn: item.proposal.urn.raw,
     aspectName: item.proposal.aspect.name,
   };
+}
+
+const ERROR_CODES: readonly string[] = [
+  'VALIDATION',
+  'SCHEMA_VALIDATION',
+  'NOT_FOUND',
+  'CONFLICT',
+  'PAYLOAD_TOO_LARGE',
+];
+
+function isErrorCode(code: string | undefined): code is ErrorCode {
+  return code !== undefined && ERROR_CODES.includes(code);
 }

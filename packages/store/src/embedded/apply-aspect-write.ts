@@ -3,7 +3,7 @@ import type { ApplyResult, AspectWrite, AuditStamp, StoredAspect, SystemMetadata
 import { storedAspectOf, toStoredAspect } from './aspect-row.js';
 import { RecordedResultWriter } from './recorded-result.js';
 import type { SqliteStatements } from './sqlite-statements.js';
-import { observedAgain, requireValue } from '../write-rules.js';
+import { newValue, observedAgain } from '../write-rules.js';
 
 const recorder = new RecordedResultWriter();
 
@@ -42,7 +42,17 @@ function upsert(stmts: SqliteStatements, write: AspectWrite, now: number): Apply
   if (previous !== undefined && write.mode === 'CREATE') {
     return { requestId, status: 'CONFLICT', previous, replayed: false };
   }
-  const value = requireValue(write);
+  const made = newValue(write, previous?.value);
+  if (!made.ok) {
+    return {
+      requestId,
+      status: 'INVALID',
+      rejection: made.rejection,
+      ...(previous ? { previous } : {}),
+      replayed: false,
+    };
+  }
+  const value = made.value;
   const text = JSON.stringify(value);
   const systemMetadata = write.systemMetadata ?? null;
   let result: ApplyResult;

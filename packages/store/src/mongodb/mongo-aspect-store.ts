@@ -1,4 +1,5 @@
 import { MongoClient, type Collection, type Db, type Filter } from 'mongodb';
+import { checkWrite } from '../write-rules.js';
 import type { ApplyResult, AspectStore, AspectWrite, ScanOptions, ScanPage, StoredAspect } from '../port.js';
 import { decodeScanCursor, encodeScanCursor } from '../scan-cursor.js';
 import { applyRound } from './apply-round.js';
@@ -308,17 +309,5 @@ function checkScanOptions(options: ScanOptions): void {
   }
   if (options.start !== undefined && options.after !== undefined) {
     throw new TypeError('scan takes either start or after, not both');
-  }
-}
-
-/** Rejects malformed writes before the batch starts, so one bad write cannot stop a batch midway. */
-function checkWrite(write: AspectWrite): void {
-  if (typeof write.requestId !== 'string' || write.requestId === '') {
-    throw new TypeError(`write of ${write.aspect} on ${write.urn} has no request id`);
-  }
-  if ((write.mode === 'UPSERT' || write.mode === 'CREATE') && write.value === undefined) {
-    throw new TypeError(
-      `${write.mode} of ${write.aspect} on ${write.urn} (request ${write.requestId}) has no value`,
-    );
   }
 }

@@ -10,7 +10,7 @@ import {
   type LatestDocument,
 } from './aspect-document.js';
 import type { PendingWrite, WriteContext } from './write-context.js';
-import { observedAgain, requireValue } from '../write-rules.js';
+import { observedAgain, newValue } from '../write-rules.js';
 
 /** What the key aspect of an UPSERT/CREATE needs: nothing, an insert, or a report (recovery). */
 export interface KeyPlan {
@@ -84,17 +84,8 @@ export function planWrite(
     };
     return { kind: 'delete', removed: [current], result };
   }
-  const value = requireValue(write);
-  const systemMetadata = write.systemMetadata ?? null;
   const key = planKey(write, docs);
-  if (current === undefined) {
-    return {
-      kind: 'create',
-      latest: latestDocument(urn, aspect, 0, requestId, value, systemMetadata, write.created),
-      key,
-    };
-  }
-  if (current.requestId === requestId) {
+  if (current !== undefined && current.requestId === requestId) {
     // This request set version 0 before and crashed before recording its result: rebuild the result.
     if (current.seq === 0) {
       const result: ApplyResult = {
@@ -106,6 +97,29 @@ export function planWrite(
       return { kind: 'done', result: withKeyCreated(result, key.created) };
     }
     return { kind: 'rebuild-update', latest: current, key };
+  }
+  const made = newValue(
+    write,
+    current === undefined ? undefined : (JSON.parse(current.metadata) as Record<string, unknown>),
+  );
+  if (!made.ok) {
+    const result: ApplyResult = {
+      requestId,
+      status: 'INVALID',
+      rejection: made.rejection,
+      ...(current === undefined ? {} : { previous: toStoredAspect(current) }),
+      replayed: false,
+    };
+    return { kind: 'done', result };
+  }
+  const value = made.value;
+  const systemMetadata = write.systemMetadata ?? null;
+  if (current === undefined) {
+    return {
+      kind: 'create',
+      latest: latestDocument(urn, aspect, 0, requestId, value, systemMetadata, write.created),
+      key,
+    };
   }
   if (write.mode === 'CREATE') {
     return {

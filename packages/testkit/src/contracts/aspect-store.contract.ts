@@ -8,6 +8,7 @@ import {
   uniqueNamespace,
   upsert,
 } from './aspect-store-fixtures.js';
+import { aspectStorePatchCases } from './aspect-store-patch.cases.js';
 import { aspectStoreReadContract } from './aspect-store-reads.contract.js';
 
 export interface AspectStoreUnderTest {
@@ -38,6 +39,7 @@ export function aspectStoreContract(name: string, factory: () => Promise<AspectS
     });
 
     aspectStoreWriteContract(store);
+    aspectStorePatchCases(store);
     aspectStoreReadContract(store);
   });
 }

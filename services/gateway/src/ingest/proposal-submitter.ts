@@ -59,6 +59,9 @@ export function toMcp(p: CheckedProposal): MetadataChangeProposal {
     changeType: p.changeType,
     aspectName: p.aspect.name,
     ...(p.value !== undefined ? { aspect: genericAspectFromJson(p.value) } : {}),
+    ...(p.patchDocument !== undefined
+      ? { aspect: genericAspectFromJson(p.patchDocument, 'application/json-patch+json') }
+      : {}),
     ...(p.systemMetadata ? { systemMetadata: p.systemMetadata } : {}),
     ...(p.headers ? { headers: p.headers } : {}),
   };

@@ -1,0 +1,213 @@
+import jsonPatch from 'fast-json-patch';
+import type { Operation } from 'fast-json-patch';
+import { describeProblems, SchemaValidationError, ValidationError } from '../errors.js';
+import type { AspectSpec } from '../types.js';
+import { validateAspect } from '../validate.js';
+import { PATCH_TEMPLATES, type ArrayKeys } from './patch-templates.js';
+
+/** A patch as the ecosystem sends it: JSON Patch operations, and the generic form's array keys. */
+export interface AspectPatch {
+  readonly operations: readonly Operation[];
+  /** Top-level arrays keyed by these fields while the patch applies (the generic form). */
+  readonly arrayPrimaryKeys?: Readonly<Record<string, readonly string[]>>;
+  readonly forceGenericPatch?: boolean;
+}
+
+const OPS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
+const KEY_PATH_SEPARATOR = '\u241f';
+
+/**
+ * Reads a patch document: a JSON Patch array, or `{patch, arrayPrimaryKeys?, forceGenericPatch?}`.
+ * Throws ValidationError "Invalid JSON Patch" naming what is wrong.
+ */
+export function parseAspectPatch(raw: unknown): AspectPatch {
+  const invalid = (why: string) => new ValidationError(`Invalid JSON Patch: ${why}`);
+  let operations: unknown = raw;
+  let arrayPrimaryKeys: Record<string, readonly string[]> | undefined;
+  let forceGenericPatch = false;
+  if (!Array.isArray(raw)) {
+    if (typeof raw !== 'object' || raw === null)
+      throw invalid('expected an array of operations or {patch: [...]}');
+    const object = raw as Record<string, unknown>;
+    operations = object['patch'];
+    if (object['arrayPrimaryKeys'] !== undefined && object['arrayPrimaryKeys'] !== null) {
+      const keys = object['arrayPrimaryKeys'];
+      if (typeof keys !== 'object' || Array.isArray(keys))
+        throw invalid('arrayPrimaryKeys must be an object');
+      arrayPrimaryKeys = {};
+      for (const [field, fields] of Object.entries(keys as Record<string, unknown>)) {
+        if (!Array.isArray(fields) || !fields.every((f) => typeof f === 'string'))
+          throw invalid(`arrayPrimaryKeys.${field} must be a list of field names`);
+        arrayPrimaryKeys[field] = fields as string[];
+      }
+    }
+    forceGenericPatch = object['forceGenericPatch'] === true;
+  }
+  if (!Array.isArray(operations)) throw invalid('"patch" must be an array of operations');
+  operations.forEach((op: unknown, i) => {
+    if (typeof op !== 'object' || op === null) throw invalid(`operation ${i} is not an object`);
+    const { op: name, path } = op as { op?: unknown; path?: unknown };
+    if (typeof name !== 'string' || !OPS.has(name))
+      throw new ValidationError(
+        `Unsupported PATCH operation: ${JSON.stringify(name)} Operation ${JSON.stringify(op)}`,
+      );
+    if (typeof path !== 'string' || (path !== '' && !path.startsWith('/')))
+      throw invalid(`operation ${i} has no JSON pointer path`);
+  });
+  return {
+    operations: operations as Operation[],
+    ...(arrayPrimaryKeys === undefined ? {} : { arrayPrimaryKeys }),
+    ...(forceGenericPatch ? { forceGenericPatch } : {}),
+  };
+}
+
+/**
+ * Applies a patch to the latest value of an aspect, as the ecosystem's templates do: keyed arrays become
+ * maps while the operations apply (so an add of the same key replaces that entry and a remove of an absent
+ * key does nothing), missing intermediate objects are created, and the result must fit the aspect's
+ * schema. Throws ValidationError for an operation that cannot apply, SchemaValidationError for a result
+ * that does not fit.
+ */
+export function applyAspectPatch(
+  spec: AspectSpec,
+  current: Readonly<Record<string, unknown>> | undefined,
+  patch: AspectPatch,
+  now: number,
+): Record<string, unknown> {
+  const template = PATCH_TEMPLATES[spec.name];
+  const generic = patch.forceGenericPatch === true || Object.keys(patch.arrayPrimaryKeys ?? {}).length > 0;
+  const arrays: readonly ArrayKeys[] = generic
+    ? Object.entries(patch.arrayPrimaryKeys ?? {}).map(([field, keys]) => ({ path: [field], keys }))
+    : (template?.arrays ?? []);
+  const start =
+    current !== undefined ? current : generic || template === undefined ? {} : template.defaultValue(now);
+  const document = structuredClone(start) as Record<string, unknown>;
+  for (const keyed of arrays) toMaps(document, keyed);
+  for (const operation of patch.operations) {
+    if (!prepare(document, operation)) continue;
+    try {
+      jsonPatch.applyOperation(document, structuredClone(operation), true, true, false);
+    } catch (error) {
+      throw new ValidationError(
+        `Invalid patch operation ${JSON.stringify(operation)}: ${(error as Error).message}`,
+      );
+    }
+  }
+  for (const keyed of arrays) toArrays(document, keyed);
+  const outcome = validateAspect(spec, document);
+  if (!outcome.ok)
+    throw new SchemaValidationError(
+      `Invalid ${spec.name} (${spec.recordName}) after the patch: ${describeProblems(outcome.problems)}`,
+      outcome.problems,
+    );
+  return outcome.value;
+}
+
+/** The segments of a JSON pointer, unescaped (RFC 6901). */
+function segmentsOf(pointer: string): string[] {
+  return pointer === ''
+    ? []
+    : pointer
+        .slice(1)
+        .split('/')
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/**
+ * Creates every missing intermediate object on the operation's path, as the ecosystem does; false for
+ * a remove whose target is absent, which is then a no-op.
+ */
+function prepare(document: Record<string, unknown>, operation: Operation): boolean {
+  const segments = segmentsOf(operation.path);
+  let node: Record<string, unknown> = document;
+  for (const segment of segments.slice(0, -1)) {
+    const next = node[segment];
+    if (next === undefined || next === null) {
+      if (operation.op === 'remove') return false;
+      node[segment] = {};
+    } else if (typeof next !== 'object') {
+      return true;
+    }
+    node = node[segment] as Record<string, unknown>;
+  }
+  if (operation.op === 'remove' && !Array.isArray(node)) {
+    const last = segments[segments.length - 1];
+    return last !== undefined && Object.hasOwn(node, last);
+  }
+  return true;
+}
+
+function keyOf(element: unknown, key: string): string {
+  let value: unknown = element;
+  for (const step of key.split(KEY_PATH_SEPARATOR)) {
+    value =
+      typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[step] : undefined;
+  }
+  // A union value ({string: "x"}) is keyed by its member's value.
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const entries = Object.values(value as Record<string, unknown>);
+    if (entries.length === 1) value = entries[0];
+  }
+  return value === undefined || value === null ? '' : String(value);
+}
+
+function fieldAt(
+  node: Record<string, unknown>,
+  path: readonly string[],
+): Record<string, unknown> | undefined {
+  let parent: unknown = node;
+  for (const step of path.slice(0, -1)) {
+    parent =
+      typeof parent === 'object' && parent !== null ? (parent as Record<string, unknown>)[step] : undefined;
+  }
+  return typeof parent === 'object' && parent !== null ? (parent as Record<string, unknown>) : undefined;
+}
+
+/** Turns the keyed array at `keyed.path` into nested maps (and its children inside each element). */
+function toMaps(node: Record<string, unknown>, keyed: ArrayKeys): void {
+  const parent = fieldAt(node, keyed.path);
+  const field = keyed.path[keyed.path.length - 1]!;
+  if (parent === undefined) return;
+  const array = parent[field];
+  if (!Array.isArray(array)) return;
+  const map: Record<string, unknown> = {};
+  for (const element of array) {
+    if (keyed.keys.length === 0) {
+      map[String(element)] = element;
+      continue;
+    }
+    for (const child of keyed.children ?? [])
+      if (typeof element === 'object' && element !== null) toMaps(element as Record<string, unknown>, child);
+    let level = map;
+    keyed.keys.forEach((key, i) => {
+      const k = keyOf(element, key);
+      if (i === keyed.keys.length - 1) level[k] = element;
+      else level = (level[k] ??= {}) as Record<string, unknown>;
+    });
+  }
+  parent[field] = map;
+}
+
+/** Turns the maps back into the array, in map order; leaves that are arrays are expanded. */
+function toArrays(node: Record<string, unknown>, keyed: ArrayKeys): void {
+  const parent = fieldAt(node, keyed.path);
+  const field = keyed.path[keyed.path.length - 1]!;
+  if (parent === undefined) return;
+  const map = parent[field];
+  if (map === undefined || map === null || Array.isArray(map) || typeof map !== 'object') return;
+  const leaves: unknown[] = [];
+  const collect = (level: unknown, depth: number) => {
+    if (depth === 0 || typeof level !== 'object' || level === null || Array.isArray(level)) {
+      if (Array.isArray(level)) leaves.push(...(level as unknown[]));
+      else leaves.push(level);
+      return;
+    }
+    for (const child of Object.values(level as Record<string, unknown>)) collect(child, depth - 1);
+  };
+  collect(map, Math.max(keyed.keys.length, 1));
+  for (const element of leaves)
+    for (const child of keyed.children ?? [])
+      if (typeof element === 'object' && element !== null)
+        toArrays(element as Record<string, unknown>, child);
+  parent[field] = leaves;
+}

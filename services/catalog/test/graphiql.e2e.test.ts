@@ -1,0 +1,103 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { skipUnlessCi } from '@catalog/testkit';
+import { startTestCatalog, type TestCatalog } from './harness.js';
+
+const executablePath = process.env['CATALOG_CHROMIUM'] || '/usr/bin/chromium';
+const skip =
+  skipUnlessCi(
+    existsSync(executablePath)
+      ? undefined
+      : `no Chromium at ${executablePath} (apt-get install chromium, or set CATALOG_CHROMIUM)`,
+  ) ?? '';
+if (skip) console.warn(`skipping the GraphiQL browser suite: ${skip}`);
+
+const QUERY = '{ me { corpUser { urn } } }';
+const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+/** The page inlines about 9 MB of script: give it time to parse on a slow machine. */
+const LOAD_TIMEOUT = 90_000;
+
+/** What the page did besides rendering: what it tried to reach off the machine, and what went wrong. */
+interface PageLog {
+  readonly blocked: string[];
+  readonly failed: string[];
+  readonly errors: string[];
+}
+
+/** Opens the explorer with every request off the machine aborted and recorded. */
+async function openExplorer(context: BrowserContext, baseUrl: string): Promise<{ page: Page; log: PageLog }> {
+  const log: PageLog = { blocked: [], failed: [], errors: [] };
+  await context.route('**/*', async (route) => {
+    const url = route.request().url();
+    if (LOCAL_HOSTS.has(new URL(url).hostname)) return route.continue();
+    log.blocked.push(url);
+    return route.abort('blockedbyclient');
+  });
+  const page = await context.newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'error') log.errors.push(message.text());
+  });
+  page.on('pageerror', (error) => log.errors.push(`uncaught: ${error.message}`));
+  page.on('requestfailed', (request) =>
+    log.failed.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText ?? 'failed'}`),
+  );
+  await page.goto(`${baseUrl}/api/graphiql`, { waitUntil: 'load', timeout: LOAD_TIMEOUT });
+  return { page, log };
+}
+
+/** The text a Monaco editor shows (it renders spaces as no-break spaces). */
+async function editorText(page: Page, selector: string): Promise<string> {
+  const text = await page.locator(`${selector} .view-lines`).first().innerText();
+  return text.replace(/\u00a0/g, ' ');
+}
+
+describe.skipIf(skip !== '')('the GraphiQL explorer in a real browser', () => {
+  let catalog: TestCatalog;
+  let browser: Browser;
+  let context: BrowserContext | undefined;
+
+  beforeAll(async () => {
+    catalog = await startTestCatalog();
+    browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox'] });
+  });
+  afterEach(async () => {
+    await context?.close();
+    context = undefined;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await catalog?.dispose();
+  });
+
+  it('runs a query in a real browser with no network beyond the catalog', async () => {
+    context = await browser.newContext();
+    const { page, log } = await openExplorer(context, catalog.baseUrl);
+
+    const queryEditor = page.locator('.graphiql-query-editor .monaco-editor').first();
+    await queryEditor.waitFor({ state: 'visible', timeout: LOAD_TIMEOUT });
+    await queryEditor.click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.type(QUERY);
+    await page.keyboard.press('Escape'); // closes an autocompletion popup, if one opened
+    // Monaco closes brackets as one types: what it shows must still be the query, with no extra `}`.
+    expect((await editorText(page, '.graphiql-query-editor')).replace(/\s+/g, '')).toBe(
+      QUERY.replace(/\s+/g, ''),
+    );
+
+    const answer = page.waitForResponse(
+      (res) => res.url().endsWith('/api/graphql') && (res.request().postData() ?? '').includes('corpUser'),
+    );
+    await page.locator('.graphiql-execute-button').click();
+    expect((await answer).status()).toBe(200);
+
+    await expect
+      .poll(async () => editorText(page, '.graphiql-response'), { timeout: 30_000 })
+      .toContain('urn:li:corpuser:__datahub_system');
+
+    expect(log.blocked).toEqual([]);
+    expect(log.failed).toEqual([]);
+    expect(log.errors).toEqual([]);
+  });
+});
