@@ -107,6 +107,8 @@ for (const family of FAMILIES) {
         proposal(gone, 'status', { removed: true }),
         proposal(clicks, 'datasetProperties', { name: 'clicks', description: `Clicks of ${run}` }),
         proposal(flow, 'dataFlowInfo', { name: `gql_${run}` }),
+        proposal(`urn:li:corpuser:owner_${run}`, 'corpUserInfo', { active: true, displayName: 'Owner' }),
+        proposal(`urn:li:corpuser:other_${run}`, 'corpUserInfo', { active: true, displayName: 'Other' }),
         proposal(job, 'dataJobInfo', { name: 'load', type: { string: 'COMMAND' } }),
         proposal(job, 'dataJobInputOutput', { inputDatasets: [customers], outputDatasets: [orders] }),
         proposal(chart, 'chartInfo', {
@@ -396,6 +398,158 @@ for (const family of FAMILIES) {
     });
 
     describe('mutations', () => {
+      const create = async (kind: 'createTag' | 'createGlossaryTerm' | 'createDomain', id: string) => {
+        const type =
+          kind === 'createTag'
+            ? 'CreateTagInput'
+            : kind === 'createDomain'
+              ? 'CreateDomainInput'
+              : 'CreateGlossaryEntityInput';
+        const res = await data<Record<string, string>>(
+          base,
+          `mutation($i: ${type}!) { ${kind}(input: $i) }`,
+          {
+            i: { id, name: id },
+          },
+        );
+        return res[kind]!;
+      };
+
+      it('adds tags as patches: concurrent mutations on one entity all keep their tag', async () => {
+        const tags = await Promise.all([0, 1, 2, 3, 4].map((i) => create('createTag', `c${i}_${run}`)));
+        await Promise.all(
+          tags.map((tagUrn) =>
+            data(base, 'mutation($i: TagAssociationInput!) { addTag(input: $i) }', {
+              i: { tagUrn, resourceUrn: customers },
+            }),
+          ),
+        );
+        const read = await data<{ dataset: { tags: { tags: { tag: { urn: string } }[] } } }>(
+          base,
+          `{ dataset(urn: "${customers}") { tags { tags { tag { urn } } } } }`,
+        );
+        expect(read.dataset.tags.tags.map((t) => t.tag.urn).sort()).toEqual([...tags].sort());
+        await data(base, 'mutation($i: TagAssociationInput!) { removeTag(input: $i) }', {
+          i: { tagUrn: tags[0], resourceUrn: customers },
+        });
+        const after = await data<{ dataset: { tags: { tags: unknown[] } } }>(
+          base,
+          `{ dataset(urn: "${customers}") { tags { tags { tag { urn } } } } }`,
+        );
+        expect(after.dataset.tags.tags).toHaveLength(4);
+      });
+
+      it('tags a schema field, adds terms and owners, and keeps what was there', async () => {
+        const tag = await create('createTag', `field_${run}`);
+        const term = await create('createGlossaryTerm', `term_${run}`);
+        await data(base, 'mutation($i: TagAssociationInput!) { addTag(input: $i) }', {
+          i: { tagUrn: tag, resourceUrn: orders, subResourceType: 'DATASET_FIELD', subResource: 'id' },
+        });
+        await data(base, 'mutation($i: AddTermsInput!) { addTerms(input: $i) }', {
+          i: { termUrns: [term], resourceUrn: orders },
+        });
+        await data(base, 'mutation($i: AddOwnersInput!) { addOwners(input: $i) }', {
+          i: {
+            resourceUrn: orders,
+            owners: [
+              {
+                ownerUrn: `urn:li:corpuser:owner_${run}`,
+                ownerEntityType: 'CORP_USER',
+                type: 'BUSINESS_OWNER',
+              },
+              { ownerUrn: `urn:li:corpuser:other_${run}`, ownerEntityType: 'CORP_USER' },
+            ],
+          },
+        });
+        await data(base, 'mutation($i: RemoveOwnerInput!) { removeOwner(input: $i) }', {
+          i: { ownerUrn: `urn:li:corpuser:other_${run}`, resourceUrn: orders },
+        });
+        const read = await data<{
+          dataset: {
+            editableSchemaMetadata: {
+              editableSchemaFieldInfo: {
+                fieldPath: string;
+                globalTags: { tags: { tag: { urn: string } }[] };
+              }[];
+            };
+            glossaryTerms: { terms: { term: { urn: string } }[] };
+            ownership: { owners: { owner: { urn: string }; type: string }[] };
+            tags: { tags: { tag: { urn: string } }[] };
+          };
+        }>(
+          base,
+          `{ dataset(urn: "${orders}") {
+            editableSchemaMetadata { editableSchemaFieldInfo { fieldPath globalTags { tags { tag { urn } } } } }
+            glossaryTerms { terms { term { urn } } }
+            ownership { owners { owner { ... on CorpUser { urn } } type } }
+            tags { tags { tag { urn } } }
+          } }`,
+        );
+        expect(read.dataset.editableSchemaMetadata.editableSchemaFieldInfo).toEqual([
+          { fieldPath: 'id', globalTags: { tags: [{ tag: { urn: tag } }] } },
+        ]);
+        expect(read.dataset.glossaryTerms.terms).toEqual([{ term: { urn: term } }]);
+        expect(read.dataset.ownership.owners.map((o) => [o.owner.urn, o.type]).sort()).toEqual(
+          [
+            ['urn:li:corpuser:jdoe', 'TECHNICAL_OWNER'],
+            [`urn:li:corpuser:owner_${run}`, 'BUSINESS_OWNER'],
+          ].sort(),
+        );
+        expect(read.dataset.tags.tags).toEqual([{ tag: { urn: 'urn:li:tag:pii' } }]);
+      });
+
+      it('updates descriptions, names, deprecation, links and the domain', async () => {
+        const domain = await create('createDomain', `dom_${run}`);
+        const ops = [
+          `updateDescription(input: {resourceUrn: "${clicks}", description: "edited"})`,
+          `updateName(input: {urn: "${clicks}", name: "Clicks"})`,
+          `updateDeprecation(input: {urn: "${clicks}", deprecated: true, note: "old"})`,
+          `addLink(input: {resourceUrn: "${clicks}", linkUrl: "https://wiki/clicks", label: "Wiki"})`,
+          `setDomain(entityUrn: "${clicks}", domainUrn: "${domain}")`,
+          `updateDescription(input: {resourceUrn: "${clicks}", description: "the id", subResourceType: DATASET_FIELD, subResource: "id"})`,
+        ];
+        for (const op of ops) expect(Object.values(await data(base, `mutation { ${op} }`))).toEqual([true]);
+        const read = await data<{ dataset: Record<string, unknown> }>(
+          base,
+          `{ dataset(urn: "${clicks}") {
+            editableProperties { description name }
+            deprecation { deprecated note }
+            institutionalMemory { elements { url label } }
+            domain { domain { urn } }
+            editableSchemaMetadata { editableSchemaFieldInfo { fieldPath description } }
+          } }`,
+        );
+        expect(read.dataset).toEqual({
+          editableProperties: { description: 'edited', name: 'Clicks' },
+          deprecation: { deprecated: true, note: 'old' },
+          institutionalMemory: { elements: [{ url: 'https://wiki/clicks', label: 'Wiki' }] },
+          domain: { domain: { urn: domain } },
+          editableSchemaMetadata: { editableSchemaFieldInfo: [{ fieldPath: 'id', description: 'the id' }] },
+        });
+        await data(
+          base,
+          `mutation { removeLink(input: {resourceUrn: "${clicks}", linkUrl: "https://wiki/clicks"}) unsetDomain(entityUrn: "${clicks}") }`,
+        );
+        const after = await data<{ dataset: Record<string, unknown> }>(
+          base,
+          `{ dataset(urn: "${clicks}") { institutionalMemory { elements { url } } domain { domain { urn } } } }`,
+        );
+        expect(after.dataset).toEqual({ institutionalMemory: { elements: [] }, domain: null });
+      });
+
+      it('refuses labels and resources that do not exist, writing nothing', async () => {
+        const res = await graphql(base, 'mutation($i: TagAssociationInput!) { addTag(input: $i) }', {
+          i: { tagUrn: `urn:li:tag:missing_${run}`, resourceUrn: customers },
+        });
+        expect(res.errors?.[0]).toMatchObject({ extensions: { code: 400 } });
+        expect(res.errors?.[0]?.message).toContain('does not exist');
+        const missing = await graphql(
+          base,
+          `mutation { updateDescription(input: {resourceUrn: "${datasetUrn(`gql_${run}.none`)}", description: "x"}) }`,
+        );
+        expect(missing.errors?.[0]?.message).toContain('does not exist');
+      });
+
       it('creates a tag through the proposal path and deletes it', async () => {
         const id = `t_${run}`;
         const created = await data<{ createTag: string }>(

@@ -6,6 +6,7 @@ import type { AspectStore } from '@catalog/store';
 import type { Logger } from '@catalog/runtime';
 import type { ProposalSubmitter } from './ingest/proposal-submitter.js';
 import { mountGraphQL } from './graphql/graphql-endpoint.js';
+import { getRelationshipsV1 } from './openapi/relationships/relationships-v1.js';
 import { consumerLag, type ConsumerGroups } from './operations/consumer-lag.js';
 import type { IndexWaiter } from './operations/index-waiter.js';
 import {
@@ -126,6 +127,9 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     }),
   );
   app.get('/relationships', (req, res) => getRelationships(req, res, readModels.graph));
+  app.get(['/openapi/relationships/v1', '/openapi/relationships/v1/'], (req, res) =>
+    getRelationshipsV1(req, res, readModels.graph),
+  );
   for (const path of ['/operations', '/gms/operations', '/api/gms/operations']) {
     app.post(
       path,

@@ -9,6 +9,8 @@ import { entityResolvers } from './entities/entity-resolvers.js';
 import { entitySchema } from './entities/entity-schema.js';
 import { maskError } from './graphql-errors.js';
 import { meResolvers, meSchema } from './me/me.js';
+import { entityUpdateResolvers, entityUpdateSchema } from './mutations/entity-updates.js';
+import { labelMutationResolvers, labelMutationSchema } from './mutations/label-mutations.js';
 import { mutationResolvers, mutationSchema } from './mutations/mutation-resolvers.js';
 import { searchResolvers } from './search/search-resolvers.js';
 import { searchSchema } from './search/search-schema.js';
@@ -43,8 +45,22 @@ export function createGraphQLServer(
   settings: GraphQLSettings,
 ): YogaServerInstance<ServerContext, GraphQLContext> {
   const schema = createSchema<ServerContext & GraphQLContext>({
-    typeDefs: [entitySchema(), searchSchema, meSchema, mutationSchema],
-    resolvers: [entityResolvers(), searchResolvers(), meResolvers(), mutationResolvers()],
+    typeDefs: [
+      entitySchema(),
+      searchSchema,
+      meSchema,
+      mutationSchema,
+      labelMutationSchema,
+      entityUpdateSchema,
+    ],
+    resolvers: [
+      entityResolvers(),
+      searchResolvers(),
+      meResolvers(),
+      mutationResolvers(),
+      labelMutationResolvers(),
+      entityUpdateResolvers(),
+    ],
   });
   const { logger } = services;
   return createYoga<ServerContext, GraphQLContext>({

@@ -30,7 +30,7 @@ export async function getRelationships(req: Request, res: Response, graph: Graph
   });
 }
 
-function intParam(raw: unknown, name: string, fallback: number, max: number): number {
+export function intParam(raw: unknown, name: string, fallback: number, max: number): number {
   if (raw === undefined) return fallback;
   if (typeof raw !== 'string' || !/^\d+$/.test(raw))
     throw new ValidationError(`${name} must be a non-negative integer`);
