@@ -380,6 +380,53 @@ for (const family of FAMILIES) {
         expect(facets['origin']).toHaveLength(1);
       });
 
+      it('browses the browsePathsV2 folders, counting the entities below each', async () => {
+        const res = await data<{
+          browseV2: { groups: { name: string; count: number; hasSubGroups: boolean }[]; total: number };
+        }>(
+          base,
+          '{ browseV2(input: {types: [DATASET], path: []}) { groups { name count hasSubGroups } total } }',
+        );
+        expect(res.browseV2.groups).toContainEqual({ name: `gql_${run}`, count: 3, hasSubGroups: false });
+        const inside = await data<{
+          browseV2: { groups: unknown[]; metadata: { totalNumEntities: number } };
+        }>(
+          base,
+          `{ browseV2(input: {types: [DATASET], path: ["gql_${run}"]}) { groups { name } metadata { totalNumEntities } } }`,
+        );
+        expect(inside.browseV2).toEqual({ groups: [], metadata: { totalNumEntities: 3 } });
+      });
+
+      it('searches across lineage with the degree of each entity, and scrolls it', async () => {
+        const res = await data<{
+          searchAcrossLineage: {
+            total: number;
+            searchResults: { entity: { urn: string }; degree: number }[];
+          };
+        }>(
+          base,
+          `{ searchAcrossLineage(input: {urn: "${orders}", direction: UPSTREAM, query: "*"}) {
+            total searchResults { entity { urn } degree } } }`,
+        );
+        expect(res.searchAcrossLineage.searchResults.map((r) => [r.entity.urn, r.degree]).sort()).toEqual(
+          [
+            [customers, 1],
+            [job, 1],
+          ].sort(),
+        );
+        const down = await data<{
+          scrollAcrossLineage: { nextScrollId: string | null; searchResults: { entity: { urn: string } }[] };
+        }>(
+          base,
+          `{ scrollAcrossLineage(input: {urn: "${customers}", direction: DOWNSTREAM, count: 5}) {
+            nextScrollId searchResults { entity { urn } } } }`,
+        );
+        expect(down.scrollAcrossLineage.nextScrollId).toBeNull();
+        expect(down.scrollAcrossLineage.searchResults.map((r) => r.entity.urn).sort()).toEqual(
+          [job, orders].sort(),
+        );
+      });
+
       it('autocompletes and browses', async () => {
         const res = await data<{
           autoComplete: { suggestions: string[] };

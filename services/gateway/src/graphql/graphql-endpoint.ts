@@ -12,6 +12,8 @@ import { meResolvers, meSchema } from './me/me.js';
 import { entityUpdateResolvers, entityUpdateSchema } from './mutations/entity-updates.js';
 import { labelMutationResolvers, labelMutationSchema } from './mutations/label-mutations.js';
 import { mutationResolvers, mutationSchema } from './mutations/mutation-resolvers.js';
+import { browseV2, browseV2Schema } from './search/browse-v2.js';
+import { lineageSearchSchema, scrollAcrossLineage, searchAcrossLineage } from './search/lineage-search.js';
 import { searchResolvers } from './search/search-resolvers.js';
 import { searchSchema } from './search/search-schema.js';
 
@@ -48,6 +50,8 @@ export function createGraphQLServer(
     typeDefs: [
       entitySchema(),
       searchSchema,
+      browseV2Schema,
+      lineageSearchSchema,
       meSchema,
       mutationSchema,
       labelMutationSchema,
@@ -56,6 +60,7 @@ export function createGraphQLServer(
     resolvers: [
       entityResolvers(),
       searchResolvers(),
+      { Query: { browseV2, searchAcrossLineage, scrollAcrossLineage } },
       meResolvers(),
       mutationResolvers(),
       labelMutationResolvers(),

@@ -18,23 +18,13 @@ import {
 import { keyOf, refOf, requireRef, type EntityRef } from './entity-ref.js';
 import { TYPED_GETTERS } from './entity-schema.js';
 import { RESOLVABLE_TYPES, typeNameOfEntity, typeOfEntity } from './entity-types.js';
+import { LINEAGE_RELATIONSHIPS as LINEAGE } from './lineage-relationships.js';
 
 type Json = Readonly<Record<string, unknown>>;
 type Resolver = (ref: EntityRef, args: Record<string, unknown>, ctx: GraphQLContext) => unknown;
 
 const aspect = (ctx: GraphQLContext, ref: EntityRef, name: string): Promise<Json | undefined> =>
   ctx.entities.aspect<Json>(ref.urn, name);
-
-/** Relationship names of lineage edges, split by the way they point. */
-const LINEAGE = (() => {
-  const upstream = new Set<string>();
-  const downstream = new Set<string>();
-  for (const entity of entityRegistry.entities())
-    for (const spec of entity.aspects.values())
-      for (const r of spec.relationships)
-        if (r.isLineage === true) (r.isUpstream === false ? downstream : upstream).add(r.name);
-  return { upstream: [...upstream], downstream: [...downstream] };
-})();
 
 function page(args: Record<string, unknown>): { start: number; count: number } {
   const input = (args['input'] ?? {}) as { start?: number | null; count?: number | null };
