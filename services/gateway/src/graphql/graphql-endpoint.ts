@@ -15,6 +15,7 @@ import { mutationResolvers, mutationSchema } from './mutations/mutation-resolver
 import { browseV2, browseV2Schema } from './search/browse-v2.js';
 import { lineageSearchSchema, scrollAcrossLineage, searchAcrossLineage } from './search/lineage-search.js';
 import { searchResolvers } from './search/search-resolvers.js';
+import { useStoreCallCount } from './store-call-count.js';
 import { searchSchema } from './search/search-schema.js';
 
 /** Where the ecosystem's clients post: GMS serves the first, its frontend proxies the second. */
@@ -74,7 +75,7 @@ export function createGraphQLServer(
     graphiql: false,
     landingPage: false,
     maskedErrors: { maskError: maskError(logger) },
-    plugins: [...ARMOR.protect().plugins],
+    plugins: [...ARMOR.protect().plugins, useStoreCallCount()],
     logging: {
       debug: (...args) => logger.debug({ args }, 'graphql'),
       info: (...args) => logger.info({ args }, 'graphql'),
