@@ -77,6 +77,12 @@ export interface SearchRequest {
   /** Soft-deleted entities (removed = true) are left out unless this is set. */
   readonly includeRemoved?: boolean;
   readonly sort?: readonly { readonly field: string; readonly order: 'ASCENDING' | 'DESCENDING' }[];
+  /**
+   * (Added.) Keyset paging for scrolls: the hits are ordered by urn alone and start after this urn, so a
+   * scroll of any length neither repeats nor skips an entity while others are written; `''` asks for the
+   * first page of such a scroll. Takes `start` 0 and no `sort`; `total` still counts the whole match set.
+   */
+  readonly searchAfter?: string;
 }
 
 export interface MatchedField {

@@ -28,6 +28,8 @@ export interface NormalizedSearch {
   /** `name` as requested (`.keyword` dropped) for the response, `field` canonical. */
   readonly facets: readonly { readonly name: string; readonly field: string }[];
   readonly maxAggValues: number;
+  /** Keyset paging: hits after this urn, ordered by urn alone (see SearchRequest.searchAfter). */
+  readonly after?: string;
   /** True when asked, or when the filter itself has a criterion on `removed`. */
   readonly includeRemoved: boolean;
   readonly sort: readonly {
@@ -62,7 +64,15 @@ export function validateSearchRequest(specs: IndexSpecLookup, request: SearchReq
     const { name, mapping } = requireField(resolved, stripKeywordSuffix(s.field), 'sort');
     return { field: name, type: mapping.type, order: s.order };
   });
+  const after = request.searchAfter;
+  if (after !== undefined) {
+    if (typeof after !== 'string')
+      throw new ValidationError('searchAfter must be a urn, or empty for the first page');
+    if (request.start !== 0) throw new ValidationError('searchAfter pages from start 0');
+    if (sort.length > 0) throw new ValidationError('searchAfter pages by urn and takes no sort');
+  }
   return {
+    ...(after === undefined ? {} : { after }),
     specs: resolved,
     query: canonicalQuery,
     filter,

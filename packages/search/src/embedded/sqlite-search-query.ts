@@ -279,18 +279,21 @@ function pageRows(
   const keysSql = sortKeys.map((k) => `, ${k.sql}`).join('');
   // Without a text query every score is 0: ordering by urn alone lets the (entity_type, removed, urn)
   // index give the page without sorting the match set.
-  const byScore = source.materialized && search.query.kind === 'text' ? ['score DESC'] : [];
+  const byScore =
+    source.materialized && search.query.kind === 'text' && search.after === undefined ? ['score DESC'] : [];
   const orderBy = [...sortKeys.map((k) => k.order), ...byScore, 'd.urn ASC'].join(', ');
   const score = source.materialized ? 'h.score' : '0';
   // Ranked by score alone, the page lies within the hits scoring at least the limit-th best score: only
   // those (ties included) are joined with docs and sorted, not the whole match set.
   const cutoff =
-    byScore.length > 0 && sortKeys.length === 0
-      ? {
-          sql: ' AND h.score >= IFNULL((SELECT score FROM temp.search_hits ORDER BY score DESC LIMIT 1 OFFSET ?), h.score)',
-          params: [limit - 1],
-        }
-      : { sql: '', params: [] };
+    search.after !== undefined
+      ? { sql: ' AND d.urn > ?', params: [search.after] }
+      : byScore.length > 0 && sortKeys.length === 0
+        ? {
+            sql: ' AND h.score >= IFNULL((SELECT score FROM temp.search_hits ORDER BY score DESC LIMIT 1 OFFSET ?), h.score)',
+            params: [limit - 1],
+          }
+        : { sql: '', params: [] };
   return queries.all<PageRow>(
     `SELECT d.id AS id, d.urn AS urn, ${score} AS score${keysSql}
      FROM ${source.tables} WHERE ${source.where.sql}${cutoff.sql} ORDER BY ${orderBy} LIMIT ?`,
@@ -299,6 +302,7 @@ function pageRows(
 }
 
 function compareRanked(a: PageRow, b: PageRow, search: NormalizedSearch): number {
+  if (search.after !== undefined) return a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0;
   for (let i = 0; i < search.sort.length; i++) {
     const x = a[`k${i}`] ?? null;
     const y = b[`k${i}`] ?? null;

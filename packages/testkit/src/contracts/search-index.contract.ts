@@ -125,6 +125,45 @@ function searchDocumentCases(index: CurrentSearchIndex): void {
       expect((await index().search(datasets())).total).toBe(1);
     });
 
+    it('pages by urn after a cursor, across entity types: every match once, in urn order', async () => {
+      const ns = uniqueNamespace();
+      const docs = [
+        ...['e', 'a', 'd', 'b', 'c'].map((k) => datasetDoc(ns, { key: k, name: `scroll ${ns} ${k}` })),
+        chartDoc(ns, 'c1', { title: `scroll ${ns} chart` }),
+        datasetDoc(ns, { key: 'gone', name: `scroll ${ns} gone`, removed: true }),
+      ];
+      await seed(index(), docs);
+      const expected = docs
+        .filter((d) => d.fields['removed'] !== true)
+        .map((d) => d.urn)
+        .sort();
+      const seen: string[] = [];
+      let after = '';
+      for (let page = 0; page < 10; page++) {
+        const res = await index().search({
+          entityTypes: ['dataset', 'chart'],
+          input: ns,
+          start: 0,
+          count: 2,
+          searchAfter: after,
+        });
+        expect(res.total).toBe(expected.length);
+        if (res.hits.length === 0) break;
+        seen.push(...res.hits.map((h) => h.urn));
+        after = res.hits[res.hits.length - 1]!.urn;
+      }
+      expect(seen).toEqual(expected);
+      await expect(
+        index().search({
+          entityTypes: ['dataset'],
+          input: '*',
+          start: 2,
+          count: 2,
+          searchAfter: expected[0]!,
+        }),
+      ).rejects.toMatchObject({ code: 'VALIDATION' });
+    });
+
     it('upserts and deletes in bulk, across entity types', async () => {
       const ns = uniqueNamespace();
       const docs = Array.from({ length: 50 }, (_, i) => datasetDoc(ns, { name: `table${i}` }));

@@ -163,7 +163,7 @@ async function runSearch(
   ctx: GraphQLContext,
   input: AcrossInput,
   entities: readonly string[],
-  page: { start: number; count: number },
+  page: { start: number; count: number; searchAfter?: string },
   facets: readonly string[] | undefined,
 ): Promise<SearchResponse> {
   const flags = input.searchFlags ?? {};
@@ -180,20 +180,36 @@ async function runSearch(
       : { maxAggValues: flags.maxAggValues }),
     ...(flags.includeSoftDeleted === true ? { includeRemoved: true } : {}),
     sort: sortOf(input.sortInput),
+    ...(page.searchAfter === undefined ? {} : { searchAfter: page.searchAfter }),
   });
 }
 
-/** An opaque scroll position: the next row of the same query (base64url JSON). */
-function encodeScroll(start: number): string {
-  return Buffer.from(JSON.stringify({ start })).toString('base64url');
+/**
+ * An opaque scroll position (base64url JSON): without a sort, the last urn returned and how many were
+ * (keyset paging by urn: any depth, no entity repeated or skipped while writes happen); with a sort, the
+ * next row (offset paging, within the search window).
+ */
+interface ScrollPosition {
+  readonly after?: string;
+  readonly seen?: number;
+  readonly start?: number;
 }
 
-function decodeScroll(scrollId: string | null | undefined): number {
-  if (scrollId === null || scrollId === undefined || scrollId === '') return 0;
+function encodeScroll(position: ScrollPosition): string {
+  return Buffer.from(JSON.stringify(position)).toString('base64url');
+}
+
+function decodeScroll(scrollId: string | null | undefined): ScrollPosition | undefined {
+  if (scrollId === null || scrollId === undefined || scrollId === '') return undefined;
   try {
-    const decoded = JSON.parse(Buffer.from(scrollId, 'base64url').toString('utf8')) as { start?: unknown };
-    if (typeof decoded.start === 'number' && Number.isInteger(decoded.start) && decoded.start >= 0)
-      return decoded.start;
+    const decoded = JSON.parse(Buffer.from(scrollId, 'base64url').toString('utf8')) as Record<
+      string,
+      unknown
+    >;
+    const { after, seen, start } = decoded;
+    if (typeof after === 'string' && typeof seen === 'number' && Number.isInteger(seen) && seen >= 0)
+      return { after, seen };
+    if (typeof start === 'number' && Number.isInteger(start) && start >= 0) return { start };
   } catch {
     // fall through to the error below
   }
@@ -232,14 +248,23 @@ export function searchResolvers(): Record<string, Record<string, unknown>> {
     },
     scrollAcrossEntities: async (_root, { input }, ctx) => {
       const entities = entitiesOf(input.types);
-      const start = decodeScroll(input.scrollId);
       const count = countOf(input.count);
-      const response = await runSearch(ctx, input, entities, { start, count }, defaultFacets(entities));
-      const next = start + response.hits.length;
+      const position = decodeScroll(input.scrollId);
+      const keyset = sortOf(input.sortInput).length === 0;
+      if (position !== undefined && keyset !== (position.after !== undefined))
+        throw new ValidationError('The scrollId belongs to a scroll with another sort');
+      const page = keyset
+        ? { start: 0, count, searchAfter: position?.after ?? '' }
+        : { start: position?.start ?? 0, count };
+      const response = await runSearch(ctx, input, entities, page, defaultFacets(entities));
+      const hits = response.hits;
+      const seen = (keyset ? (position?.seen ?? 0) : page.start) + hits.length;
+      const last = hits[hits.length - 1];
+      const more = hits.length > 0 && seen < response.total && last !== undefined;
       return {
         // The SDK loops until this is null: an exhausted scroll must end it.
-        nextScrollId: response.hits.length > 0 && next < response.total ? encodeScroll(next) : null,
-        count: response.hits.length,
+        nextScrollId: more ? encodeScroll(keyset ? { after: last.urn, seen } : { start: seen }) : null,
+        count: hits.length,
         total: response.total,
         searchResults: resultsOf(response),
         facets: facetsOf(response),
