@@ -79,8 +79,9 @@ export function applyAspectPatch(
   const arrays: readonly ArrayKeys[] = generic
     ? Object.entries(patch.arrayPrimaryKeys ?? {}).map(([field, keys]) => ({ path: [field], keys }))
     : (template?.arrays ?? []);
-  const start =
-    current !== undefined ? current : generic || template === undefined ? {} : template.defaultValue(now);
+  // An absent aspect starts from its template's default (also on the generic path: the SDK's builders
+  // send arrayPrimaryKeys for glossary terms, whose audit stamp the default supplies).
+  const start = current !== undefined ? current : (template?.defaultValue(now) ?? {});
   const document = structuredClone(start) as Record<string, unknown>;
   for (const keyed of arrays) toMaps(document, keyed);
   for (const operation of patch.operations) {
@@ -88,12 +89,17 @@ export function applyAspectPatch(
     try {
       jsonPatch.applyOperation(document, structuredClone(operation), true, true, false);
     } catch (error) {
-      throw new ValidationError(
-        `Invalid patch operation ${JSON.stringify(operation)}: ${(error as Error).message}`,
-      );
+      // fast-json-patch appends the whole document to its message: only its first line names the problem.
+      const reason = (error as Error).message.split('\n')[0];
+      throw new ValidationError(`Invalid patch operation ${JSON.stringify(operation)}: ${reason}`);
     }
   }
   for (const keyed of arrays) toArrays(document, keyed);
+  // Required parts of the template's default that the patch removed come back, as the ecosystem's
+  // templates re-add a missing audit stamp.
+  if (template !== undefined)
+    for (const [field, value] of Object.entries(template.defaultValue(now)))
+      if (document[field] === undefined) document[field] = value;
   const outcome = validateAspect(spec, document);
   if (!outcome.ok)
     throw new SchemaValidationError(

@@ -1,13 +1,5 @@
-import {
-  checkProposal,
-  ConflictError,
-  ForbiddenError,
-  NotFoundError,
-  UnavailableError,
-  ValidationError,
-  type DomainError,
-} from '@catalog/model';
-import type { ProposalOutcome } from '@catalog/runtime';
+import { checkProposal } from '@catalog/model';
+import { errorOfOutcome } from '../../ingest/outcome-error.js';
 import type { GraphQLContext } from '../context.js';
 
 /** One aspect write a mutation makes. */
@@ -39,22 +31,5 @@ export async function writeAspects(ctx: GraphQLContext, changes: readonly Aspect
   const outcomes = await ctx.services.submitter.submit(proposals, { sync: true, actor: ctx.actor });
   for (const change of changes) ctx.entities.clear(change.urn);
   const failure = outcomes?.find((o) => !o.ok);
-  if (failure) throw errorOf(failure);
-}
-
-function errorOf(outcome: ProposalOutcome): DomainError {
-  const message = outcome.message ?? 'The write was rejected';
-  switch (outcome.code) {
-    case 'CONFLICT':
-      return new ConflictError(message);
-    case 'NOT_FOUND':
-      return new NotFoundError(message);
-    case 'FORBIDDEN':
-    case 'UNAUTHORIZED':
-      return new ForbiddenError(message);
-    case 'UNAVAILABLE':
-      return new UnavailableError(message);
-    default:
-      return new ValidationError(message);
-  }
+  if (failure) throw errorOfOutcome(failure);
 }

@@ -1,0 +1,215 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAMILIES } from './families.js';
+import { startTestCatalog, type TestCatalog } from './harness.js';
+
+interface Reply {
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers: Headers;
+}
+
+async function call(base: string, method: string, path: string, body?: unknown): Promise<Reply> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return {
+    status: res.status,
+    body: text === '' ? undefined : (JSON.parse(text) as unknown),
+    headers: res.headers,
+  };
+}
+
+for (const family of FAMILIES) {
+  if (family.skip) console.warn(`skipping OpenAPI v3 e2e on ${family.name}: ${family.skip}`);
+
+  describe.skipIf(family.skip !== undefined)(`OpenAPI v3 entity API on ${family.name}`, () => {
+    let catalog: TestCatalog;
+    let base: string;
+    const run = Math.random().toString(36).slice(2, 8);
+    // A dataset name with a `/` in it: raw in a path it must still read as one urn.
+    const slashed = `urn:li:dataset:(urn:li:dataPlatform:hive,v3_${run}/a,PROD)`;
+    const plain = `urn:li:dataset:(urn:li:dataPlatform:hive,v3_${run}.b,PROD)`;
+    const V3 = '/openapi/v3/entity';
+
+    beforeAll(async () => {
+      catalog = await startTestCatalog(family.env());
+      base = catalog.baseUrl;
+    });
+    afterAll(async () => catalog?.dispose());
+
+    it('creates entities in a synchronous batch and answers with what was stored', async () => {
+      const res = await call(base, 'POST', `${V3}/dataset?async=false`, [
+        {
+          urn: slashed,
+          datasetProperties: { value: { description: 'first' } },
+          globalTags: { value: { tags: [{ tag: 'urn:li:tag:a' }] } },
+        },
+        { urn: plain, datasetProperties: { value: { description: 'second' }, headers: {} } },
+      ]);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual([
+        {
+          urn: slashed,
+          datasetProperties: { value: { description: 'first', customProperties: {}, tags: [] } },
+          globalTags: { value: { tags: [{ tag: 'urn:li:tag:a' }] } },
+        },
+        {
+          urn: plain,
+          datasetProperties: { value: { description: 'second', customProperties: {}, tags: [] } },
+        },
+      ]);
+      expect(res.headers.get('traceparent')).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    });
+
+    it('reads an entity by raw or encoded urn, one aspect, and answers HEAD', async () => {
+      const raw = await call(base, 'GET', `${V3}/dataset/${slashed}?aspects=datasetProperties`);
+      expect(raw.body).toEqual({
+        urn: slashed,
+        datasetProperties: { value: { description: 'first', customProperties: {}, tags: [] } },
+      });
+      const encoded = await call(
+        base,
+        'GET',
+        `${V3}/dataset/${encodeURIComponent(slashed)}/globaltags?systemMetadata=true`,
+      );
+      expect(encoded.body).toMatchObject({
+        value: { tags: [{ tag: 'urn:li:tag:a' }] },
+        systemMetadata: { lastObserved: expect.any(Number) },
+      });
+      expect((await call(base, 'HEAD', `${V3}/dataset/${encodeURIComponent(plain)}`)).status).toBe(204);
+      const missing = `urn:li:dataset:(urn:li:dataPlatform:hive,v3_${run}.none,PROD)`;
+      expect((await call(base, 'HEAD', `${V3}/dataset/${encodeURIComponent(missing)}`)).status).toBe(404);
+      const notFound = await call(base, 'GET', `${V3}/dataset/${encodeURIComponent(missing)}`);
+      expect(notFound.status).toBe(404);
+      expect(notFound.headers.get('Not-Found-Reason')).toBe('ENTITY');
+    });
+
+    it('patches an aspect and a batch, composing with what is stored', async () => {
+      const one = await call(base, 'PATCH', `${V3}/dataset/${encodeURIComponent(plain)}/globalTags`, {
+        patch: [{ op: 'add', path: '/tags/urn:li:tag:x', value: { tag: 'urn:li:tag:x' } }],
+      });
+      expect(one.status).toBe(200);
+      expect(one.body).toEqual({ urn: plain, globalTags: { value: { tags: [{ tag: 'urn:li:tag:x' }] } } });
+      const batch = await call(base, 'PATCH', `${V3}/dataset?async=false`, [
+        {
+          urn: plain,
+          globalTags: {
+            value: { patch: [{ op: 'add', path: '/tags/urn:li:tag:y', value: { tag: 'urn:li:tag:y' } }] },
+          },
+        },
+      ]);
+      expect(batch.status).toBe(200);
+      expect(batch.body).toEqual([
+        { urn: plain, globalTags: { value: { tags: [{ tag: 'urn:li:tag:x' }, { tag: 'urn:li:tag:y' }] } } },
+      ]);
+      const noPatch = await call(base, 'PATCH', `${V3}/dataset?async=false`, [
+        { urn: plain, globalTags: { value: {} } },
+      ]);
+      expect(noPatch).toMatchObject({ status: 400, body: { error: 'Missing `patch` field.' } });
+    });
+
+    it('creates an aspect only when it is absent unless told otherwise', async () => {
+      const path = `${V3}/dataset/${encodeURIComponent(plain)}/status`;
+      expect((await call(base, 'POST', path, { value: { removed: false } })).status).toBe(200);
+      const again = await call(base, 'POST', path, { value: { removed: false } });
+      expect(again).toMatchObject({ status: 400, body: { error: 'Validation Error' } });
+      const upsert = await call(base, 'POST', `${path}?createIfNotExists=false`, {
+        value: { removed: false },
+      });
+      expect(upsert.status).toBe(200);
+    });
+
+    it('accepts an asynchronous batch with 202 and stores it', async () => {
+      const later = `urn:li:dataset:(urn:li:dataPlatform:hive,v3_${run}.later,PROD)`;
+      const res = await call(base, 'POST', `${V3}/dataset`, [
+        { urn: later, status: { value: { removed: false } } },
+      ]);
+      expect(res).toMatchObject({
+        status: 202,
+        body: [{ urn: later, status: { value: { removed: false } } }],
+      });
+      const deadline = Date.now() + 20_000;
+      while ((await call(base, 'GET', `${V3}/dataset/${encodeURIComponent(later)}`)).status !== 200) {
+        if (Date.now() > deadline) throw new Error('the async write never became readable');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    });
+
+    it('scrolls one type in pages, with no scrollId on the last one', async () => {
+      await fetch(`${base}/aspects?action=ingestProposal`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Wait-For-Index': 'true' },
+        body: JSON.stringify({
+          proposal: {
+            entityType: 'dataset',
+            entityUrn: plain,
+            changeType: 'UPSERT',
+            aspectName: 'datasetProperties',
+            aspect: {
+              contentType: 'application/json',
+              value: JSON.stringify({ description: `second ${run}` }),
+            },
+          },
+          async: 'false',
+        }),
+      });
+      const seen: string[] = [];
+      let scrollId: string | undefined;
+      for (let i = 0; i < 10; i++) {
+        const page = await call(
+          base,
+          'GET',
+          `${V3}/dataset?count=1&query=v3_${run}&aspects=datasetProperties${scrollId ? `&scrollId=${scrollId}` : ''}`,
+        );
+        const body = page.body as { scrollId?: string; entities: { urn: string }[]; totalCount: number };
+        seen.push(...body.entities.map((e) => e.urn));
+        scrollId = body.scrollId;
+        if (scrollId === undefined) break;
+      }
+      expect(scrollId).toBeUndefined();
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen).toEqual(expect.arrayContaining([plain, slashed]));
+    });
+
+    it('answers bad input with the ecosystem error bodies, writing nothing', async () => {
+      expect(await call(base, 'GET', `${V3}/dataset/not-a-urn`)).toMatchObject({
+        status: 400,
+        body: { error: 'Invalid urn!: not-a-urn' },
+      });
+      expect((await call(base, 'GET', `${V3}/nosuchentity`)).status).toBe(400);
+      const unknownAspect = await call(base, 'POST', `${V3}/dataset?async=false`, [
+        { urn: plain, nosuch: { value: {} } },
+      ]);
+      expect(unknownAspect).toMatchObject({ status: 400, body: { error: 'Validation Error' } });
+      const invalid = await call(base, 'POST', `${V3}/dataset?async=false`, [
+        { urn: plain, status: { value: { removed: 'yes' } } },
+      ]);
+      expect(invalid).toMatchObject({ status: 400, body: { error: 'Validation Error' } });
+      const noUrn = await call(base, 'POST', `${V3}/dataset`, [{ status: { value: { removed: true } } }]);
+      expect(noUrn).toMatchObject({ status: 400, body: { error: 'Missing `urn` field' } });
+      const badJson = await fetch(`${base}${V3}/dataset`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '[{',
+      });
+      expect(badJson.status).toBe(400);
+      expect(await badJson.json()).toMatchObject({ error: 'Invalid JSON format' });
+      const status = await call(base, 'GET', `${V3}/dataset/${encodeURIComponent(plain)}/status`);
+      expect(status.body).toEqual({ value: { removed: false } });
+    });
+
+    it('deletes an aspect, then the entity', async () => {
+      expect(
+        (await call(base, 'DELETE', `${V3}/dataset/${encodeURIComponent(slashed)}/globalTags`)).status,
+      ).toBe(200);
+      expect(
+        (await call(base, 'GET', `${V3}/dataset/${encodeURIComponent(slashed)}/globalTags`)).status,
+      ).toBe(404);
+      expect((await call(base, 'DELETE', `${V3}/dataset/${slashed}`)).status).toBe(200);
+      expect((await call(base, 'GET', `${V3}/dataset/${encodeURIComponent(slashed)}`)).status).toBe(404);
+    });
+  });
+}

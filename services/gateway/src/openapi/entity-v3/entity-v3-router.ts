@@ -1,0 +1,365 @@
+import { randomBytes } from 'node:crypto';
+import express, { Router, type Request, type Response } from 'express';
+import {
+  checkProposal,
+  entityRegistry,
+  SchemaValidationError,
+  ValidationError,
+  type CheckedProposal,
+  type EntitySpec,
+} from '@catalog/model';
+import type { SearchIndex } from '@catalog/search';
+import type { AspectStore, StoredAspect } from '@catalog/store';
+import type { Logger } from '@catalog/runtime';
+import { errorOfOutcome } from '../../ingest/outcome-error.js';
+import type { ProposalSubmitter } from '../../ingest/proposal-submitter.js';
+import { openApiErrorHandler } from '../openapi-errors.js';
+import { aspectOfName, entityOfName, urnAndAspect } from './v3-paths.js';
+
+export interface EntityV3Deps {
+  readonly store: AspectStore;
+  readonly search: SearchIndex;
+  readonly submitter: ProposalSubmitter;
+  readonly logger: Logger;
+  readonly actor: string;
+  readonly maxBodyBytes: number;
+}
+
+type Json = Record<string, unknown>;
+const MAX_COUNT = 10_000;
+
+/** `true`/`false` query flags with the route's default. */
+function flag(req: Request, name: string, fallback: boolean): boolean {
+  const raw = req.query[name];
+  if (raw === undefined) return fallback;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw new ValidationError(`${name} must be true or false, got ${JSON.stringify(raw)}`);
+}
+
+/** Repeatable list parameters (`aspects=a&aspects=b` or `aspects=a,b`). */
+function listParam(req: Request, ...names: string[]): string[] | undefined {
+  const values = names.flatMap((name) => {
+    const raw = req.query[name];
+    return raw === undefined ? [] : (Array.isArray(raw) ? raw : [raw]).map(String);
+  });
+  const list = values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+  return values.length === 0 ? undefined : list;
+}
+
+/** The aspect names a read asks for, unknown ones dropped as the ecosystem does; undefined = all. */
+function aspectsAsked(req: Request, entity: EntitySpec): string[] | undefined {
+  const asked = listParam(req, 'aspects', 'aspectNames');
+  if (asked === undefined || asked.length === 0) return undefined;
+  return asked.flatMap((name) => aspectOfName(entity, name)?.name ?? []);
+}
+
+/** `{urn, <aspect>: {value, systemMetadata?}}` of stored aspects. */
+function entityBody(urn: string, aspects: readonly StoredAspect[], withSystemMetadata: boolean): Json {
+  const body: Json = { urn };
+  for (const a of aspects) body[a.aspect] = aspectBody(a, withSystemMetadata);
+  return body;
+}
+
+function aspectBody(aspect: StoredAspect, withSystemMetadata: boolean): Json {
+  return withSystemMetadata && aspect.systemMetadata !== null
+    ? { value: aspect.value, systemMetadata: aspect.systemMetadata }
+    : { value: aspect.value };
+}
+
+/** Every OpenAPI response carries a W3C traceparent; the SDK reads its trace id. */
+function traceparent(res: Response): void {
+  const micros = BigInt(Date.now()) * 1000n;
+  const trace = micros.toString(16).padStart(16, '0') + randomBytes(8).toString('hex');
+  res.set('traceparent', `00-${trace}-${randomBytes(8).toString('hex')}-01`);
+}
+
+interface ItemAspect {
+  readonly aspect: string;
+  readonly value: unknown;
+  readonly systemMetadata?: unknown;
+  readonly headers?: unknown;
+}
+
+/** The `[ {urn, <aspect>: {value, systemMetadata?, headers?}} ]` body of a batch write. */
+function batchItems(
+  body: unknown,
+  entity: EntitySpec,
+  patch: boolean,
+): { urn: string; aspects: ItemAspect[] }[] {
+  if (!Array.isArray(body)) throw new ValidationError('The body must be a list of entities');
+  return body.map((item: unknown, i) => {
+    if (typeof item !== 'object' || item === null) throw new ValidationError(`Item ${i} is not an object`);
+    const { urn, ...rest } = item as Json;
+    if (typeof urn !== 'string') throw new ValidationError('Missing `urn` field');
+    const aspects = Object.entries(rest).map(([name, wrapper]) => {
+      const spec = aspectOfName(entity, name);
+      if (spec === undefined)
+        throw new SchemaValidationError(`Unknown aspect ${name} for entity ${entity.name}`, []);
+      if (typeof wrapper !== 'object' || wrapper === null)
+        throw new ValidationError(`Aspect ${name} must be an object`);
+      const w = wrapper as Json;
+      if (
+        patch &&
+        (typeof w['value'] !== 'object' || w['value'] === null || !('patch' in (w['value'] as Json)))
+      )
+        throw new ValidationError('Missing `patch` field.');
+      return {
+        aspect: spec.name,
+        value: w['value'],
+        ...(w['systemMetadata'] === undefined ? {} : { systemMetadata: w['systemMetadata'] }),
+        ...(w['headers'] === undefined ? {} : { headers: w['headers'] }),
+      };
+    });
+    return { urn, aspects };
+  });
+}
+
+function proposalOf(entity: EntitySpec, urn: string, a: ItemAspect, changeType: string): CheckedProposal {
+  return checkProposal({
+    entityType: entity.name,
+    entityUrn: urn,
+    changeType,
+    aspectName: a.aspect,
+    aspect: {
+      contentType: changeType === 'PATCH' ? 'application/json-patch+json' : 'application/json',
+      value: JSON.stringify(a.value),
+    },
+    ...(a.systemMetadata === undefined ? {} : { systemMetadata: a.systemMetadata }),
+    ...(a.headers === undefined ||
+    (typeof a.headers === 'object' && Object.keys(a.headers as Json).length === 0)
+      ? {}
+      : { headers: a.headers }),
+  });
+}
+
+/**
+ * The OpenAPI v3 entity API (`/openapi/v3/entity`): reads from the aspect store, writes as proposals on
+ * the same path as every other interface (sync writes answered once persistence stored them).
+ */
+export function entityV3Router(deps: EntityV3Deps): Router {
+  const router = Router();
+  const json = express.json({ limit: deps.maxBodyBytes, strict: false, type: () => true });
+  router.use((_req, res, next) => {
+    traceparent(res);
+    next();
+  });
+
+  const write = async (proposals: readonly CheckedProposal[], sync: boolean): Promise<void> => {
+    const outcomes = await deps.submitter.submit(proposals, { sync, actor: deps.actor });
+    const failure = outcomes?.find((o) => !o.ok);
+    if (failure) throw errorOfOutcome(failure);
+  };
+
+  const readBack = async (
+    urns: readonly string[],
+    aspects: readonly string[],
+    withSystemMetadata: boolean,
+  ) => {
+    const found = await deps.store.getLatestMany(urns, aspects);
+    return urns.map((urn) => entityBody(urn, found.get(urn) ?? [], withSystemMetadata));
+  };
+
+  const batchWrite = (changeType: 'UPSERT' | 'PATCH') => async (req: Request, res: Response) => {
+    const entity = entityOfName(String(req.params['type']));
+    const items = batchItems(req.body, entity, changeType === 'PATCH');
+    const sync = !flag(req, 'async', true);
+    const withSystemMetadata = flag(req, 'systemMetadata', false);
+    const proposals = items.flatMap((item) =>
+      item.aspects.map((a) => proposalOf(entity, item.urn, a, changeType)),
+    );
+    await write(proposals, sync);
+    if (!sync) {
+      if (changeType === 'PATCH') res.status(202).end();
+      else
+        res.status(202).json(
+          items.map((item) => ({
+            urn: item.urn,
+            ...Object.fromEntries(item.aspects.map((a) => [a.aspect, { value: a.value }])),
+          })),
+        );
+      return;
+    }
+    const names = [...new Set(items.flatMap((i) => i.aspects.map((a) => a.aspect)))];
+    res.json(await readBack([...new Set(items.map((i) => i.urn))], names, withSystemMetadata));
+  };
+
+  router.post('/scroll', json, async (req, res) => {
+    const body = (req.body ?? {}) as { entities?: unknown; aspects?: unknown };
+    const names = Array.isArray(body.entities) ? body.entities.map(String) : undefined;
+    const entities = (names ?? []).map((n) => entityOfName(n).name);
+    // Absent `aspects`: urns only; `[]`: every aspect; a list: those.
+    const aspects = Array.isArray(body.aspects)
+      ? body.aspects.length === 0
+        ? undefined
+        : body.aspects.map(String)
+      : null;
+    await scroll(req, res, entities.length > 0 ? entities : undefined, aspects);
+  });
+
+  const scroll = async (
+    req: Request,
+    res: Response,
+    entities: string[] | undefined,
+    aspects: string[] | null | undefined,
+  ) => {
+    const count = Math.min(Number(req.query['count'] ?? 10), MAX_COUNT);
+    if (!Number.isInteger(count) || count < 0)
+      throw new ValidationError('count must be a non-negative integer');
+    const scrollId = typeof req.query['scrollId'] === 'string' ? req.query['scrollId'] : '';
+    const after = scrollId === '' ? '' : Buffer.from(scrollId, 'base64url').toString('utf8');
+    const types = entities ?? entityRegistry.entities().map((e) => e.name);
+    const response = await deps.search.search({
+      entityTypes: types,
+      input: typeof req.query['query'] === 'string' && req.query['query'] !== '' ? req.query['query'] : '*',
+      start: 0,
+      count,
+      searchAfter: after,
+      ...(flag(req, 'includeSoftDelete', false) ? { includeRemoved: true } : {}),
+    });
+    const urns = response.hits.map((h) => h.urn);
+    const withSystemMetadata = flag(req, 'systemMetadata', false);
+    const found =
+      aspects === null
+        ? new Map<string, readonly StoredAspect[]>()
+        : await deps.store.getLatestMany(urns, aspects);
+    const last = urns[urns.length - 1];
+    res.json({
+      ...(urns.length === count && last !== undefined
+        ? { scrollId: Buffer.from(last).toString('base64url') }
+        : {}),
+      entities: urns.map((urn) => entityBody(urn, found.get(urn) ?? [], withSystemMetadata)),
+      totalCount: response.total,
+      facets: [],
+    });
+  };
+
+  router.get('/:type', async (req, res) => {
+    const entity = entityOfName(String(req.params['type']));
+    await scroll(req, res, [entity.name], aspectsAsked(req, entity));
+  });
+  router.post('/:type', json, batchWrite('UPSERT'));
+  router.patch('/:type', json, batchWrite('PATCH'));
+  router.post('/:type/batchGet', json, async (req, res) => {
+    const entity = entityOfName(String(req.params['type']));
+    if (!Array.isArray(req.body)) throw new ValidationError('The body must be a list of {urn, <aspect>: {}}');
+    const withSystemMetadata = flag(req, 'systemMetadata', false);
+    const out: Json[] = [];
+    for (const item of req.body as Json[]) {
+      const { urn, ...rest } = item;
+      if (typeof urn !== 'string') throw new ValidationError('Missing `urn` field');
+      const names = Object.keys(rest).flatMap((n) => aspectOfName(entity, n)?.name ?? []);
+      const stored = await deps.store.getLatest(urn, names.length === 0 ? undefined : names);
+      if (stored.length > 0) out.push(entityBody(urn, stored, withSystemMetadata));
+    }
+    res.json(out);
+  });
+
+  /** The urn (and aspect) after `/{type}/`, taken from the raw path so an encoded `/` stays in the urn. */
+  const target = (req: Request) => {
+    const path = req.originalUrl.split('?')[0] ?? '';
+    const marker = `/${req.params['type']}/`;
+    const at = path.indexOf(marker);
+    return urnAndAspect(path.slice(at + marker.length));
+  };
+
+  // Before GET: express answers HEAD with the first GET route that matches otherwise.
+  router.head('/:type/*rest', async (req, res) => {
+    const { urn, aspect } = target(req);
+    const stored = await deps.store.getLatest(urn, aspect === undefined ? undefined : [aspect.name]);
+    const removed = stored.find((a) => a.aspect === 'status')?.value['removed'] === true;
+    res.status(stored.length > 0 && !removed ? 204 : 404).end();
+  });
+
+  router.get('/:type/*rest', async (req, res) => {
+    const { urn, entity, aspect } = target(req);
+    const withSystemMetadata = flag(req, 'systemMetadata', false);
+    if (aspect !== undefined) {
+      const version = Number(req.query['version'] ?? 0);
+      if (!Number.isInteger(version) || version < 0)
+        throw new ValidationError('version must be a non-negative integer');
+      const stored = await deps.store.get(urn, aspect.name, version);
+      if (stored === null) {
+        res.status(404).set('Not-Found-Reason', 'ASPECT').end();
+        return;
+      }
+      res.json(aspectBody(stored, withSystemMetadata));
+      return;
+    }
+    const stored = await deps.store.getLatest(urn, aspectsAsked(req, entity));
+    if (stored.length === 0) {
+      res.status(404).set('Not-Found-Reason', 'ENTITY').end();
+      return;
+    }
+    res.json(entityBody(urn, stored, withSystemMetadata));
+  });
+
+  router.post('/:type/*rest', json, async (req, res) => {
+    const { urn, entity, aspect } = target(req);
+    if (aspect === undefined)
+      throw new ValidationError('POST takes an aspect: /openapi/v3/entity/{type}/{urn}/{aspect}');
+    const body = (req.body ?? {}) as Json;
+    const changeType = flag(req, 'createIfNotExists', true) ? 'CREATE' : 'UPSERT';
+    const sync = !flag(req, 'async', false);
+    await write(
+      [
+        proposalOf(
+          entity,
+          urn,
+          {
+            aspect: aspect.name,
+            value: body['value'],
+            systemMetadata: body['systemMetadata'],
+            headers: body['headers'],
+          },
+          changeType,
+        ),
+      ],
+      sync,
+    );
+    if (!sync) {
+      res.status(202).json({ urn, [aspect.name]: { value: body['value'] } });
+      return;
+    }
+    res.json((await readBack([urn], [aspect.name], flag(req, 'systemMetadata', false)))[0]);
+  });
+
+  router.patch('/:type/*rest', json, async (req, res) => {
+    const { urn, entity, aspect } = target(req);
+    if (aspect === undefined)
+      throw new ValidationError('PATCH takes an aspect: /openapi/v3/entity/{type}/{urn}/{aspect}');
+    const sync = !flag(req, 'async', false);
+    await write([proposalOf(entity, urn, { aspect: aspect.name, value: req.body }, 'PATCH')], sync);
+    if (!sync) {
+      res.status(202).end();
+      return;
+    }
+    res.json((await readBack([urn], [aspect.name], flag(req, 'systemMetadata', false)))[0]);
+  });
+
+  router.delete('/:type/*rest', async (req, res) => {
+    const { urn, entity, aspect } = target(req);
+    const asked = aspect !== undefined ? [aspect.name] : (aspectsAsked(req, entity) ?? []);
+    const clear = flag(req, 'clear', false);
+    const names =
+      aspect === undefined && (asked.length === 0 || asked.includes(entity.keyAspect)) && !clear
+        ? [entity.keyAspect]
+        : clear
+          ? (await deps.store.getLatest(urn)).map((a) => a.aspect).filter((a) => a !== entity.keyAspect)
+          : asked;
+    const proposals = names.map((name) =>
+      checkProposal({ entityType: entity.name, entityUrn: urn, changeType: 'DELETE', aspectName: name }),
+    );
+    if (proposals.length > 0) await write(proposals, true);
+    res.status(200).end();
+  });
+
+  router.use((req: Request, res: Response) => {
+    res.status(404).json({ error: `No endpoint ${req.method} ${req.originalUrl}.` });
+  });
+  router.use(openApiErrorHandler(deps.logger));
+  return router;
+}
