@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
+  | 'PRECONDITION'
   | 'UNAUTHORIZED'
   | 'FORBIDDEN'
   | 'UNAVAILABLE';
@@ -48,6 +49,11 @@ export class ConflictError extends DomainError {
 
 export class PayloadTooLargeError extends DomainError {
   readonly code = 'PAYLOAD_TOO_LARGE';
+}
+
+/** A conditional write whose condition (If-Version-Match, …) does not hold. */
+export class PreconditionError extends DomainError {
+  readonly code = 'PRECONDITION';
 }
 
 export class UnauthorizedError extends DomainError {

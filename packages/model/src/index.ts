@@ -17,6 +17,7 @@ export {
   isDomainError,
   NotFoundError,
   PayloadTooLargeError,
+  PreconditionError,
   SchemaValidationError,
   UnauthorizedError,
   UnavailableError,

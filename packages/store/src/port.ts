@@ -59,6 +59,8 @@ export interface AspectWrite {
    */
   readonly patch?: (
     current: Readonly<Record<string, unknown>> | undefined,
+    /** How many versions the aspect has had: 1 after its first write, 0 when it is absent. */
+    versions: number,
   ) => Readonly<Record<string, unknown>>;
   readonly systemMetadata?: SystemMetadata | null;
   readonly created: AuditStamp;

@@ -38,10 +38,11 @@ export type NewValue =
 export function newValue(
   write: AspectWrite,
   current: Readonly<Record<string, unknown>> | undefined,
+  versions: number,
 ): NewValue {
   if (write.patch === undefined) return { ok: true, value: requireValue(write) };
   try {
-    return { ok: true, value: write.patch(current) };
+    return { ok: true, value: write.patch(current, versions) };
   } catch (error) {
     if (isDomainError(error)) return { ok: false, rejection: { code: error.code, message: error.message } };
     throw error;

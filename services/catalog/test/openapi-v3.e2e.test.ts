@@ -122,6 +122,25 @@ for (const family of FAMILIES) {
       expect(upsert.status).toBe(200);
     });
 
+    it('honours If-Version-Match in the aspect headers: a stale version is a 412', async () => {
+      const urn = `urn:li:dataset:(urn:li:dataPlatform:hive,v3_${run}.conditional,PROD)`;
+      const write = (version: string, removed: boolean) =>
+        call(base, 'POST', `${V3}/dataset?async=false`, [
+          { urn, status: { value: { removed }, headers: { 'If-Version-Match': version } } },
+        ]);
+      expect(await write('-10000', false)).toMatchObject({
+        status: 412,
+        body: { error: 'Precondition Error' },
+      });
+      expect((await write('-1', false)).status).toBe(200);
+      expect((await write('1', true)).status).toBe(200);
+      const stale = await write('1', false);
+      expect(stale).toMatchObject({ status: 412, body: { error: 'Precondition Error' } });
+      expect((stale.body as { message: string }).message).toBe('Expected version 1, actual version 2');
+      const read = await call(base, 'GET', `${V3}/dataset/${encodeURIComponent(urn)}/status`);
+      expect(read.body).toEqual({ value: { removed: true } });
+    });
+
     it('accepts an asynchronous batch with 202 and stores it', async () => {
       const later = `urn:li:dataset:(urn:li:dataPlatform:hive,v3_${run}.later,PROD)`;
       const res = await call(base, 'POST', `${V3}/dataset`, [

@@ -6,7 +6,7 @@ import type { AspectStore } from '@catalog/store';
 import type { Logger } from '@catalog/runtime';
 import type { ProposalSubmitter } from './ingest/proposal-submitter.js';
 import { mountGraphQL } from './graphql/graphql-endpoint.js';
-import { entityV3Router } from './openapi/entity-v3/entity-v3-router.js';
+import { entityApiRouter } from './openapi/entity-api/entity-router.js';
 import { getRelationshipsV1 } from './openapi/relationships/relationships-v1.js';
 import { consumerLag, type ConsumerGroups } from './operations/consumer-lag.js';
 import type { IndexWaiter } from './operations/index-waiter.js';
@@ -147,17 +147,17 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   );
 
   app.use('/schema-registry/api', schemaRegistryRouter({ topics: deps.topics, log: deps.log, logger }));
-  app.use(
-    '/openapi/v3/entity',
-    entityV3Router({
-      store,
-      search: readModels.search,
-      submitter: deps.submitter,
-      logger,
-      actor: settings.defaultActor,
-      maxBodyBytes: settings.maxBodyBytes,
-    }),
-  );
+  const entityApi = {
+    store,
+    search: readModels.search,
+    submitter: deps.submitter,
+    logger,
+    actor: settings.defaultActor,
+    maxBodyBytes: settings.maxBodyBytes,
+  };
+  app.use('/openapi/v3/entity', entityApiRouter(entityApi, 'v3'));
+  app.use('/openapi/v2/entity', entityApiRouter(entityApi, 'v2'));
+
   mountGraphQL(
     app,
     { store, search: readModels.search, graph: readModels.graph, submitter: deps.submitter, logger },

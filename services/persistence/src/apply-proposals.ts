@@ -1,5 +1,11 @@
 import type { CheckedProposal } from '@catalog/model';
-import { applyAspectPatch, defaultAspectsFor, entityRegistry, type ErrorCode } from '@catalog/model';
+import {
+  applyAspectPatch,
+  defaultAspectsFor,
+  entityRegistry,
+  PreconditionError,
+  type ErrorCode,
+} from '@catalog/model';
 import type { EventDecoder, LogRecord, MetadataChangeLog, MetadataChangeProposal } from '@catalog/events';
 import type { ApplyResult, AspectStore, AspectWrite, AspectWriteMode } from '@catalog/store';
 import type { ProposalOutcome } from '@catalog/runtime';
@@ -13,6 +19,8 @@ import { decodeProposalRecord, type DecodedProposal } from './proposal-record.js
 
 /** With value `*` on a CREATE: drop the write silently when the aspect exists (a conditional write). */
 const IF_NONE_MATCH = 'If-None-Match';
+/** With a version: write only when the aspect has had that many versions ("-1": it must be absent). */
+const IF_VERSION_MATCH = 'If-Version-Match';
 
 export interface FailedProposal {
   readonly key: string;
@@ -168,19 +176,43 @@ function toWrite(item: Checked): AspectWrite {
     return { requestId: item.requestId, mode, urn: proposal.urn.raw, aspect: proposal.aspect.name, created };
   }
   const key = entityRegistry.keyAspectFromUrn(proposal.urn);
-  const patch = proposal.patch;
+  const patch = writeFunction(proposal, item.time);
   return {
     requestId: item.requestId,
     mode,
     urn: proposal.urn.raw,
     aspect: proposal.aspect.name,
-    ...(patch === undefined
-      ? { value: proposal.value ?? {} }
-      : { patch: (current) => applyAspectPatch(proposal.aspect, current, patch, item.time) }),
+    ...(patch === undefined ? { value: proposal.value ?? {} } : { patch }),
     systemMetadata: systemMetadataFor(proposal, item.time),
     created,
     keyAspect: { name: key.name, value: key.value },
   };
+}
+
+/**
+ * How a write computes its value inside the store's atomic step, when it must: a PATCH applies to the
+ * latest value; an `If-Version-Match: N` header (the ecosystem's conditional write) compares N with the
+ * versions the aspect has had ("-1" when absent) and refuses the write on a mismatch.
+ */
+function writeFunction(proposal: CheckedProposal, now: number): AspectWrite['patch'] {
+  const expected = headerOf(proposal, IF_VERSION_MATCH);
+  const patch = proposal.patch;
+  if (patch === undefined && expected === undefined) return undefined;
+  const value = proposal.value ?? {};
+  return (current, versions) => {
+    if (expected !== undefined) {
+      const actual = current === undefined ? '-1' : String(versions);
+      if (expected.trim() !== actual)
+        throw new PreconditionError(`Expected version ${expected}, actual version ${actual}`);
+    }
+    return patch === undefined ? value : applyAspectPatch(proposal.aspect, current, patch, now);
+  };
+}
+
+/** A proposal header by name, matched case-insensitively as the ecosystem matches them. */
+function headerOf(proposal: CheckedProposal, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  return Object.entries(proposal.headers ?? {}).find(([k]) => k.toLowerCase() === wanted)?.[1];
 }
 
 function writeMode(proposal: CheckedProposal): AspectWriteMode {
@@ -275,7 +307,7 @@ function recordResult(item: Checked, result: ApplyResult, effects: ProposalEffec
       return;
     }
     case 'CONFLICT': {
-      if (headers?.[IF_NONE_MATCH] === '*') {
+      if (headerOf(proposal, IF_NONE_MATCH) === '*') {
         // The ecosystem's precondition header: a CREATE of an existing aspect is dropped, not failed.
         effects.outcomes.push(success(item, 'UNCHANGED'));
         return;
@@ -315,6 +347,7 @@ const ERROR_CODES: readonly string[] = [
   'NOT_FOUND',
   'CONFLICT',
   'PAYLOAD_TOO_LARGE',
+  'PRECONDITION',
 ];
 
 function isErrorCode(code: string | undefined): code is ErrorCode {

@@ -42,7 +42,12 @@ function upsert(stmts: SqliteStatements, write: AspectWrite, now: number): Apply
   if (previous !== undefined && write.mode === 'CREATE') {
     return { requestId, status: 'CONFLICT', previous, replayed: false };
   }
-  const made = newValue(write, previous?.value);
+  // Versions: the latest plus the history rows below it (history numbers run 1..max).
+  const versions =
+    write.patch === undefined || previous === undefined
+      ? 0
+      : (stmts.maxVersion.get(urn, aspect)?.max ?? 0) + 1;
+  const made = newValue(write, previous?.value, versions);
   if (!made.ok) {
     return {
       requestId,

@@ -98,9 +98,11 @@ export function planWrite(
     }
     return { kind: 'rebuild-update', latest: current, key };
   }
+  // `seq` counts the updates of version 0, so the aspect has had seq + 1 versions.
   const made = newValue(
     write,
     current === undefined ? undefined : (JSON.parse(current.metadata) as Record<string, unknown>),
+    current === undefined ? 0 : current.seq + 1,
   );
   if (!made.ok) {
     const result: ApplyResult = {

@@ -9,6 +9,7 @@ const CODES: Readonly<Record<ErrorCode, { code: number; type: string }>> = {
   VALIDATION: { code: 400, type: 'BAD_REQUEST' },
   SCHEMA_VALIDATION: { code: 400, type: 'BAD_REQUEST' },
   PAYLOAD_TOO_LARGE: { code: 400, type: 'BAD_REQUEST' },
+  PRECONDITION: { code: 412, type: 'PRECONDITION_FAILED' },
   NOT_FOUND: { code: 404, type: 'NOT_FOUND' },
   CONFLICT: { code: 409, type: 'CONFLICT' },
   UNAUTHORIZED: { code: 403, type: 'UNAUTHORIZED' },

@@ -3,6 +3,7 @@ import {
   ForbiddenError,
   NotFoundError,
   PayloadTooLargeError,
+  PreconditionError,
   SchemaValidationError,
   UnavailableError,
   ValidationError,
@@ -25,6 +26,8 @@ export function errorOfOutcome(outcome: ProposalOutcome): DomainError {
       return new UnavailableError(message);
     case 'SCHEMA_VALIDATION':
       return new SchemaValidationError(message, []);
+    case 'PRECONDITION':
+      return new PreconditionError(message);
     case 'PAYLOAD_TOO_LARGE':
       return new PayloadTooLargeError(message);
     default:

@@ -35,6 +35,9 @@ export function openApiErrorHandler(logger: Logger) {
         case 'NOT_FOUND':
           res.status(404).set('Not-Found-Reason', 'ENTITY').end();
           return;
+        case 'PRECONDITION':
+          sendOpenApiError(res, 412, { error: 'Precondition Error', message: error.message });
+          return;
         case 'PAYLOAD_TOO_LARGE':
           sendOpenApiError(res, 413, { error: error.message });
           return;

@@ -14,9 +14,9 @@ import type { Logger } from '@catalog/runtime';
 import { errorOfOutcome } from '../../ingest/outcome-error.js';
 import type { ProposalSubmitter } from '../../ingest/proposal-submitter.js';
 import { openApiErrorHandler } from '../openapi-errors.js';
-import { aspectOfName, entityOfName, urnAndAspect } from './v3-paths.js';
+import { aspectOfName, entityOfName, requireUrn, urnAndAspect } from './entity-paths.js';
 
-export interface EntityV3Deps {
+export interface EntityApiDeps {
   readonly store: AspectStore;
   readonly search: SearchIndex;
   readonly submitter: ProposalSubmitter;
@@ -89,13 +89,17 @@ function batchItems(
   body: unknown,
   entity: EntitySpec,
   patch: boolean,
+  nested: boolean,
 ): { urn: string; aspects: ItemAspect[] }[] {
   if (!Array.isArray(body)) throw new ValidationError('The body must be a list of entities');
   return body.map((item: unknown, i) => {
     if (typeof item !== 'object' || item === null) throw new ValidationError(`Item ${i} is not an object`);
     const { urn, ...rest } = item as Json;
     if (typeof urn !== 'string') throw new ValidationError('Missing `urn` field');
-    const aspects = Object.entries(rest).map(([name, wrapper]) => {
+    // v2 nests the aspects: {urn, aspects: {<aspect>: {value}}}.
+    const named = nested ? rest['aspects'] : rest;
+    if (typeof named !== 'object' || named === null) throw new ValidationError('Missing `aspects` field');
+    const aspects = Object.entries(named as Json).map(([name, wrapper]) => {
       const spec = aspectOfName(entity, name);
       if (spec === undefined)
         throw new SchemaValidationError(`Unknown aspect ${name} for entity ${entity.name}`, []);
@@ -136,11 +140,23 @@ function proposalOf(entity: EntitySpec, urn: string, a: ItemAspect, changeType: 
   });
 }
 
-/**
- * The OpenAPI v3 entity API (`/openapi/v3/entity`): reads from the aspect store, writes as proposals on
- * the same path as every other interface (sync writes answered once persistence stored them).
+/*
+ * Reads come from the aspect store; writes are proposals on the same path as every other interface
+ * (sync writes answered once persistence stored them).
  */
-export function entityV3Router(deps: EntityV3Deps): Router {
+/**
+ * The OpenAPI entity API, v3 (`/openapi/v3/entity`) or the deprecated v2 (`/openapi/v2/entity`): the same
+ * routes and defaults, v2 nesting aspects under `aspects` and taking raw aspect bodies (spec 4.13).
+ */
+export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Router {
+  const v2 = version === 'v2';
+  const shape = (urn: string, aspects: readonly StoredAspect[], withSystemMetadata: boolean): Json =>
+    v2
+      ? {
+          urn,
+          aspects: Object.fromEntries(aspects.map((a) => [a.aspect, aspectBody(a, withSystemMetadata)])),
+        }
+      : entityBody(urn, aspects, withSystemMetadata);
   const router = Router();
   const json = express.json({ limit: deps.maxBodyBytes, strict: false, type: () => true });
   router.use((_req, res, next) => {
@@ -160,12 +176,12 @@ export function entityV3Router(deps: EntityV3Deps): Router {
     withSystemMetadata: boolean,
   ) => {
     const found = await deps.store.getLatestMany(urns, aspects);
-    return urns.map((urn) => entityBody(urn, found.get(urn) ?? [], withSystemMetadata));
+    return urns.map((urn) => shape(urn, found.get(urn) ?? [], withSystemMetadata));
   };
 
   const batchWrite = (changeType: 'UPSERT' | 'PATCH') => async (req: Request, res: Response) => {
     const entity = entityOfName(String(req.params['type']));
-    const items = batchItems(req.body, entity, changeType === 'PATCH');
+    const items = batchItems(req.body, entity, changeType === 'PATCH', v2);
     const sync = !flag(req, 'async', true);
     const withSystemMetadata = flag(req, 'systemMetadata', false);
     const proposals = items.flatMap((item) =>
@@ -174,6 +190,7 @@ export function entityV3Router(deps: EntityV3Deps): Router {
     await write(proposals, sync);
     if (!sync) {
       if (changeType === 'PATCH') res.status(202).end();
+      else if (v2) res.status(202).json(items.map((item) => ({ urn: item.urn })));
       else
         res.status(202).json(
           items.map((item) => ({
@@ -188,6 +205,7 @@ export function entityV3Router(deps: EntityV3Deps): Router {
   };
 
   router.post('/scroll', json, async (req, res) => {
+    if (v2) throw new ValidationError('The cross-entity scroll is a v3 route');
     const body = (req.body ?? {}) as { entities?: unknown; aspects?: unknown };
     const names = Array.isArray(body.entities) ? body.entities.map(String) : undefined;
     const entities = (names ?? []).map((n) => entityOfName(n).name);
@@ -227,14 +245,16 @@ export function entityV3Router(deps: EntityV3Deps): Router {
         ? new Map<string, readonly StoredAspect[]>()
         : await deps.store.getLatestMany(urns, aspects);
     const last = urns[urns.length - 1];
-    res.json({
-      ...(urns.length === count && last !== undefined
+    const next =
+      urns.length === count && last !== undefined
         ? { scrollId: Buffer.from(last).toString('base64url') }
-        : {}),
-      entities: urns.map((urn) => entityBody(urn, found.get(urn) ?? [], withSystemMetadata)),
-      totalCount: response.total,
-      facets: [],
-    });
+        : {};
+    const bodies = urns.map((urn) => shape(urn, found.get(urn) ?? [], withSystemMetadata));
+    res.json(
+      v2
+        ? { ...next, results: bodies }
+        : { ...next, entities: bodies, totalCount: response.total, facets: [] },
+    );
   };
 
   router.get('/:type', async (req, res) => {
@@ -243,6 +263,23 @@ export function entityV3Router(deps: EntityV3Deps): Router {
   });
   router.post('/:type', json, batchWrite('UPSERT'));
   router.patch('/:type', json, batchWrite('PATCH'));
+  // v2's batch read: {urns, aspectNames, withSystemMetadata} → {entities: [{urn, aspects}]} (get_entities_v2).
+  router.post('/batch/:type', json, async (req, res) => {
+    if (!v2) throw new ValidationError('POST /batch/{type} is a v2 route; v3 has /{type}/batchGet');
+    const entity = entityOfName(String(req.params['type']));
+    const body = (req.body ?? {}) as { urns?: unknown; aspectNames?: unknown; withSystemMetadata?: unknown };
+    if (!Array.isArray(body.urns)) throw new ValidationError('urns must be a list of urns');
+    const urns = body.urns.map(String).map((u) => requireUrn(u).urn);
+    const names = Array.isArray(body.aspectNames)
+      ? body.aspectNames.flatMap((n) => aspectOfName(entity, String(n))?.name ?? [])
+      : undefined;
+    const found = await deps.store.getLatestMany(urns, names?.length ? names : undefined);
+    res.json({
+      entities: urns
+        .filter((urn) => (found.get(urn) ?? []).length > 0)
+        .map((urn) => shape(urn, found.get(urn) ?? [], body.withSystemMetadata === true)),
+    });
+  });
   router.post('/:type/batchGet', json, async (req, res) => {
     const entity = entityOfName(String(req.params['type']));
     if (!Array.isArray(req.body)) throw new ValidationError('The body must be a list of {urn, <aspect>: {}}');
@@ -253,7 +290,7 @@ export function entityV3Router(deps: EntityV3Deps): Router {
       if (typeof urn !== 'string') throw new ValidationError('Missing `urn` field');
       const names = Object.keys(rest).flatMap((n) => aspectOfName(entity, n)?.name ?? []);
       const stored = await deps.store.getLatest(urn, names.length === 0 ? undefined : names);
-      if (stored.length > 0) out.push(entityBody(urn, stored, withSystemMetadata));
+      if (stored.length > 0) out.push(shape(urn, stored, withSystemMetadata));
     }
     res.json(out);
   });
@@ -286,7 +323,7 @@ export function entityV3Router(deps: EntityV3Deps): Router {
         res.status(404).set('Not-Found-Reason', 'ASPECT').end();
         return;
       }
-      res.json(aspectBody(stored, withSystemMetadata));
+      res.json(v2 ? shape(urn, [stored], withSystemMetadata) : aspectBody(stored, withSystemMetadata));
       return;
     }
     const stored = await deps.store.getLatest(urn, aspectsAsked(req, entity));
@@ -294,14 +331,15 @@ export function entityV3Router(deps: EntityV3Deps): Router {
       res.status(404).set('Not-Found-Reason', 'ENTITY').end();
       return;
     }
-    res.json(entityBody(urn, stored, withSystemMetadata));
+    res.json(shape(urn, stored, withSystemMetadata));
   });
 
   router.post('/:type/*rest', json, async (req, res) => {
     const { urn, entity, aspect } = target(req);
     if (aspect === undefined)
-      throw new ValidationError('POST takes an aspect: /openapi/v3/entity/{type}/{urn}/{aspect}');
-    const body = (req.body ?? {}) as Json;
+      throw new ValidationError(`POST takes an aspect: /openapi/${version}/entity/{type}/{urn}/{aspect}`);
+    // v3 wraps the value ({value, systemMetadata?, headers?}); v2 takes the raw aspect.
+    const body = (v2 ? { value: req.body } : (req.body ?? {})) as Json;
     const changeType = flag(req, 'createIfNotExists', true) ? 'CREATE' : 'UPSERT';
     const sync = !flag(req, 'async', false);
     await write(
@@ -321,7 +359,13 @@ export function entityV3Router(deps: EntityV3Deps): Router {
       sync,
     );
     if (!sync) {
-      res.status(202).json({ urn, [aspect.name]: { value: body['value'] } });
+      res
+        .status(202)
+        .json(
+          v2
+            ? { urn, aspects: { [aspect.name]: { value: body['value'] } } }
+            : { urn, [aspect.name]: { value: body['value'] } },
+        );
       return;
     }
     res.json((await readBack([urn], [aspect.name], flag(req, 'systemMetadata', false)))[0]);
@@ -330,7 +374,7 @@ export function entityV3Router(deps: EntityV3Deps): Router {
   router.patch('/:type/*rest', json, async (req, res) => {
     const { urn, entity, aspect } = target(req);
     if (aspect === undefined)
-      throw new ValidationError('PATCH takes an aspect: /openapi/v3/entity/{type}/{urn}/{aspect}');
+      throw new ValidationError(`PATCH takes an aspect: /openapi/${version}/entity/{type}/{urn}/{aspect}`);
     const sync = !flag(req, 'async', false);
     await write([proposalOf(entity, urn, { aspect: aspect.name, value: req.body }, 'PATCH')], sync);
     if (!sync) {
