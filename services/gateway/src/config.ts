@@ -22,7 +22,7 @@ export interface GatewayConfig {
   readonly groups: { readonly persistence: string; readonly indexer: string };
 }
 
-export const SERVER_VERSION = 'v1.0.0';
+export const SERVER_VERSION = 'v1.0.1';
 
 /** Reads the gateway's part of the environment (shared with the all-in-one catalog). */
 export function readGatewaySection(

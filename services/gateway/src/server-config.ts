@@ -1,14 +1,15 @@
 /**
  * The body of GET /config, which the ecosystem's SDK and CLI read before they write. `noCode` must be
- * the string "true". The reported version stays below 1.0.1 so SDK clients keep to the Rest.li
- * endpoints this service implements instead of switching to OpenAPI v3 writes.
+ * the string "true". From version 1.0.1 the SDK may write through the OpenAPI v3 entity API (clients in
+ * SDK mode; the 1.7 emitter and graph default to Rest.li, and ingestion and the CLI keep to it): both
+ * are served, and PATCH proposals are applied, so the version and `patchCapable` say so.
  */
 export function serverConfig(version: string): Record<string, unknown> {
   return {
     noCode: 'true',
     retention: 'true',
     statefulIngestionCapable: true,
-    patchCapable: false,
+    patchCapable: true,
     supportsImpactAnalysis: false,
     timeZone: 'GMT',
     versions: { 'acryldata/datahub': { version, commit: 'catalog' } },
