@@ -170,7 +170,11 @@ function defaultOf(record: types.RecordType, field: types.Field): unknown {
     defaults = new Map();
     defaultsCache.set(record, defaults);
   }
-  if (defaults.has(field.name)) return structuredClone(defaults.get(field.name));
+  if (defaults.has(field.name)) {
+    const known = defaults.get(field.name);
+    // The MISSING marker is a symbol, which structuredClone refuses: hand it back as it is.
+    return known === MISSING ? MISSING : structuredClone(known);
+  }
   const raw: unknown = field.defaultValue();
   let normalized: unknown = MISSING;
   if (raw === null) {

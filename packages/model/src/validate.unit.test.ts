@@ -106,6 +106,14 @@ describe('validateAspect', () => {
     expect(problemsOf(spec('dataset', 'status'), null)[0]?.path).toBe('');
   });
 
+  it('reports a missing required field without a default every time, not only the first', () => {
+    const ownership = spec('dataset', 'ownership');
+    for (let i = 0; i < 3; i++)
+      expect(problemsOf(ownership, { owners: [{ type: 'DATAOWNER' }] }).map((p) => p.path)).toEqual([
+        'owners[0].owner',
+      ]);
+  });
+
   it('rejects null for a required field', () => {
     expect(problemsOf(spec('dataset', 'status'), { removed: null })[0]).toEqual({
       path: 'removed',
