@@ -141,6 +141,45 @@ for (const family of FAMILIES) {
       expect(read.body).toEqual({ value: { removed: true } });
     });
 
+    it('writes and reads through the generic routes, recording where a write came from', async () => {
+      const chart = `urn:li:chart:(looker,v3_${run})`;
+      const res = await call(base, 'POST', `${V3}/generic?async=false&systemMetadata=true`, {
+        chart: [{ urn: chart, status: { value: { removed: false } } }],
+        dataset: [{ urn: plain, status: { value: { removed: false } } }],
+      });
+      expect(res.status).toBe(200);
+      const body = res.body as Record<
+        string,
+        { urn: string; status: { value: unknown; systemMetadata: { properties: Record<string, string> } } }[]
+      >;
+      expect(body['chart']?.[0]).toMatchObject({ urn: chart, status: { value: { removed: false } } });
+      expect(body['chart']?.[0]?.status.systemMetadata.properties).toMatchObject({
+        eventSource: 'OPENAPI',
+        telemetryTraceId: expect.stringMatching(/^[0-9a-f]{32}$/),
+      });
+      const got = await call(base, 'POST', `${V3}/generic/batchGet`, { chart: [{ urn: chart, status: {} }] });
+      expect(got.body).toEqual({ chart: [{ urn: chart, status: { value: { removed: false } } }] });
+      expect((await call(base, 'GET', `${V3}/generic/${encodeURIComponent(chart)}`)).status).toBe(200);
+      const notList = await call(base, 'POST', `${V3}/generic`, { chart: { urn: chart } });
+      expect(notList).toMatchObject({
+        status: 400,
+        body: { error: "Value of property 'chart' must be an array" },
+      });
+    });
+
+    it('takes the conditions of a single-aspect write as HTTP headers too', async () => {
+      const urn = `urn:li:dataset:(urn:li:dataPlatform:hive,v3_${run}.http_conditional,PROD)`;
+      const path = `${V3}/dataset/${encodeURIComponent(urn)}/status?createIfNotExists=false`;
+      const write = (version: string) =>
+        fetch(`${base}${path}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'If-Version-Match': version },
+          body: JSON.stringify({ value: { removed: false } }),
+        });
+      expect((await write('3')).status).toBe(412);
+      expect((await write('-1')).status).toBe(200);
+    });
+
     it('accepts an asynchronous batch with 202 and stores it', async () => {
       const later = `urn:li:dataset:(urn:li:dataPlatform:hive,v3_${run}.later,PROD)`;
       const res = await call(base, 'POST', `${V3}/dataset`, [

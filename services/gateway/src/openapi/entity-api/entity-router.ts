@@ -71,10 +71,33 @@ function aspectBody(aspect: StoredAspect, withSystemMetadata: boolean): Json {
 }
 
 /** Every OpenAPI response carries a W3C traceparent; the SDK reads its trace id. */
-function traceparent(res: Response): void {
+function traceparent(res: Response): string {
   const micros = BigInt(Date.now()) * 1000n;
   const trace = micros.toString(16).padStart(16, '0') + randomBytes(8).toString('hex');
   res.set('traceparent', `00-${trace}-${randomBytes(8).toString('hex')}-01`);
+  return trace;
+}
+
+/** Where an OpenAPI write came from, as the ecosystem records it in systemMetadata.properties. */
+interface WriteOrigin {
+  readonly sourceIP: string;
+  readonly telemetryTraceId: string;
+}
+
+function originOf(req: Request, res: Response): WriteOrigin {
+  return { sourceIP: req.ip ?? '', telemetryTraceId: String(res.locals['traceId'] ?? '') };
+}
+
+/** The conditions a single-aspect request may send as HTTP headers; they join the proposal's headers. */
+const CONDITION_HEADERS = ['If-Version-Match', 'If-None-Match'] as const;
+
+function conditionHeaders(req: Request): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of CONDITION_HEADERS) {
+    const value = req.get(name);
+    if (value !== undefined) headers[name] = value;
+  }
+  return headers;
 }
 
 interface ItemAspect {
@@ -122,7 +145,22 @@ function batchItems(
   });
 }
 
-function proposalOf(entity: EntitySpec, urn: string, a: ItemAspect, changeType: string): CheckedProposal {
+function proposalOf(
+  entity: EntitySpec,
+  urn: string,
+  a: ItemAspect,
+  changeType: string,
+  origin: WriteOrigin,
+): CheckedProposal {
+  const given = (
+    typeof a.systemMetadata === 'object' && a.systemMetadata !== null ? a.systemMetadata : {}
+  ) as Json;
+  const properties = {
+    ...((given['properties'] ?? {}) as Json),
+    eventSource: 'OPENAPI',
+    sourceIP: origin.sourceIP,
+    telemetryTraceId: origin.telemetryTraceId,
+  };
   return checkProposal({
     entityType: entity.name,
     entityUrn: urn,
@@ -132,7 +170,7 @@ function proposalOf(entity: EntitySpec, urn: string, a: ItemAspect, changeType: 
       contentType: changeType === 'PATCH' ? 'application/json-patch+json' : 'application/json',
       value: JSON.stringify(a.value),
     },
-    ...(a.systemMetadata === undefined ? {} : { systemMetadata: a.systemMetadata }),
+    systemMetadata: { ...given, properties },
     ...(a.headers === undefined ||
     (typeof a.headers === 'object' && Object.keys(a.headers as Json).length === 0)
       ? {}
@@ -160,7 +198,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
   const router = Router();
   const json = express.json({ limit: deps.maxBodyBytes, strict: false, type: () => true });
   router.use((_req, res, next) => {
-    traceparent(res);
+    res.locals['traceId'] = traceparent(res);
     next();
   });
 
@@ -179,30 +217,86 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     return urns.map((urn) => shape(urn, found.get(urn) ?? [], withSystemMetadata));
   };
 
+  /** Writes batches of several entity types in one submission; sync answers with what was stored. */
+  const writeBatches = async (
+    req: Request,
+    res: Response,
+    batches: readonly { entity: EntitySpec; body: unknown }[],
+    changeType: 'UPSERT' | 'PATCH',
+  ): Promise<{ entity: EntitySpec; items: ReturnType<typeof batchItems>; stored?: Json[] }[]> => {
+    const origin = originOf(req, res);
+    const parsed = batches.map((b) => ({
+      entity: b.entity,
+      items: batchItems(b.body, b.entity, changeType === 'PATCH', v2),
+    }));
+    const proposals = parsed.flatMap(({ entity, items }) =>
+      items.flatMap((item) => item.aspects.map((a) => proposalOf(entity, item.urn, a, changeType, origin))),
+    );
+    const sync = !flag(req, 'async', true);
+    await write(proposals, sync);
+    if (!sync) return parsed;
+    const withSystemMetadata = flag(req, 'systemMetadata', false);
+    return Promise.all(
+      parsed.map(async ({ entity, items }) => {
+        const names = [...new Set(items.flatMap((i) => i.aspects.map((a) => a.aspect)))];
+        return {
+          entity,
+          items,
+          stored: await readBack([...new Set(items.map((i) => i.urn))], names, withSystemMetadata),
+        };
+      }),
+    );
+  };
+
+  /** The echo of an asynchronous batch: the submitted aspects (v3), the urns (v2). */
+  const echo = (items: ReturnType<typeof batchItems>): Json[] =>
+    items.map((item) =>
+      v2
+        ? { urn: item.urn }
+        : { urn: item.urn, ...Object.fromEntries(item.aspects.map((a) => [a.aspect, { value: a.value }])) },
+    );
+
   const batchWrite = (changeType: 'UPSERT' | 'PATCH') => async (req: Request, res: Response) => {
     const entity = entityOfName(String(req.params['type']));
-    const items = batchItems(req.body, entity, changeType === 'PATCH', v2);
-    const sync = !flag(req, 'async', true);
-    const withSystemMetadata = flag(req, 'systemMetadata', false);
-    const proposals = items.flatMap((item) =>
-      item.aspects.map((a) => proposalOf(entity, item.urn, a, changeType)),
-    );
-    await write(proposals, sync);
-    if (!sync) {
-      if (changeType === 'PATCH') res.status(202).end();
-      else if (v2) res.status(202).json(items.map((item) => ({ urn: item.urn })));
-      else
-        res.status(202).json(
-          items.map((item) => ({
-            urn: item.urn,
-            ...Object.fromEntries(item.aspects.map((a) => [a.aspect, { value: a.value }])),
-          })),
-        );
-      return;
-    }
-    const names = [...new Set(items.flatMap((i) => i.aspects.map((a) => a.aspect)))];
-    res.json(await readBack([...new Set(items.map((i) => i.urn))], names, withSystemMetadata));
+    const [result] = await writeBatches(req, res, [{ entity, body: req.body }], changeType);
+    if (result?.stored !== undefined) res.json(result.stored);
+    else if (changeType === 'PATCH') res.status(202).end();
+    else res.status(202).json(echo(result?.items ?? []));
   };
+
+  /** `{"<entityName>": [items]}` bodies of the generic routes, each value a list. */
+  const genericBatches = (body: unknown) => {
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw new ValidationError('The body must be an object of entity names to lists');
+    return Object.entries(body as Json).map(([name, list]) => {
+      if (!Array.isArray(list)) throw new ValidationError(`Value of property '${name}' must be an array`);
+      return { entity: entityOfName(name), body: list };
+    });
+  };
+
+  const genericWrite = (changeType: 'UPSERT' | 'PATCH') => async (req: Request, res: Response) => {
+    if (v2) throw new ValidationError('The generic routes are v3 routes');
+    const results = await writeBatches(req, res, genericBatches(req.body), changeType);
+    const synced = results.every((r) => r.stored !== undefined);
+    res
+      .status(synced ? 200 : 202)
+      .json(
+        Object.fromEntries(
+          results.map((r) => [r.entity.name, r.stored ?? (changeType === 'PATCH' ? [] : echo(r.items))]),
+        ),
+      );
+  };
+
+  router.post('/generic/batchGet', json, async (req, res) => {
+    if (v2) throw new ValidationError('The generic routes are v3 routes');
+    const withSystemMetadata = flag(req, 'systemMetadata', false);
+    const out: Json = {};
+    for (const { entity, body } of genericBatches(req.body))
+      out[entity.name] = await batchGet(entity, body, withSystemMetadata);
+    res.json(out);
+  });
+  router.post('/generic', json, genericWrite('UPSERT'));
+  router.patch('/generic', json, genericWrite('PATCH'));
 
   router.post('/scroll', json, async (req, res) => {
     if (v2) throw new ValidationError('The cross-entity scroll is a v3 route');
@@ -280,19 +374,25 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
         .map((urn) => shape(urn, found.get(urn) ?? [], body.withSystemMetadata === true)),
     });
   });
-  router.post('/:type/batchGet', json, async (req, res) => {
-    const entity = entityOfName(String(req.params['type']));
-    if (!Array.isArray(req.body)) throw new ValidationError('The body must be a list of {urn, <aspect>: {}}');
-    const withSystemMetadata = flag(req, 'systemMetadata', false);
+  const batchGet = async (
+    entity: EntitySpec,
+    body: unknown,
+    withSystemMetadata: boolean,
+  ): Promise<Json[]> => {
+    if (!Array.isArray(body)) throw new ValidationError('The body must be a list of {urn, <aspect>: {}}');
     const out: Json[] = [];
-    for (const item of req.body as Json[]) {
+    for (const item of body as Json[]) {
       const { urn, ...rest } = item;
       if (typeof urn !== 'string') throw new ValidationError('Missing `urn` field');
       const names = Object.keys(rest).flatMap((n) => aspectOfName(entity, n)?.name ?? []);
       const stored = await deps.store.getLatest(urn, names.length === 0 ? undefined : names);
       if (stored.length > 0) out.push(shape(urn, stored, withSystemMetadata));
     }
-    res.json(out);
+    return out;
+  };
+  router.post('/:type/batchGet', json, async (req, res) => {
+    const entity = entityOfName(String(req.params['type']));
+    res.json(await batchGet(entity, req.body, flag(req, 'systemMetadata', false)));
   });
 
   /** The urn (and aspect) after `/{type}/`, taken from the raw path so an encoded `/` stays in the urn. */
@@ -351,9 +451,10 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
             aspect: aspect.name,
             value: body['value'],
             systemMetadata: body['systemMetadata'],
-            headers: body['headers'],
+            headers: { ...((body['headers'] ?? {}) as Json), ...conditionHeaders(req) },
           },
           changeType,
+          originOf(req, res),
         ),
       ],
       sync,
@@ -376,7 +477,19 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     if (aspect === undefined)
       throw new ValidationError(`PATCH takes an aspect: /openapi/${version}/entity/{type}/{urn}/{aspect}`);
     const sync = !flag(req, 'async', false);
-    await write([proposalOf(entity, urn, { aspect: aspect.name, value: req.body }, 'PATCH')], sync);
+    const headers = conditionHeaders(req);
+    await write(
+      [
+        proposalOf(
+          entity,
+          urn,
+          { aspect: aspect.name, value: req.body, headers },
+          'PATCH',
+          originOf(req, res),
+        ),
+      ],
+      sync,
+    );
     if (!sync) {
       res.status(202).end();
       return;
