@@ -6,6 +6,8 @@ import type { AspectStore } from '@catalog/store';
 import type { Logger } from '@catalog/runtime';
 import type { ProposalSubmitter } from './ingest/proposal-submitter.js';
 import { mountGraphQL } from './graphql/graphql-endpoint.js';
+import { openApiDocument } from './openapi/document/openapi-document.js';
+import { mountSwaggerUi } from './openapi/swagger-ui/swagger-ui-routes.js';
 import { entityApiRouter } from './openapi/entity-api/entity-router.js';
 import { getRelationshipsV1 } from './openapi/relationships/relationships-v1.js';
 import { consumerLag, type ConsumerGroups } from './operations/consumer-lag.js';
@@ -155,6 +157,12 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     actor: settings.defaultActor,
     maxBodyBytes: settings.maxBodyBytes,
   };
+  let document: string | undefined;
+  app.get('/openapi/v3/api-docs', (_req, res) => {
+    document ??= JSON.stringify(openApiDocument());
+    res.type('json').send(document);
+  });
+  mountSwaggerUi(app, '/openapi/v3/api-docs');
   app.use('/openapi/v3/entity', entityApiRouter(entityApi, 'v3'));
   app.use('/openapi/v2/entity', entityApiRouter(entityApi, 'v2'));
 

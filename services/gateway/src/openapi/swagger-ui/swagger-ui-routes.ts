@@ -1,0 +1,30 @@
+import express, { type Express } from 'express';
+import { getAbsoluteFSPath } from 'swagger-ui-dist';
+
+export const SWAGGER_UI_PATH = '/openapi/swagger-ui';
+
+/**
+ * Swagger UI over the catalog's OpenAPI document, at the ecosystem's path. The assets come from
+ * swagger-ui-dist, served by the catalog itself: the page works with no network beyond the catalog.
+ * Operations start collapsed: the document has a path per entity and aspect.
+ */
+export function mountSwaggerUi(app: Express, documentUrl: string): void {
+  const initializer = `window.onload = function () {
+  window.ui = SwaggerUIBundle({
+    url: ${JSON.stringify(documentUrl)},
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    docExpansion: 'none',
+    defaultModelsExpandDepth: -1,
+    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+    plugins: [SwaggerUIBundle.plugins.DownloadUrl],
+    layout: 'StandaloneLayout',
+  });
+};
+`;
+  app.get(`${SWAGGER_UI_PATH}/swagger-initializer.js`, (_req, res) => {
+    res.type('application/javascript').send(initializer);
+  });
+  app.get(SWAGGER_UI_PATH, (_req, res) => res.redirect(`${SWAGGER_UI_PATH}/index.html`));
+  app.use(SWAGGER_UI_PATH, express.static(getAbsoluteFSPath(), { index: 'index.html' }));
+}
