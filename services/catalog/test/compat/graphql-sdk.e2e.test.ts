@@ -1,12 +1,8 @@
-import { execFile } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { skipUnlessCi } from '@catalog/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from '../families.js';
 import { startTestCatalog, type TestCatalog } from '../harness.js';
-import { pythonWithKafkaEmitter } from './kafka-emitter-python.js';
+import { pythonReport, pythonWithKafkaEmitter } from './kafka-emitter-python.js';
 
 /** The pinned SDK's graph client (GraphQL and OpenAPI helpers), unchanged, against the catalog. */
 const found = await pythonWithKafkaEmitter();
@@ -37,17 +33,10 @@ for (const family of FAMILIES) {
     beforeAll(async () => {
       if ('skip' in found) return;
       catalog = await startTestCatalog(family.env());
-      const script = join(dirname(fileURLToPath(import.meta.url)), 'graphql_sdk.py');
-      const { stdout } = await promisify(execFile)(
-        found.python,
-        [script, catalog.baseUrl, Math.random().toString(36).slice(2, 8)],
-        {
-          timeout: 240_000,
-          env: { ...process.env, DATAHUB_TELEMETRY_ENABLED: 'false' },
-          maxBuffer: 16 * 1024 * 1024,
-        },
-      );
-      report = JSON.parse(stdout.trim().split('\n').pop()!) as Report;
+      report = await pythonReport(found.python, 'graphql_sdk.py', [
+        catalog.baseUrl,
+        Math.random().toString(36).slice(2, 8),
+      ]);
     }, 300_000);
     afterAll(async () => catalog?.dispose());
 

@@ -32,3 +32,16 @@ export async function pythonWithKafkaEmitter(): Promise<{ python: string } | { s
     };
   }
 }
+
+/**
+ * Runs one of this folder's Python scripts with `args` and returns the JSON its last stdout line holds
+ * (the scripts print their report there), with the SDK's telemetry off.
+ */
+export async function pythonReport<T>(python: string, script: string, args: readonly string[]): Promise<T> {
+  const { stdout } = await run(python, [resolve(dirname(fileURLToPath(import.meta.url)), script), ...args], {
+    timeout: 240_000,
+    env: { ...process.env, DATAHUB_TELEMETRY_ENABLED: 'false' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return JSON.parse(stdout.trim().split('\n').pop()!) as T;
+}

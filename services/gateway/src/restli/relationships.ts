@@ -10,12 +10,7 @@ import { readListParam } from './list-param.js';
  */
 export async function getRelationships(req: Request, res: Response, graph: GraphIndex): Promise<void> {
   const { urn } = parseEntityUrn(req.query['urn']);
-  const direction = req.query['direction'];
-  if (direction !== 'INCOMING' && direction !== 'OUTGOING') {
-    throw new ValidationError(
-      `direction must be INCOMING or OUTGOING, got ${JSON.stringify(direction ?? null)}`,
-    );
-  }
+  const direction = directionParam(req.query['direction']);
   const types = readListParam(req.query['types'], 'types') ?? [];
   if (types.length === 0) throw new ValidationError('types is required, as types=<name> or types=List(a,b)');
   const start = intParam(req.query['start'], 'start', 0, MAX_PAGE_SIZE * 100);
@@ -28,6 +23,13 @@ export async function getRelationships(req: Request, res: Response, graph: Graph
     relationships: result.relationships,
     entities: result.relationships.map((r) => r.entity),
   });
+}
+
+/** `direction=INCOMING|OUTGOING`; a 400 naming the value otherwise. */
+export function directionParam(raw: unknown): 'INCOMING' | 'OUTGOING' {
+  if (raw !== 'INCOMING' && raw !== 'OUTGOING')
+    throw new ValidationError(`direction must be INCOMING or OUTGOING, got ${JSON.stringify(raw ?? null)}`);
+  return raw;
 }
 
 export function intParam(raw: unknown, name: string, fallback: number, max: number): number {

@@ -218,34 +218,24 @@ function decodeScroll(scrollId: string | null | undefined): ScrollPosition | und
 
 type QueryResolver = (root: unknown, args: { input: AcrossInput }, ctx: GraphQLContext) => Promise<unknown>;
 
+/** A page of `search` or `searchAcrossEntities`: hits, the default facets, and no suggestions. */
+async function searchPage(ctx: GraphQLContext, input: AcrossInput, entities: readonly string[]) {
+  const page = { start: startOf(input.start), count: countOf(input.count) };
+  const response = await runSearch(ctx, input, entities, page, defaultFacets(entities));
+  return {
+    ...page,
+    count: response.hits.length,
+    total: response.total,
+    searchResults: resultsOf(response),
+    facets: facetsOf(response),
+    suggestions: [],
+  };
+}
+
 export function searchResolvers(): Record<string, Record<string, unknown>> {
   const query: Record<string, QueryResolver> = {
-    search: async (_root, { input }, ctx) => {
-      const entities = entitiesOf([input.type ?? '']);
-      const page = { start: startOf(input.start), count: countOf(input.count) };
-      const response = await runSearch(ctx, input, entities, page, defaultFacets(entities));
-      return {
-        ...page,
-        count: response.hits.length,
-        total: response.total,
-        searchResults: resultsOf(response),
-        facets: facetsOf(response),
-        suggestions: [],
-      };
-    },
-    searchAcrossEntities: async (_root, { input }, ctx) => {
-      const entities = entitiesOf(input.types);
-      const page = { start: startOf(input.start), count: countOf(input.count) };
-      const response = await runSearch(ctx, input, entities, page, defaultFacets(entities));
-      return {
-        ...page,
-        count: response.hits.length,
-        total: response.total,
-        searchResults: resultsOf(response),
-        facets: facetsOf(response),
-        suggestions: [],
-      };
-    },
+    search: async (_root, { input }, ctx) => searchPage(ctx, input, entitiesOf([input.type ?? ''])),
+    searchAcrossEntities: async (_root, { input }, ctx) => searchPage(ctx, input, entitiesOf(input.types)),
     scrollAcrossEntities: async (_root, { input }, ctx) => {
       const entities = entitiesOf(input.types);
       const count = countOf(input.count);

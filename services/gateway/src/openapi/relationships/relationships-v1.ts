@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { ValidationError } from '@catalog/model';
 import { MAX_PAGE_SIZE, type GraphIndex } from '@catalog/search';
 import { parseEntityUrn } from '../../restli/entity-reads.js';
-import { intParam } from '../../restli/relationships.js';
+import { directionParam, intParam } from '../../restli/relationships.js';
 
 /**
  * GET /openapi/relationships/v1/?urn=&direction=&relationshipTypes=&start=&count=: what the SDK's
@@ -11,11 +11,7 @@ import { intParam } from '../../restli/relationships.js';
  */
 export async function getRelationshipsV1(req: Request, res: Response, graph: GraphIndex): Promise<void> {
   const { urn } = parseEntityUrn(req.query['urn']);
-  const direction = req.query['direction'];
-  if (direction !== 'INCOMING' && direction !== 'OUTGOING')
-    throw new ValidationError(
-      `direction must be INCOMING or OUTGOING, got ${JSON.stringify(direction ?? null)}`,
-    );
+  const direction = directionParam(req.query['direction']);
   const raw = req.query['relationshipTypes'];
   const types = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw])
     .flatMap((t) => (typeof t === 'string' ? t.split(',') : []))
