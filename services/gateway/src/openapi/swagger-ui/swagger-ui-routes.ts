@@ -15,6 +15,8 @@ export function mountSwaggerUi(app: Express, documentUrl: string): void {
     dom_id: '#swagger-ui',
     deepLinking: true,
     docExpansion: 'none',
+    // No online validator badge: it would send the document's address to a third party.
+    validatorUrl: null,
     defaultModelsExpandDepth: -1,
     presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
     plugins: [SwaggerUIBundle.plugins.DownloadUrl],
