@@ -3,6 +3,7 @@ export type {
   ApplyStatus,
   AspectStore,
   AspectWrite,
+  StoredState,
   AspectWriteMode,
   AuditStamp,
   ScanOptions,

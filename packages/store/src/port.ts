@@ -33,6 +33,14 @@ export interface StoredAspect {
   readonly created: AuditStamp;
 }
 
+/** What a patch learns about the stored aspect besides its value, for conditional writes. */
+export interface StoredState {
+  /** How many versions the aspect has had: 1 after its first write, 0 when it is absent. */
+  readonly versions: number;
+  /** When version 0 was written (its audit stamp), ms since the epoch; undefined when absent. */
+  readonly modifiedAt: number | undefined;
+}
+
 export type AspectWriteMode =
   /** Store the value as version 0 (new version if it differs, lastObserved update if identical). */
   | 'UPSERT'
@@ -59,8 +67,7 @@ export interface AspectWrite {
    */
   readonly patch?: (
     current: Readonly<Record<string, unknown>> | undefined,
-    /** How many versions the aspect has had: 1 after its first write, 0 when it is absent. */
-    versions: number,
+    stored: StoredState,
   ) => Readonly<Record<string, unknown>>;
   readonly systemMetadata?: SystemMetadata | null;
   readonly created: AuditStamp;

@@ -1,5 +1,5 @@
 import { isDomainError } from '@catalog/model';
-import type { ApplyResult, AspectWrite, SystemMetadata } from './port.js';
+import type { ApplyResult, AspectWrite, StoredState, SystemMetadata } from './port.js';
 
 /**
  * System metadata of an identical value seen again, as the ecosystem keeps it: the stored metadata with
@@ -38,11 +38,11 @@ export type NewValue =
 export function newValue(
   write: AspectWrite,
   current: Readonly<Record<string, unknown>> | undefined,
-  versions: number,
+  stored: StoredState,
 ): NewValue {
   if (write.patch === undefined) return { ok: true, value: requireValue(write) };
   try {
-    return { ok: true, value: write.patch(current, versions) };
+    return { ok: true, value: write.patch(current, stored) };
   } catch (error) {
     if (isDomainError(error)) return { ok: false, rejection: { code: error.code, message: error.message } };
     throw error;

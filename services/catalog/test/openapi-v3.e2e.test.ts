@@ -167,6 +167,26 @@ for (const family of FAMILIES) {
       });
     });
 
+    it('honours If-Modified-Since and If-Unmodified-Since, and refuses a malformed instant', async () => {
+      const urn = `urn:li:dataset:(urn:li:dataPlatform:hive,v3_${run}.since,PROD)`;
+      const write = (headers: Record<string, string>) =>
+        call(base, 'POST', `${V3}/dataset?async=false`, [
+          { urn, status: { value: { removed: false }, headers } },
+        ]);
+      const past = new Date(Date.now() - 3_600_000).toISOString();
+      const future = new Date(Date.now() + 3_600_000).toISOString();
+      // Absent: modified at the earliest time.
+      expect(await write({ 'If-Modified-Since': past })).toMatchObject({
+        status: 412,
+        body: { error: 'Precondition Error' },
+      });
+      expect((await write({ 'If-Unmodified-Since': past })).status).toBe(200);
+      expect((await write({ 'If-Modified-Since': past })).status).toBe(200);
+      expect(await write({ 'If-Unmodified-Since': past })).toMatchObject({ status: 412 });
+      expect((await write({ 'If-Unmodified-Since': future })).status).toBe(200);
+      expect((await write({ 'If-Modified-Since': 'yesterday' })).status).toBe(400);
+    });
+
     it('takes the conditions of a single-aspect write as HTTP headers too', async () => {
       const urn = `urn:li:dataset:(urn:li:dataPlatform:hive,v3_${run}.http_conditional,PROD)`;
       const path = `${V3}/dataset/${encodeURIComponent(urn)}/status?createIfNotExists=false`;
@@ -257,6 +277,19 @@ for (const family of FAMILIES) {
       expect(await badJson.json()).toMatchObject({ error: 'Invalid JSON format' });
       const status = await call(base, 'GET', `${V3}/dataset/${encodeURIComponent(plain)}/status`);
       expect(status.body).toEqual({ value: { removed: false } });
+    });
+
+    it('serves its document as JSON and YAML, and the Rest.li docs page rendered from it', async () => {
+      const json = await call(base, 'GET', '/openapi/v3/api-docs');
+      expect(json.body).toMatchObject({ openapi: '3.1.0' });
+      const yaml = await fetch(`${base}/openapi/v3/api-docs.yaml`);
+      expect((await yaml.text()).startsWith('openapi: 3.1.0')).toBe(true);
+      const docs = await fetch(`${base}/restli/docs`);
+      expect(docs.headers.get('content-type')).toContain('text/html');
+      const page = await docs.text();
+      expect(page).toContain('POST /aspects');
+      expect(page).toContain('ingestProposalBatch');
+      expect(page).not.toContain('/openapi/v3/entity/dataset');
     });
 
     it('deletes an aspect, then the entity', async () => {

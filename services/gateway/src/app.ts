@@ -6,7 +6,9 @@ import type { AspectStore } from '@catalog/store';
 import type { Logger } from '@catalog/runtime';
 import type { ProposalSubmitter } from './ingest/proposal-submitter.js';
 import { mountGraphQL } from './graphql/graphql-endpoint.js';
+import { stringify as stringifyYaml } from 'yaml';
 import { openApiDocument } from './openapi/document/openapi-document.js';
+import { restliDocsPage } from './openapi/document/restli-docs.js';
 import { mountSwaggerUi } from './openapi/swagger-ui/swagger-ui-routes.js';
 import { entityApiRouter } from './openapi/entity-api/entity-router.js';
 import { getRelationshipsV1 } from './openapi/relationships/relationships-v1.js';
@@ -157,10 +159,20 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     actor: settings.defaultActor,
     maxBodyBytes: settings.maxBodyBytes,
   };
-  let document: string | undefined;
+  // The document is built once, when first asked for (it has a path per entity and aspect).
+  let document: Record<string, unknown> | undefined;
+  const apiDocument = () => (document ??= openApiDocument());
+  let documentJson: string | undefined;
+  let documentYaml: string | undefined;
   app.get('/openapi/v3/api-docs', (_req, res) => {
-    document ??= JSON.stringify(openApiDocument());
-    res.type('json').send(document);
+    res.type('json').send((documentJson ??= JSON.stringify(apiDocument())));
+  });
+  app.get('/openapi/v3/api-docs.yaml', (_req, res) => {
+    res.type('application/yaml').send((documentYaml ??= stringifyYaml(apiDocument())));
+  });
+  let restliDocs: string | undefined;
+  app.get('/restli/docs', (_req, res) => {
+    res.type('html').send((restliDocs ??= restliDocsPage(apiDocument())));
   });
   mountSwaggerUi(app, '/openapi/v3/api-docs');
   app.use('/openapi/v3/entity', entityApiRouter(entityApi, 'v3'));

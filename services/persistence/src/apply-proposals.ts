@@ -3,7 +3,9 @@ import {
   applyAspectPatch,
   defaultAspectsFor,
   entityRegistry,
+  isDomainError,
   PreconditionError,
+  ValidationError,
   type ErrorCode,
 } from '@catalog/model';
 import type { EventDecoder, LogRecord, MetadataChangeLog, MetadataChangeProposal } from '@catalog/events';
@@ -21,6 +23,9 @@ import { decodeProposalRecord, type DecodedProposal } from './proposal-record.js
 const IF_NONE_MATCH = 'If-None-Match';
 /** With a version: write only when the aspect has had that many versions ("-1": it must be absent). */
 const IF_VERSION_MATCH = 'If-Version-Match';
+/** ISO-8601 instants: write only when the aspect was modified after (or, unmodified, not after) them. */
+const IF_MODIFIED_SINCE = 'If-Modified-Since';
+const IF_UNMODIFIED_SINCE = 'If-Unmodified-Since';
 
 export interface FailedProposal {
   readonly key: string;
@@ -87,7 +92,22 @@ export async function applyProposals(
       effects.outcomes.push(success(item, 'TIMESERIES'));
       continue;
     }
-    writes.push(toWrite(item));
+    let write: AspectWrite;
+    try {
+      write = toWrite(item);
+    } catch (error) {
+      // A proposal this write cannot be made of (a malformed condition header) is refused, not retried.
+      if (!isDomainError(error)) throw error;
+      effects.failed.push({ key: proposal.urn.raw, mcp: item.mcp, error: error.message });
+      effects.outcomes.push({
+        requestId: item.requestId,
+        ok: false,
+        code: error.code,
+        message: error.message,
+      });
+      continue;
+    }
+    writes.push(write);
     writers.push(item);
   }
 
@@ -196,17 +216,36 @@ function toWrite(item: Checked): AspectWrite {
  */
 function writeFunction(proposal: CheckedProposal, now: number): AspectWrite['patch'] {
   const expected = headerOf(proposal, IF_VERSION_MATCH);
+  const modifiedSince = timeHeader(proposal, IF_MODIFIED_SINCE);
+  const unmodifiedSince = timeHeader(proposal, IF_UNMODIFIED_SINCE);
   const patch = proposal.patch;
-  if (patch === undefined && expected === undefined) return undefined;
+  const conditional = expected !== undefined || modifiedSince !== undefined || unmodifiedSince !== undefined;
+  if (patch === undefined && !conditional) return undefined;
   const value = proposal.value ?? {};
-  return (current, versions) => {
+  return (current, stored) => {
     if (expected !== undefined) {
-      const actual = current === undefined ? '-1' : String(versions);
+      const actual = current === undefined ? '-1' : String(stored.versions);
       if (expected.trim() !== actual)
         throw new PreconditionError(`Expected version ${expected}, actual version ${actual}`);
     }
+    // An absent aspect counts as modified at the earliest time.
+    const modifiedAt = stored.modifiedAt ?? 0;
+    if (modifiedSince !== undefined && modifiedAt <= modifiedSince)
+      throw new PreconditionError(`Item last modified ${modifiedAt} <= ${modifiedSince} (epoch ms)`);
+    if (unmodifiedSince !== undefined && modifiedAt > unmodifiedSince)
+      throw new PreconditionError(`Item last modified ${modifiedAt} > ${unmodifiedSince} (epoch ms)`);
     return patch === undefined ? value : applyAspectPatch(proposal.aspect, current, patch, now);
   };
+}
+
+/** An ISO-8601 instant in a condition header, as epoch ms; a header that is not one is refused (400). */
+function timeHeader(proposal: CheckedProposal, name: string): number | undefined {
+  const raw = headerOf(proposal, name);
+  if (raw === undefined) return undefined;
+  const ms = Date.parse(raw);
+  if (!Number.isFinite(ms))
+    throw new ValidationError(`Header ${name} must be an ISO-8601 instant, got ${JSON.stringify(raw)}`);
+  return ms;
 }
 
 /** A proposal header by name, matched case-insensitively as the ecosystem matches them. */

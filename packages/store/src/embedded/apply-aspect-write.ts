@@ -47,7 +47,7 @@ function upsert(stmts: SqliteStatements, write: AspectWrite, now: number): Apply
     write.patch === undefined || previous === undefined
       ? 0
       : (stmts.maxVersion.get(urn, aspect)?.max ?? 0) + 1;
-  const made = newValue(write, previous?.value, versions);
+  const made = newValue(write, previous?.value, { versions, modifiedAt: previous?.created.time });
   if (!made.ok) {
     return {
       requestId,

@@ -102,7 +102,9 @@ export function planWrite(
   const made = newValue(
     write,
     current === undefined ? undefined : (JSON.parse(current.metadata) as Record<string, unknown>),
-    current === undefined ? 0 : current.seq + 1,
+    current === undefined
+      ? { versions: 0, modifiedAt: undefined }
+      : { versions: current.seq + 1, modifiedAt: toStoredAspect(current).created.time },
   );
   if (!made.ok) {
     const result: ApplyResult = {

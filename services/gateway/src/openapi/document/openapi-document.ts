@@ -480,6 +480,12 @@ function operationPaths(): Record<string, Json> {
       get: op(ops, 'Consumer lag', [path('kind', 'mcp, mcl or mcl-timeseries')], undefined, anyOk),
     },
     '/openapi/v3/api-docs': { get: op(ops, 'This document', [], undefined, anyOk) },
+    '/openapi/v3/api-docs.yaml': {
+      get: op(ops, 'This document, as YAML', [], undefined, { description: 'YAML' }),
+    },
+    '/restli/docs': {
+      get: op(ops, 'The Rest.li endpoints, browsable (HTML)', [], undefined, { description: 'An HTML page' }),
+    },
     '/openapi/swagger-ui/index.html': {
       get: op(ops, 'Swagger UI over this document (HTML)', [], undefined, { description: 'An HTML page' }),
     },
