@@ -236,9 +236,14 @@ function checkSystemMetadata(raw: unknown): CheckedSystemMetadata | undefined {
   const out: Record<string, unknown> = {};
   const lastObserved = raw['lastObserved'];
   if (lastObserved !== undefined && lastObserved !== null) {
-    if (typeof lastObserved === 'number' && Number.isInteger(lastObserved))
+    // A long on the wire, and a safe integer in JSON: anything larger could not be written to the log.
+    if (typeof lastObserved === 'number' && Number.isSafeInteger(lastObserved) && lastObserved >= 0)
       out['lastObserved'] = lastObserved;
-    else problems.push({ path: 'systemMetadata.lastObserved', message: 'must be an integer (ms)' });
+    else
+      problems.push({
+        path: 'systemMetadata.lastObserved',
+        message: 'must be a non-negative integer of milliseconds, at most 2^53 - 1',
+      });
   }
   for (const field of SYSTEM_METADATA_STRINGS) {
     const v = raw[field];

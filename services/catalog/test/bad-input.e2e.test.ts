@@ -150,6 +150,31 @@ describe('bad input gets a 4xx naming the problem and changes nothing', () => {
     );
   });
 
+  it('a path with malformed percent-encoding is a 400, not a 500', async () => {
+    for (const path of [
+      '/entitiesV2/%E0%A4',
+      '/entities/urn%3Ali%3Achart%3A(%)',
+      '/aspects/%E0%A4?aspect=status&version=0',
+    ]) {
+      const res = await get(base, path);
+      expect(res.status, path).toBe(400);
+      expect(res.text, path).toContain('percent-encoding');
+    }
+  });
+
+  it('a lastObserved beyond a safe integer is a 4xx naming the field, not a 503', () =>
+    expectRejected(
+      () =>
+        ingest({
+          proposal: {
+            ...proposal(urn, 'status', { removed: false }),
+            systemMetadata: { lastObserved: 1e30 },
+          },
+        }),
+      400,
+      /systemMetadata.lastObserved/,
+    ));
+
   it('an unknown action is a 400', () =>
     expectRejected(() => post(base, '/aspects?action=explode', {}), 400, /Unknown action/));
 

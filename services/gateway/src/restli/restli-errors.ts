@@ -36,7 +36,8 @@ interface BodyParserError {
 
 /**
  * The one mapper from errors to Rest.li-style bodies. Domain errors keep their message; body-parser
- * errors become 400/413/415; anything else is a 500 with an opaque message and a correlation id.
+ * errors become 400/413/415; other errors that carry a 4xx status (express's URI decoding) keep it;
+ * anything else is a 500 with an opaque message and a correlation id.
  */
 export function restliErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
@@ -63,6 +64,13 @@ export function restliErrorHandler(logger: Logger): ErrorRequestHandler {
         return;
       case 'request.aborted':
         return;
+    }
+    // Errors that carry a client status keep it: a path with malformed percent-encoding is a 400.
+    if (typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+      const reason =
+        error instanceof URIError ? `Malformed percent-encoding in ${req.path}` : parserError.message;
+      sendRestliError(res, parserError.status, reason ?? 'Bad request');
+      return;
     }
     const correlationId = randomUUID();
     logger.error({ err: error, correlationId, method: req.method, path: req.path }, 'unexpected error');
