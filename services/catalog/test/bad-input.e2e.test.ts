@@ -171,7 +171,7 @@ describe('bad input gets a 4xx naming the problem and changes nothing', () => {
             systemMetadata: { lastObserved: 1e30 },
           },
         }),
-      400,
+      422,
       /systemMetadata.lastObserved/,
     ));
 
