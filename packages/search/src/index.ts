@@ -24,6 +24,7 @@ export {
   type SearchScalar,
   type TimeseriesDocument,
   type TimeseriesIndex,
+  type TimeseriesPosition,
   type TimeseriesQuery,
 } from './port.js';
 export {

@@ -235,20 +235,29 @@ export interface TimeseriesDocument {
   readonly systemMetadata?: Readonly<Record<string, unknown>>;
 }
 
+/** Where a time-series scan resumes: strictly after this document in the index's order. */
+export interface TimeseriesPosition {
+  readonly timestampMillis: number;
+  readonly id: string;
+}
+
 export interface TimeseriesQuery {
   readonly entityType: string;
   readonly aspect: string;
-  readonly urn: string;
+  /** One entity's documents; absent, every entity's (a scan of the aspect). */
+  readonly urn?: string;
   readonly startTimeMillis?: number;
   readonly endTimeMillis?: number;
   readonly limit: number;
   readonly filter?: Filter;
+  /** Keyset paging: resume after this document. */
+  readonly after?: TimeseriesPosition;
 }
 
 export interface TimeseriesIndex {
   ensure(entityType: string, aspect: string): Promise<void>;
   upsert(documents: readonly TimeseriesDocument[]): Promise<void>;
-  /** Newest first. */
+  /** Newest first; equal timestamps in ascending id order, so `after` pages neither repeat nor skip. */
   query(query: TimeseriesQuery): Promise<readonly TimeseriesDocument[]>;
   refresh(): Promise<void>;
   close(): Promise<void>;

@@ -36,6 +36,92 @@ for (const family of FAMILIES) {
     });
     afterAll(async () => catalog?.dispose());
 
+    it('scrolls every entity’s values of a time-series aspect newest first, resuming from scrollId', async () => {
+      const t0 = 1_700_000_000_000;
+      const first = `urn:li:dataset:(urn:li:dataPlatform:hive,ts_${run}.a,PROD)`;
+      const second = `urn:li:dataset:(urn:li:dataPlatform:hive,ts_${run}.b,PROD)`;
+      const profiles = [
+        [first, 1],
+        [first, 2],
+        [first, 3],
+        [second, 2],
+        [second, 4],
+      ] as const;
+      const res = await fetch(`${base}/aspects?action=ingestProposalBatch`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Wait-For-Index': 'true' },
+        body: JSON.stringify({
+          async: 'false',
+          proposals: profiles.map(([urn, day]) => ({
+            entityType: 'dataset',
+            entityUrn: urn,
+            changeType: 'UPSERT',
+            aspectName: 'datasetProfile',
+            aspect: {
+              value: JSON.stringify({ timestampMillis: t0 + day * 86_400_000, rowCount: day * 100 }),
+              contentType: 'application/json',
+            },
+            systemMetadata: { runId: `run-${run}` },
+          })),
+        }),
+      });
+      expect(res.status).toBe(200);
+      const window = `startTimeMillis=${t0}&endTimeMillis=${t0 + 5 * 86_400_000}`;
+      type Page = {
+        scrollId?: string;
+        results: {
+          urn: string;
+          timestampMillis: number;
+          event: { rowCount: number };
+          systemMetadata?: unknown;
+        }[];
+      };
+      const seen: Page['results'] = [];
+      let scrollId: string | undefined;
+      for (let page = 0; page < 5; page++) {
+        const got = await call(
+          base,
+          'GET',
+          `/openapi/v2/timeseries/dataset/datasetProfile?count=2&${window}${scrollId ? `&scrollId=${scrollId}` : ''}`,
+        );
+        expect(got.status).toBe(200);
+        const body = got.body as Page;
+        seen.push(...body.results);
+        scrollId = body.scrollId;
+        if (scrollId === undefined) break;
+      }
+      expect(seen.map((r) => r.event.rowCount)).toEqual([400, 300, 200, 200, 100]);
+      expect(new Set(seen.filter((r) => r.event.rowCount === 200).map((r) => r.urn))).toEqual(
+        new Set([first, second]),
+      );
+      expect(seen[0]).toMatchObject({ urn: second, timestampMillis: t0 + 4 * 86_400_000 });
+      expect(seen[0]!.systemMetadata).toBeUndefined();
+      const withMetadata = await call(
+        base,
+        'GET',
+        `/openapi/v2/timeseries/dataset/datasetProfile?count=1&systemMetadata=true&${window}`,
+      );
+      expect((withMetadata.body as Page).results[0]!.systemMetadata).toMatchObject({ runId: `run-${run}` });
+    });
+
+    it('refuses a versioned aspect, an unknown entity, a foreign scrollId and a bad count with 400s naming them', async () => {
+      const cases: [string, RegExp][] = [
+        ['/openapi/v2/timeseries/dataset/datasetProperties', /Only timeseries aspects/],
+        ['/openapi/v2/timeseries/nosuchentity/datasetProfile', /Unknown entity type: nosuchentity/],
+        ['/openapi/v2/timeseries/dataset/datasetProfile?scrollId=bm9wZQ', /Invalid scrollId/],
+        ['/openapi/v2/timeseries/dataset/datasetProfile?count=-1', /count must be an integer/],
+        [
+          '/openapi/v2/timeseries/dataset/datasetProfile?startTimeMillis=9&endTimeMillis=1',
+          /startTimeMillis/,
+        ],
+      ];
+      for (const [path, message] of cases) {
+        const res = await call(base, 'GET', path);
+        expect(res.status, path).toBe(400);
+        expect(JSON.stringify(res.body), path).toMatch(message);
+      }
+    });
+
     it('creates structured property definitions and assigns values in the v2 forms of spec 4.13', async () => {
       for (const [urn, valueType, qualifiedName] of [
         [retention, 'urn:li:dataType:datahub.number', `io.catalog.retention_${run}`],

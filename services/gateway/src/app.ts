@@ -12,6 +12,7 @@ import { restliDocsPage } from './openapi/document/restli-docs.js';
 import { mountSwaggerUi } from './openapi/swagger-ui/swagger-ui-routes.js';
 import { entityApiRouter } from './openapi/entity-api/entity-router.js';
 import { getRelationshipsV1 } from './openapi/relationships/relationships-v1.js';
+import { timeseriesApiRouter } from './openapi/timeseries/timeseries-v2.js';
 import { consumerLag, type ConsumerGroups } from './operations/consumer-lag.js';
 import type { IndexWaiter } from './operations/index-waiter.js';
 import {
@@ -177,6 +178,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   mountSwaggerUi(app, '/openapi/v3/api-docs');
   app.use('/openapi/v3/entity', entityApiRouter(entityApi, 'v3'));
   app.use('/openapi/v2/entity', entityApiRouter(entityApi, 'v2'));
+  app.use('/openapi/v2/timeseries', timeseriesApiRouter({ timeseries: readModels.timeseries, logger }));
 
   mountGraphQL(
     app,

@@ -11,7 +11,8 @@ import type Database from 'better-sqlite3';
  * - `browse`: one row per browse-path step (parent path, child segment, leaf or group), for browse.
  * - `fts_<entityType>` (created by ensureIndex): contentless FTS5, one column per full-text field.
  * - `edges`: graph edges keyed by (source, aspect, relationship, target), indexed from both ends.
- * - `timeseries`: time-series documents by id, indexed by (entity_type, aspect, urn, ts).
+ * - `timeseries`: time-series documents by id, indexed by (entity_type, aspect, urn, ts) for one
+ *   entity's values and by (entity_type, aspect, ts, id) for a scan of an aspect.
  */
 export function migrateSearchSchema(db: Database.Database): void {
   db.exec(`
@@ -75,6 +76,7 @@ export function migrateSearchSchema(db: Database.Database): void {
       system_metadata TEXT
     );
     CREATE INDEX IF NOT EXISTS timeseries_lookup ON timeseries (entity_type, aspect, urn, ts);
+    CREATE INDEX IF NOT EXISTS timeseries_scan ON timeseries (entity_type, aspect, ts, id);
   `);
 }
 

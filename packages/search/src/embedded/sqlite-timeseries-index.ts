@@ -16,12 +16,13 @@ interface TimeseriesRow {
 
 /**
  * The embedded TimeseriesIndex: one row per document id (so re-indexing an event replaces it), read
- * newest first through the (entity_type, aspect, urn, ts) index; a filter is applied to the value's
- * top-level fields as rows stream, until `limit` documents match.
+ * newest first (ties by ascending id) through the (entity_type, aspect, urn, ts) index, or the
+ * (entity_type, aspect, ts, id) index for a scan; a filter is applied to the value's top-level
+ * fields as rows stream, until `limit` documents match.
  */
 export class SqliteTimeseriesIndex implements TimeseriesIndex {
   private readonly write: (documents: readonly TimeseriesDocument[]) => void;
-  private readonly select: Database.Statement<[string, string, string, number, number], TimeseriesRow>;
+  private readonly selects = new Map<string, Database.Statement<unknown[], TimeseriesRow>>();
   private released = false;
 
   constructor(private readonly handle: SqliteHandle) {
@@ -43,11 +44,22 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
           d.systemMetadata === undefined ? null : JSON.stringify(d.systemMetadata),
         );
     });
-    this.select = db.prepare(
-      `SELECT id, entity_type, aspect, urn, ts, value, system_metadata FROM timeseries
-       WHERE entity_type = ? AND aspect = ? AND urn = ? AND ts >= ? AND ts <= ?
-       ORDER BY ts DESC, id DESC`,
-    );
+  }
+
+  /** One prepared statement per shape: with or without a urn, with or without a resume position. */
+  private select(byUrn: boolean, resumes: boolean): Database.Statement<unknown[], TimeseriesRow> {
+    const key = `${byUrn}/${resumes}`;
+    let statement = this.selects.get(key);
+    if (statement === undefined) {
+      statement = this.handle.db.prepare<unknown[], TimeseriesRow>(
+        `SELECT id, entity_type, aspect, urn, ts, value, system_metadata FROM timeseries
+         WHERE entity_type = ? AND aspect = ?${byUrn ? ' AND urn = ?' : ''} AND ts >= ? AND ts <= ?
+         ${resumes ? 'AND (ts < ? OR (ts = ? AND id > ?))' : ''}
+         ORDER BY ts DESC, id ASC`,
+      );
+      this.selects.set(key, statement);
+    }
+    return statement;
   }
 
   async ensure(_entityType: string, _aspect: string): Promise<void> {}
@@ -60,13 +72,15 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
     const filter = normalizeFilter(query.filter);
     const found: TimeseriesDocument[] = [];
     if (query.limit <= 0) return found;
-    const rows = this.select.iterate(
-      query.entityType,
-      query.aspect,
-      query.urn,
+    const parameters: unknown[] = [query.entityType, query.aspect];
+    if (query.urn !== undefined) parameters.push(query.urn);
+    parameters.push(
       query.startTimeMillis ?? Number.MIN_SAFE_INTEGER,
       query.endTimeMillis ?? Number.MAX_SAFE_INTEGER,
     );
+    const { after } = query;
+    if (after !== undefined) parameters.push(after.timestampMillis, after.timestampMillis, after.id);
+    const rows = this.select(query.urn !== undefined, after !== undefined).iterate(...parameters);
     for (const row of rows) {
       const value = JSON.parse(row.value) as Record<string, unknown>;
       if (!matchesFilter(filter, (field) => topLevelValues(value, field))) continue;

@@ -72,11 +72,12 @@ export class OpenSearchTimeseriesIndex implements TimeseriesIndex {
     const range: Record<string, number> = {};
     if (query.startTimeMillis !== undefined) range['gte'] = query.startTimeMillis;
     if (query.endTimeMillis !== undefined) range['lte'] = query.endTimeMillis;
-    const filter: Query[] = [{ term: { urn: query.urn } }];
+    const filter: Query[] = query.urn === undefined ? [] : [{ term: { urn: query.urn } }];
     if (Object.keys(range).length > 0) filter.push({ range: { timestampMillis: range } });
     const filtered = query.filter !== undefined && query.filter.or.length > 0;
     const found: TimeseriesDocument[] = [];
-    let after: Types.Common.SortResults | undefined;
+    let after: Types.Common.SortResults | undefined =
+      query.after === undefined ? undefined : [query.after.timestampMillis, query.after.id];
     while (found.length < query.limit) {
       const size = filtered ? Math.max(ROUND, query.limit) : Math.min(query.limit - found.length, 10_000);
       const response = await this.parts.client.search({

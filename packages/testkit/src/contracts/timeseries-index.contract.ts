@@ -111,6 +111,48 @@ export function timeseriesIndexContract(
       expect(limited.map((d) => d.timestampMillis)).toEqual([3_000]);
     });
 
+    it('scans every entity of an aspect in pages that resume after the last document, with ties by id', async () => {
+      const ns = uniqueNamespace();
+      // A time window no other test writes in, so the scan sees only this test's documents.
+      const base = Date.now() * 16;
+      const urns = ['a', 'b', 'c'].map((name) => urnOf(ns, name));
+      const written = urns.flatMap((urn, i) => [
+        profile(urn, base + 100, i),
+        profile(urn, base + 200 + i, i),
+        profile(urn, base + 300, i),
+      ]);
+      await ts().upsert(written);
+      await ts().refresh();
+      const window = {
+        entityType: 'dataset',
+        aspect: 'datasetProfile',
+        startTimeMillis: base,
+        endTimeMillis: base + 1_000,
+      };
+      const seen: TimeseriesDocument[] = [];
+      let after: TimeseriesDocument | undefined;
+      for (let page = 0; page < 10; page++) {
+        const found = await ts().query({
+          ...window,
+          limit: 2,
+          ...(after === undefined ? {} : { after: { timestampMillis: after.timestampMillis, id: after.id } }),
+        });
+        seen.push(...found);
+        if (found.length < 2) break;
+        after = found[found.length - 1];
+      }
+      const expected = [...written].sort((x, y) =>
+        x.timestampMillis !== y.timestampMillis
+          ? y.timestampMillis - x.timestampMillis
+          : x.id < y.id
+            ? -1
+            : 1,
+      );
+      expect(seen.map((d) => d.id)).toEqual(expected.map((d) => d.id));
+      const unpaged = await ts().query({ ...window, limit: 100 });
+      expect(unpaged.map((d) => d.id)).toEqual(expected.map((d) => d.id));
+    });
+
     it('returns nothing for an unknown urn', async () => {
       expect(await query({ urn: urnOf(uniqueNamespace(), 'none') })).toEqual([]);
     });

@@ -410,6 +410,23 @@ function restliPaths(): Record<string, Json> {
         anyOk,
       ),
     },
+    '/openapi/v2/timeseries/{entityName}/{aspectName}': {
+      get: op(
+        'timeseries',
+        "Every entity's values of a time-series aspect, newest first, in scrolled pages",
+        [
+          path('entityName', 'Entity type, e.g. dataset'),
+          path('aspectName', 'A time-series aspect of that entity, e.g. datasetProfile'),
+          query('count', { type: 'integer', default: 10, maximum: 10_000 }, 'Page size'),
+          query('scrollId', { type: 'string' }, 'The scrollId of the previous page'),
+          query('startTimeMillis', { type: 'integer' }, 'Earliest timestamp (inclusive)'),
+          query('endTimeMillis', { type: 'integer' }, 'Latest timestamp (inclusive)'),
+          query('systemMetadata', { type: 'boolean', default: false }, 'Include system metadata'),
+        ],
+        undefined,
+        anyOk,
+      ),
+    },
     '/api/graphql': {
       post: op(
         'graphql',

@@ -24,6 +24,7 @@ describe('openApiDocument', () => {
       '/entities',
       '/relationships',
       '/openapi/relationships/v1',
+      '/openapi/v2/timeseries/{entityName}/{aspectName}',
       '/gms/operations',
       '/api/graphql',
       '/api/graphiql',

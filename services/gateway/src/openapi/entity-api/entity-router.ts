@@ -14,6 +14,7 @@ import type { Logger } from '@catalog/runtime';
 import { errorOfOutcome } from '../../ingest/outcome-error.js';
 import type { ProposalSubmitter } from '../../ingest/proposal-submitter.js';
 import { openApiErrorHandler } from '../openapi-errors.js';
+import { flag } from '../query-params.js';
 import { aspectOfName, entityOfName, requireUrn, urnAndAspect } from './entity-paths.js';
 
 export interface EntityApiDeps {
@@ -27,15 +28,6 @@ export interface EntityApiDeps {
 
 type Json = Record<string, unknown>;
 const MAX_COUNT = 10_000;
-
-/** `true`/`false` query flags with the route's default. */
-function flag(req: Request, name: string, fallback: boolean): boolean {
-  const raw = req.query[name];
-  if (raw === undefined) return fallback;
-  if (raw === 'true') return true;
-  if (raw === 'false') return false;
-  throw new ValidationError(`${name} must be true or false, got ${JSON.stringify(raw)}`);
-}
 
 /** Repeatable list parameters (`aspects=a&aspects=b` or `aspects=a,b`). */
 function listParam(req: Request, ...names: string[]): string[] | undefined {

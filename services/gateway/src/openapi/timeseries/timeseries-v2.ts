@@ -1,0 +1,93 @@
+import { Router, type Request, type Response } from 'express';
+import { entityRegistry, ValidationError } from '@catalog/model';
+import type { Logger } from '@catalog/runtime';
+import type { TimeseriesDocument, TimeseriesIndex, TimeseriesPosition } from '@catalog/search';
+import { openApiErrorHandler } from '../openapi-errors.js';
+import { flag, intParam } from '../query-params.js';
+
+const MAX_COUNT = 10_000;
+const LATEST_MILLIS = Number.MAX_SAFE_INTEGER;
+
+export interface TimeseriesApiDeps {
+  readonly timeseries: TimeseriesIndex;
+  readonly logger: Logger;
+}
+
+/**
+ * GET /openapi/v2/timeseries/{entityName}/{aspectName}: every entity's values of one time-series
+ * aspect, newest first, in pages of `count` (default 10) that resume from `scrollId`, optionally
+ * bounded by `startTimeMillis`/`endTimeMillis`. The answer is the ecosystem's GenericScrollResult of
+ * GenericTimeseriesAspect: `{scrollId?, results: [{urn, timestampMillis, messageId?, event,
+ * systemMetadata?}]}`; the last page carries no scrollId.
+ */
+export function timeseriesApiRouter(deps: TimeseriesApiDeps): Router {
+  const router = Router();
+  router.get('/:entityName/:aspectName', async (req: Request, res: Response) => {
+    const entity = entityRegistry.requireEntity(String(req.params['entityName']));
+    const aspectName = String(req.params['aspectName']);
+    const aspect = entity.aspects.get(aspectName);
+    if (!aspect) throw new ValidationError(`Unknown aspect ${aspectName} for entity type ${entity.name}`);
+    if (aspect.kind !== 'timeseries') throw new ValidationError('Only timeseries aspects are supported.');
+    const count = intParam(req, 'count', { min: 0, max: MAX_COUNT }) ?? 10;
+    const startTimeMillis = intParam(req, 'startTimeMillis', { min: 0, max: LATEST_MILLIS });
+    const endTimeMillis = intParam(req, 'endTimeMillis', { min: 0, max: LATEST_MILLIS });
+    if (startTimeMillis !== undefined && endTimeMillis !== undefined && startTimeMillis > endTimeMillis)
+      throw new ValidationError('startTimeMillis must not be after endTimeMillis');
+    const withSystemMetadata = flag(req, 'systemMetadata', false);
+    const scrollId = req.query['scrollId'];
+    const after = typeof scrollId === 'string' && scrollId !== '' ? decodeScrollId(scrollId) : undefined;
+    const documents =
+      count === 0
+        ? []
+        : await deps.timeseries.query({
+            entityType: entity.name,
+            aspect: aspect.name,
+            limit: count,
+            ...(startTimeMillis !== undefined ? { startTimeMillis } : {}),
+            ...(endTimeMillis !== undefined ? { endTimeMillis } : {}),
+            ...(after !== undefined ? { after } : {}),
+          });
+    const last = documents[documents.length - 1];
+    res.json({
+      ...(last !== undefined && documents.length === count ? { scrollId: encodeScrollId(last) } : {}),
+      results: documents.map((d) => genericTimeseriesAspect(d, withSystemMetadata)),
+    });
+  });
+  router.use(openApiErrorHandler(deps.logger));
+  return router;
+}
+
+function genericTimeseriesAspect(document: TimeseriesDocument, withSystemMetadata: boolean) {
+  const messageId = document.value['messageId'];
+  return {
+    urn: document.urn,
+    timestampMillis: document.timestampMillis,
+    ...(typeof messageId === 'string' ? { messageId } : {}),
+    event: document.value,
+    ...(withSystemMetadata && document.systemMetadata !== undefined
+      ? { systemMetadata: document.systemMetadata }
+      : {}),
+  };
+}
+
+/** The scroll id is the last document's position, `[timestampMillis, id]`, as base64url JSON. */
+function encodeScrollId(document: TimeseriesDocument): string {
+  return Buffer.from(JSON.stringify([document.timestampMillis, document.id])).toString('base64url');
+}
+
+function decodeScrollId(scrollId: string): TimeseriesPosition {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(scrollId, 'base64url').toString('utf8'));
+  } catch {
+    decoded = undefined;
+  }
+  if (
+    !Array.isArray(decoded) ||
+    decoded.length !== 2 ||
+    !Number.isSafeInteger(decoded[0]) ||
+    typeof decoded[1] !== 'string'
+  )
+    throw new ValidationError(`Invalid scrollId ${JSON.stringify(scrollId)}: not one this service issued`);
+  return { timestampMillis: decoded[0] as number, id: decoded[1] };
+}
