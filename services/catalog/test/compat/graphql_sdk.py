@@ -59,13 +59,32 @@ mcps.append(
 )
 graph.emit_mcps(mcps)
 
-# Writes reach search through the indexer: wait until every dataset of this run is searchable.
-deadline = time.time() + 60
-while time.time() < deadline:
-    found = list(graph.get_urns_by_filter(entity_types=["dataset"], query=RUN, status=RemovedStatusFilter.ALL))
-    if len(found) == len(hive) + 3:
-        break
-    time.sleep(0.2)
+
+def eventually(read, done, seconds=60):
+    """Writes reach search and the graph through the indexer: poll until `done` holds (or time runs out,
+    returning the last value read, so that the test names what never arrived)."""
+    deadline = time.time() + seconds
+    value = read()
+    while not done(value) and time.time() < deadline:
+        time.sleep(0.2)
+        value = read()
+    return value
+
+
+eventually(
+    lambda: list(graph.get_urns_by_filter(entity_types=["dataset"], query=RUN, status=RemovedStatusFilter.ALL)),
+    lambda found: len(found) == len(hive) + 3,
+)
+eventually(
+    lambda: list(graph.get_urns_by_filter(entity_types=["dataset"], container=container, query=RUN)),
+    lambda found: len(found) == 3,
+)
+eventually(
+    lambda: list(
+        graph.get_urns_by_filter(entity_types=["dataset"], query=RUN, status=RemovedStatusFilter.ONLY_SOFT_DELETED)
+    ),
+    lambda found: len(found) == 1,
+)
 
 report = {}
 report["platformEnv"] = sorted(
@@ -83,7 +102,12 @@ report["all"] = sorted(
     graph.get_urns_by_filter(entity_types=["dataset"], query=RUN, status=RemovedStatusFilter.ALL, batch_size=3)
 )
 report["me"] = graph.execute_graphql("query { me { corpUser { urn } } }")["me"]["corpUser"]["urn"]
-related = list(graph.get_related_entities(hive[0], ["DownstreamOf"], DataHubGraph.RelationshipDirection.OUTGOING))
+related = eventually(
+    lambda: list(
+        graph.get_related_entities(hive[0], ["DownstreamOf"], DataHubGraph.RelationshipDirection.OUTGOING)
+    ),
+    lambda found: len(found) > 0,
+)
 report["related"] = [[r.urn, r.relationship_type] for r in related]
 tag = graph.create_tag(f"sdk_{RUN}")
 report["tag"] = tag
