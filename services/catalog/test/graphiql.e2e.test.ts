@@ -1,49 +1,18 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { skipUnlessCi } from '@catalog/testkit';
 import { startTestCatalog, type TestCatalog } from './harness.js';
+import { browserSkip, launchChromium, openOffline, type PageLog } from './offline-browser.js';
 
-const executablePath = process.env['CATALOG_CHROMIUM'] || '/usr/bin/chromium';
-const skip =
-  skipUnlessCi(
-    existsSync(executablePath)
-      ? undefined
-      : `no Chromium at ${executablePath} (apt-get install chromium, or set CATALOG_CHROMIUM)`,
-  ) ?? '';
+const skip = browserSkip();
 if (skip) console.warn(`skipping the GraphiQL browser suite: ${skip}`);
 
 const QUERY = '{ me { corpUser { urn } } }';
-const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 /** The page inlines about 9 MB of script: give it time to parse on a slow machine. */
 const LOAD_TIMEOUT = 90_000;
 
-/** What the page did besides rendering: what it tried to reach off the machine, and what went wrong. */
-interface PageLog {
-  readonly blocked: string[];
-  readonly failed: string[];
-  readonly errors: string[];
-}
-
-/** Opens the explorer with every request off the machine aborted and recorded. */
-async function openExplorer(context: BrowserContext, baseUrl: string): Promise<{ page: Page; log: PageLog }> {
-  const log: PageLog = { blocked: [], failed: [], errors: [] };
-  await context.route('**/*', async (route) => {
-    const url = route.request().url();
-    if (LOCAL_HOSTS.has(new URL(url).hostname)) return route.continue();
-    log.blocked.push(url);
-    return route.abort('blockedbyclient');
-  });
-  const page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') log.errors.push(message.text());
-  });
-  page.on('pageerror', (error) => log.errors.push(`uncaught: ${error.message}`));
-  page.on('requestfailed', (request) =>
-    log.failed.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText ?? 'failed'}`),
-  );
-  await page.goto(`${baseUrl}/api/graphiql`, { waitUntil: 'load', timeout: LOAD_TIMEOUT });
-  return { page, log };
+/** Opens the explorer offline. */
+function openExplorer(context: BrowserContext, baseUrl: string): Promise<{ page: Page; log: PageLog }> {
+  return openOffline(context, `${baseUrl}/api/graphiql`, LOAD_TIMEOUT);
 }
 
 /** The text a Monaco editor shows (it renders spaces as no-break spaces). */
@@ -59,7 +28,7 @@ describe.skipIf(skip !== '')('the GraphiQL explorer in a real browser', () => {
 
   beforeAll(async () => {
     catalog = await startTestCatalog();
-    browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   });
   afterEach(async () => {
     await context?.close();

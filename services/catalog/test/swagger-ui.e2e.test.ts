@@ -1,56 +1,24 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { skipUnlessCi } from '@catalog/testkit';
 import { startTestCatalog, type TestCatalog } from './harness.js';
+import { browserSkip, launchChromium, openOffline, type PageLog } from './offline-browser.js';
 
-const executablePath = process.env['CATALOG_CHROMIUM'] || '/usr/bin/chromium';
-const skip =
-  skipUnlessCi(
-    existsSync(executablePath)
-      ? undefined
-      : `no Chromium at ${executablePath} (apt-get install chromium, or set CATALOG_CHROMIUM)`,
-  ) ?? '';
+const skip = browserSkip();
 if (skip) console.warn(`skipping the Swagger UI browser suite: ${skip}`);
 
-const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 /**
  * The document has a path per entity type and aspect (about 4 MB): the UI takes several seconds to
  * render it, and several more to expand one operation (it resolves the operation against the whole document).
  */
 const RENDER_TIMEOUT = 60_000;
 
-/** What the page did besides rendering: what it tried to reach off the machine, and what went wrong. */
-interface PageLog {
-  readonly blocked: string[];
-  readonly failed: string[];
-  readonly errors: string[];
-}
-
-/** Opens Swagger UI with every request off the machine aborted and recorded. */
+/** Opens Swagger UI offline; expanding an operation blocks the page for seconds, so every action and wait gets the render timeout. */
 async function openSwaggerUi(
   context: BrowserContext,
   baseUrl: string,
 ): Promise<{ page: Page; log: PageLog }> {
-  const log: PageLog = { blocked: [], failed: [], errors: [] };
-  // Expanding an operation blocks the page for seconds: every action and wait gets the render timeout.
   context.setDefaultTimeout(RENDER_TIMEOUT);
-  await context.route('**/*', async (route) => {
-    const url = route.request().url();
-    if (LOCAL_HOSTS.has(new URL(url).hostname)) return route.continue();
-    log.blocked.push(url);
-    return route.abort('blockedbyclient');
-  });
-  const page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') log.errors.push(message.text());
-  });
-  page.on('pageerror', (error) => log.errors.push(`uncaught: ${error.message}`));
-  page.on('requestfailed', (request) =>
-    log.failed.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText ?? 'failed'}`),
-  );
-  await page.goto(`${baseUrl}/openapi/swagger-ui/index.html`, { waitUntil: 'load', timeout: RENDER_TIMEOUT });
-  return { page, log };
+  return openOffline(context, `${baseUrl}/openapi/swagger-ui/index.html`, RENDER_TIMEOUT);
 }
 
 describe.skipIf(skip !== '')('Swagger UI in a real browser', () => {
@@ -60,7 +28,7 @@ describe.skipIf(skip !== '')('Swagger UI in a real browser', () => {
 
   beforeAll(async () => {
     catalog = await startTestCatalog();
-    browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   });
   afterEach(async () => {
     await context?.close();
