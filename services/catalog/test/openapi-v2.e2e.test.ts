@@ -102,6 +102,15 @@ for (const family of FAMILIES) {
         `/openapi/v2/timeseries/dataset/datasetProfile?count=1&systemMetadata=true&${window}`,
       );
       expect((withMetadata.body as Page).results[0]!.systemMetadata).toMatchObject({ runId: `run-${run}` });
+      // A count above the maximum is clamped, as in the ecosystem: one page holds all five, with no scrollId.
+      const clamped = await call(
+        base,
+        'GET',
+        `/openapi/v2/timeseries/dataset/datasetProfile?count=99999&${window}`,
+      );
+      expect(clamped.status).toBe(200);
+      expect((clamped.body as Page).results).toHaveLength(5);
+      expect((clamped.body as Page).scrollId).toBeUndefined();
     });
 
     it('refuses a versioned aspect, an unknown entity, a foreign scrollId and a bad count with 400s naming them', async () => {

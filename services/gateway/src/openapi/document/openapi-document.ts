@@ -417,7 +417,7 @@ function restliPaths(): Record<string, Json> {
         [
           path('entityName', 'Entity type, e.g. dataset'),
           path('aspectName', 'A time-series aspect of that entity, e.g. datasetProfile'),
-          query('count', { type: 'integer', default: 10, maximum: 10_000 }, 'Page size'),
+          query('count', { type: 'integer', default: 10 }, 'Page size; above 10,000 it is clamped'),
           query('scrollId', { type: 'string' }, 'The scrollId of the previous page'),
           query('startTimeMillis', { type: 'integer' }, 'Earliest timestamp (inclusive)'),
           query('endTimeMillis', { type: 'integer' }, 'Latest timestamp (inclusive)'),

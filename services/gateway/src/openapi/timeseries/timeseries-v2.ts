@@ -28,7 +28,8 @@ export function timeseriesApiRouter(deps: TimeseriesApiDeps): Router {
     const aspect = entity.aspects.get(aspectName);
     if (!aspect) throw new ValidationError(`Unknown aspect ${aspectName} for entity type ${entity.name}`);
     if (aspect.kind !== 'timeseries') throw new ValidationError('Only timeseries aspects are supported.');
-    const count = intParam(req, 'count', { min: 0, max: MAX_COUNT }) ?? 10;
+    // Above the maximum, the ecosystem clamps silently (SEARCH_SERVICE_LIMIT_RESULTS_MAX).
+    const count = Math.min(intParam(req, 'count', { min: 0, max: Number.MAX_SAFE_INTEGER }) ?? 10, MAX_COUNT);
     const startTimeMillis = intParam(req, 'startTimeMillis', { min: 0, max: LATEST_MILLIS });
     const endTimeMillis = intParam(req, 'endTimeMillis', { min: 0, max: LATEST_MILLIS });
     if (startTimeMillis !== undefined && endTimeMillis !== undefined && startTimeMillis > endTimeMillis)
