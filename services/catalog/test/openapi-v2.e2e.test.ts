@@ -208,10 +208,27 @@ for (const family of FAMILIES) {
       const batch = await call(base, 'POST', `${V2}/dataset?async=false`, [
         { urn: other, aspects: { status: { value: { removed: false } } } },
       ]);
+      // A new entity is answered with everything its creation stored: the key and default aspects too.
+      const platform = 'urn:li:dataPlatform:hive';
       expect(batch).toEqual({
         status: 200,
-        body: [{ urn: other, aspects: { status: { value: { removed: false } } } }],
+        body: [
+          {
+            urn: other,
+            aspects: {
+              status: { value: { removed: false } },
+              datasetKey: { value: { platform, name: `v2_${run}.customers`, origin: 'PROD' } },
+              browsePathsV2: { value: { path: [{ id: `v2_${run}` }] } },
+              dataPlatformInstance: { value: { platform } },
+            },
+          },
+        ],
       });
+      // Written again, it exists: the answer is what this write stored.
+      const again = await call(base, 'POST', `${V2}/dataset?async=false`, [
+        { urn: other, aspects: { status: { value: { removed: false } } } },
+      ]);
+      expect(again.body).toEqual([{ urn: other, aspects: { status: { value: { removed: false } } } }]);
       const missing = await call(base, 'POST', `${V2}/dataset?async=false`, [{ urn: other }]);
       expect(missing).toMatchObject({ status: 400, body: { error: 'Missing `aspects` field' } });
       const read = await call(base, 'GET', `${V2}/dataset/${encodeURIComponent(other)}`);

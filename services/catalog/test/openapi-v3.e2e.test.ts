@@ -50,15 +50,23 @@ for (const family of FAMILIES) {
         { urn: plain, datasetProperties: { value: { description: 'second' }, headers: {} } },
       ]);
       expect(res.status).toBe(200);
+      // New entities: what their creation stored (key and default aspects) comes back too.
+      const platform = 'urn:li:dataPlatform:hive';
       expect(res.body).toEqual([
         {
           urn: slashed,
           datasetProperties: { value: { description: 'first', customProperties: {}, tags: [] } },
           globalTags: { value: { tags: [{ tag: 'urn:li:tag:a' }] } },
+          datasetKey: { value: { platform, name: `v3_${run}/a`, origin: 'PROD' } },
+          browsePathsV2: { value: { path: [{ id: 'Default' }] } },
+          dataPlatformInstance: { value: { platform } },
         },
         {
           urn: plain,
           datasetProperties: { value: { description: 'second', customProperties: {}, tags: [] } },
+          datasetKey: { value: { platform, name: `v3_${run}.b`, origin: 'PROD' } },
+          browsePathsV2: { value: { path: [{ id: `v3_${run}` }] } },
+          dataPlatformInstance: { value: { platform } },
         },
       ]);
       expect(res.headers.get('traceparent')).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);

@@ -50,6 +50,10 @@ function aspectsAsked(req: Request, entity: EntitySpec): string[] | undefined {
 }
 
 /** `{urn, <aspect>: {value, systemMetadata?}}` of stored aspects. */
+function uniqueUrns(items: readonly { readonly urn: string }[]): string[] {
+  return [...new Set(items.map((item) => item.urn))];
+}
+
 function entityBody(urn: string, aspects: readonly StoredAspect[], withSystemMetadata: boolean): Json {
   const body: Json = { urn };
   for (const a of aspects) body[a.aspect] = aspectBody(a, withSystemMetadata);
@@ -225,17 +229,35 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
       items.flatMap((item) => item.aspects.map((a) => proposalOf(entity, item.urn, a, changeType, origin))),
     );
     const sync = !flag(req, 'async', true);
+    // A sync write answers a new entity with everything its creation stored (key and default aspects
+    // too, as the ecosystem does): which entities exist is read before the write.
+    const existed = sync
+      ? await Promise.all(
+          parsed.map(async ({ entity, items }) => {
+            const keys = await deps.store.getLatestMany(uniqueUrns(items), [entity.keyAspect]);
+            return new Set([...keys].filter(([, found]) => found.length > 0).map(([urn]) => urn));
+          }),
+        )
+      : [];
     await write(proposals, sync);
     if (!sync) return parsed;
     const withSystemMetadata = flag(req, 'systemMetadata', false);
     return Promise.all(
-      parsed.map(async ({ entity, items }) => {
-        const names = [...new Set(items.flatMap((i) => i.aspects.map((a) => a.aspect)))];
-        return {
-          entity,
-          items,
-          stored: await readBack([...new Set(items.map((i) => i.urn))], names, withSystemMetadata),
-        };
+      parsed.map(async ({ entity, items }, i) => {
+        const names = [...new Set(items.flatMap((item) => item.aspects.map((a) => a.aspect)))];
+        const urns = uniqueUrns(items);
+        const created = urns.filter((urn) => !existed[i]!.has(urn));
+        const [written, whole] = await Promise.all([
+          deps.store.getLatestMany(
+            urns.filter((urn) => existed[i]!.has(urn)),
+            names,
+          ),
+          deps.store.getLatestMany(created, undefined),
+        ]);
+        const stored = urns.map((urn) =>
+          shape(urn, written.get(urn) ?? whole.get(urn) ?? [], withSystemMetadata),
+        );
+        return { entity, items, stored };
       }),
     );
   };
