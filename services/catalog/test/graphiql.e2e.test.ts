@@ -1,7 +1,6 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestCatalog, type TestCatalog } from './harness.js';
-import { browserSkip, launchChromium, openOffline, type PageLog } from './offline-browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { browserSkip, offlineBrowserSuite } from './offline-browser.js';
 
 const skip = browserSkip();
 if (skip) console.warn(`skipping the GraphiQL browser suite: ${skip}`);
@@ -10,11 +9,6 @@ const QUERY = '{ me { corpUser { urn } } }';
 /** The page inlines about 9 MB of script: give it time to parse on a slow machine. */
 const LOAD_TIMEOUT = 90_000;
 
-/** Opens the explorer offline. */
-function openExplorer(context: BrowserContext, baseUrl: string): Promise<{ page: Page; log: PageLog }> {
-  return openOffline(context, `${baseUrl}/api/graphiql`, LOAD_TIMEOUT);
-}
-
 /** The text a Monaco editor shows (it renders spaces as no-break spaces). */
 async function editorText(page: Page, selector: string): Promise<string> {
   const text = await page.locator(`${selector} .view-lines`).first().innerText();
@@ -22,26 +16,10 @@ async function editorText(page: Page, selector: string): Promise<string> {
 }
 
 describe.skipIf(skip !== '')('the GraphiQL explorer in a real browser', () => {
-  let catalog: TestCatalog;
-  let browser: Browser;
-  let context: BrowserContext | undefined;
-
-  beforeAll(async () => {
-    catalog = await startTestCatalog();
-    browser = await launchChromium();
-  });
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await catalog?.dispose();
-  });
+  const suite = offlineBrowserSuite();
 
   it('runs a query in a real browser with no network beyond the catalog', async () => {
-    context = await browser.newContext();
-    const { page, log } = await openExplorer(context, catalog.baseUrl);
+    const { page, log } = await suite.open('/api/graphiql', LOAD_TIMEOUT);
 
     const queryEditor = page.locator('.graphiql-query-editor .monaco-editor').first();
     await queryEditor.waitFor({ state: 'visible', timeout: LOAD_TIMEOUT });

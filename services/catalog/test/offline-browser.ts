@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { skipUnlessCi } from '@catalog/testkit';
+import { startTestCatalog, type TestCatalog } from './harness.js';
 
 const executablePath = process.env['CATALOG_CHROMIUM'] || '/usr/bin/chromium';
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -51,4 +53,37 @@ export async function openOffline(
   );
   await page.goto(url, { waitUntil: 'load', timeout });
   return { page, log };
+}
+
+/**
+ * Registers, in the calling describe block, a catalog and a browser for its tests, and a fresh browser
+ * context per test (closed after it). `open` loads one of the catalog's pages offline; `timeout` is
+ * the page load's and, for every later action and wait, the context's default.
+ */
+export function offlineBrowserSuite(): {
+  open(path: string, timeout: number): Promise<{ page: Page; log: PageLog }>;
+} {
+  let catalog: TestCatalog | undefined;
+  let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
+  beforeAll(async () => {
+    catalog = await startTestCatalog();
+    browser = await launchChromium();
+  });
+  afterEach(async () => {
+    await context?.close();
+    context = undefined;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await catalog?.dispose();
+  });
+  return {
+    async open(path, timeout) {
+      if (browser === undefined || catalog === undefined) throw new Error('the suite has not started');
+      context = await browser.newContext();
+      context.setDefaultTimeout(timeout);
+      return openOffline(context, `${catalog.baseUrl}${path}`, timeout);
+    },
+  };
 }

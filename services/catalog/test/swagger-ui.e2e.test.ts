@@ -1,7 +1,5 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestCatalog, type TestCatalog } from './harness.js';
-import { browserSkip, launchChromium, openOffline, type PageLog } from './offline-browser.js';
+import { describe, expect, it } from 'vitest';
+import { browserSkip, offlineBrowserSuite } from './offline-browser.js';
 
 const skip = browserSkip();
 if (skip) console.warn(`skipping the Swagger UI browser suite: ${skip}`);
@@ -12,36 +10,11 @@ if (skip) console.warn(`skipping the Swagger UI browser suite: ${skip}`);
  */
 const RENDER_TIMEOUT = 60_000;
 
-/** Opens Swagger UI offline; expanding an operation blocks the page for seconds, so every action and wait gets the render timeout. */
-async function openSwaggerUi(
-  context: BrowserContext,
-  baseUrl: string,
-): Promise<{ page: Page; log: PageLog }> {
-  context.setDefaultTimeout(RENDER_TIMEOUT);
-  return openOffline(context, `${baseUrl}/openapi/swagger-ui/index.html`, RENDER_TIMEOUT);
-}
-
 describe.skipIf(skip !== '')('Swagger UI in a real browser', () => {
-  let catalog: TestCatalog;
-  let browser: Browser;
-  let context: BrowserContext | undefined;
-
-  beforeAll(async () => {
-    catalog = await startTestCatalog();
-    browser = await launchChromium();
-  });
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await catalog?.dispose();
-  });
+  const suite = offlineBrowserSuite();
 
   it('executes a call from Swagger UI in a real browser with no network beyond the catalog', async () => {
-    context = await browser.newContext();
-    const { page, log } = await openSwaggerUi(context, catalog.baseUrl);
+    const { page, log } = await suite.open('/openapi/swagger-ui/index.html', RENDER_TIMEOUT);
 
     // The document's title shows once the UI has fetched, parsed and rendered it.
     await page
