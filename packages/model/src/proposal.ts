@@ -49,7 +49,10 @@ export interface CheckedProposal {
   readonly entity: EntitySpec;
   readonly urn: Urn;
   readonly changeType: SupportedChangeType;
-  /** The aspect written; for CREATE_ENTITY, the key aspect. */
+  /**
+   * The aspect written. CREATE_ENTITY takes any aspect (the key aspect when aspectName is absent): it
+   * writes the aspect only when the entity's key aspect does not exist yet, as the ecosystem does.
+   */
   readonly aspect: AspectSpec;
   /** The validated value, unknown fields dropped; absent for DELETE and PATCH. */
   readonly value?: Record<string, unknown>;
@@ -98,7 +101,7 @@ export function checkProposal(input: unknown): CheckedProposal {
     return { entity, urn, changeType, aspect, patch, patchDocument, ...opt({ systemMetadata, headers }) };
   }
   let value: Record<string, unknown>;
-  if (changeType === 'CREATE_ENTITY' && p.aspect === undefined) {
+  if (changeType === 'CREATE_ENTITY' && aspect.isKey && p.aspect === undefined) {
     value = entityRegistry.keyAspectFromUrn(urn).value;
   } else {
     value = parseAspectValue(p.aspect, aspect);
@@ -149,11 +152,6 @@ function resolveAspect(p: ProposalInput, entity: EntitySpec, changeType: Support
   if (typeof name !== 'string' || name === '') throw new ValidationError('proposal.aspectName is required');
   const aspect = entity.aspects.get(name);
   if (!aspect) throw new ValidationError(`Unknown aspect ${name} for entity type ${entity.name}`);
-  if (changeType === 'CREATE_ENTITY' && !aspect.isKey) {
-    throw new ValidationError(
-      `changeType CREATE_ENTITY takes the key aspect ${entity.keyAspect}, got ${name}`,
-    );
-  }
   return aspect;
 }
 

@@ -19,7 +19,10 @@ import {
 } from '@catalog/runtime';
 import { decodeProposalRecord, type DecodedProposal } from './proposal-record.js';
 
-/** With value `*` on a CREATE: drop the write silently when the aspect exists (a conditional write). */
+/**
+ * With value `*` on a CREATE (CREATE_ENTITY): drop the write silently when the aspect (the entity's key
+ * aspect) exists, a conditional write.
+ */
 const IF_NONE_MATCH = 'If-None-Match';
 /** With a version: write only when the aspect has had that many versions ("-1": it must be absent). */
 const IF_VERSION_MATCH = 'If-Version-Match';
@@ -49,9 +52,32 @@ export interface ProposalEffects {
 
 type Checked = Extract<DecodedProposal, { kind: 'checked' }>;
 
+/** The ecosystem's messages (CreateIfNotExistsValidator) for a create of what exists. */
+export const CREATE_CONFLICT_MESSAGE = 'Cannot perform CREATE since the aspect already exists.';
+export const CREATE_ENTITY_CONFLICT_MESSAGE =
+  'Cannot perform CREATE_ENTITY if not exists since the entity key already exists.';
+
+/** One store write a proposal makes, in batch order. */
+interface Step {
+  readonly owner: Checked;
+  readonly write: AspectWrite;
+  /**
+   * Set on the entity check of a CREATE_ENTITY of a non-key aspect (`write` is then a CREATE of the key
+   * aspect): the proposal's own write, made in the next round once that CREATE has stored the key.
+   */
+  readonly then?: AspectWrite;
+}
+
+interface AppliedStep {
+  readonly step: Step;
+  readonly result: ApplyResult;
+}
+
 /**
  * Applies a batch of proposal records, in order, to the store. Versioned aspects go to the store in one
- * applyBatch; time-series aspects skip it. Rejections become failed proposals with their reason.
+ * applyBatch (one more after each CREATE_ENTITY of a non-key aspect, see applySteps), then the default
+ * aspects of the entities the batch created in another; time-series aspects skip the store. Rejections
+ * become failed proposals with their reason.
  * A redelivered record returns its recorded store result, so the same change logs are emitted again and
  * no second version is made.
  */
@@ -63,8 +89,7 @@ export async function applyProposals(
   const effects: ProposalEffects = { versioned: [], timeseries: [], failed: [], outcomes: [] };
   const decoded = await Promise.all(records.map((r) => decodeProposalRecord(r, decoder)));
 
-  const writes: AspectWrite[] = [];
-  const writers: Checked[] = [];
+  const steps: Step[] = [];
   for (const [i, item] of decoded.entries()) {
     if (item.kind === 'undecodable') {
       const record = records[i]!;
@@ -107,16 +132,98 @@ export async function applyProposals(
       });
       continue;
     }
-    writes.push(write);
-    writers.push(item);
+    steps.push(entityCheck(item, write) ?? { owner: item, write });
   }
 
-  if (writes.length > 0) {
-    const results = await store.applyBatch(writes);
-    for (const [i, result] of results.entries()) recordResult(writers[i]!, result, effects);
-    await applyEntityDefaults(writers, results, writes, store, effects);
+  if (steps.length > 0) {
+    const applied = await applySteps(steps, store, effects);
+    await applyEntityDefaults(applied, store, effects);
   }
   return effects;
+}
+
+/**
+ * A CREATE_ENTITY of a non-key aspect writes the aspect only when the entity does not exist yet, which
+ * is one store write of two aspects that no adapter makes atomically. So it is made in two: first a
+ * CREATE of the key aspect (request id `<id>#entity`): its CONFLICT is the CREATE_ENTITY's failure (or,
+ * with If-None-Match: *, its silent drop); once it has stored the key, the aspect itself is written as
+ * an UPSERT under the proposal's request id. Both are idempotent by request id, so a redelivered batch
+ * (also one whose first delivery stopped between the two) replays the key's CREATED and goes on to the
+ * aspect, written once. A CREATE_ENTITY of the key aspect is a plain CREATE of it.
+ */
+function entityCheck(item: Checked, write: AspectWrite): Step | undefined {
+  const { proposal } = item;
+  const key = write.keyAspect;
+  if (proposal.changeType !== 'CREATE_ENTITY' || proposal.aspect.isKey || key === undefined) return undefined;
+  return {
+    owner: item,
+    write: {
+      requestId: `${item.requestId}#entity`,
+      mode: 'CREATE',
+      urn: write.urn,
+      aspect: key.name,
+      value: key.value,
+      ...(write.systemMetadata === undefined ? {} : { systemMetadata: write.systemMetadata }),
+      created: write.created,
+      keyAspect: key,
+    },
+    then: write,
+  };
+}
+
+/**
+ * Applies the steps in order, in as few store batches as the entity checks allow: a batch ends at each
+ * entity check, and the aspect write that follows a successful one opens the next batch, ahead of the
+ * proposals after it, so a later proposal of the same aspect still applies after it (batch order is
+ * proposal order). Records each proposal's result as it comes; returns every write made, in order.
+ */
+async function applySteps(
+  steps: readonly Step[],
+  store: AspectStore,
+  effects: ProposalEffects,
+): Promise<AppliedStep[]> {
+  const applied: AppliedStep[] = [];
+  let next: Step[] = [];
+  const flush = async (): Promise<void> => {
+    const batch = next;
+    next = [];
+    if (batch.length === 0) return;
+    const results = await store.applyBatch(batch.map((s) => s.write));
+    results.forEach((result, i) => {
+      const step = batch[i]!;
+      applied.push({ step, result });
+      if (step.then !== undefined && result.status === 'CREATED') {
+        recordEntityCreated(step.owner, result, effects);
+        next.push({ owner: step.owner, write: step.then });
+      } else {
+        // A CONFLICT of an entity check is the CREATE_ENTITY's failure (or silent drop).
+        recordResult(step.owner, result, effects);
+      }
+    });
+  };
+  for (const step of steps) {
+    next.push(step);
+    if (step.then !== undefined) await flush();
+  }
+  // The aspect writes of the last entity checks, with the proposals after them; they end no batch.
+  await flush();
+  return applied;
+}
+
+/** The change log of the key aspect an entity check of a CREATE_ENTITY stored. */
+function recordEntityCreated(item: Checked, result: ApplyResult, effects: ProposalEffects): void {
+  if (result.current === undefined) return;
+  effects.versioned.push(
+    own(
+      item,
+      changeLogForStored({
+        entityType: item.proposal.entity.name,
+        changeType: 'UPSERT',
+        current: result.current,
+        created: result.current.created,
+      }),
+    ),
+  );
 }
 
 /** A default aspect of a new entity, owned by the proposal that created the entity. */
@@ -127,31 +234,29 @@ interface DefaultWrite {
 
 /**
  * The aspects the ecosystem writes with a new entity (browsePathsV2, dataPlatformInstance), stored in a
- * second round before the batch's outcomes are published, so a synchronous write that created an
+ * last round before the batch's outcomes are published, so a synchronous write that created an
  * entity is answered once they are there. Each is a CREATE with a request id derived from its owner's,
  * so a redelivered batch finds them recorded; one that exists already (written since, or in this
  * batch) is left alone, as the ecosystem drops a default write whose aspect exists.
  */
 async function applyEntityDefaults(
-  writers: readonly Checked[],
-  results: readonly ApplyResult[],
-  writes: readonly AspectWrite[],
+  applied: readonly AppliedStep[],
   store: AspectStore,
   effects: ProposalEffects,
 ): Promise<void> {
-  const written = new Set(writes.map((w) => `${w.urn}\u0000${w.aspect}`));
+  const written = new Set(applied.map(({ step: { write: w } }) => `${w.urn}\u0000${w.aspect}`));
   const defaults: DefaultWrite[] = [];
   const seen = new Set<string>();
-  results.forEach((result, i) => {
-    const owner = writers[i]!;
+  applied.forEach(({ step, result }) => {
+    const { owner, write } = step;
     const { proposal } = owner;
-    const createdEntity =
-      result.keyCreated !== undefined || (proposal.aspect.isKey && result.status === 'CREATED');
-    if (!createdEntity || seen.has(proposal.urn.raw)) return;
-    seen.add(proposal.urn.raw);
-    const write = writes[i]!;
     const key = write.keyAspect;
     if (key === undefined) return;
+    // The entity is new when this write stored its key: with the aspect, or as the aspect written.
+    const createdEntity =
+      result.keyCreated !== undefined || (write.aspect === key.name && result.status === 'CREATED');
+    if (!createdEntity || seen.has(proposal.urn.raw)) return;
+    seen.add(proposal.urn.raw);
     for (const aspect of defaultAspectsFor(proposal.entity, key.value)) {
       if (written.has(`${proposal.urn.raw}\u0000${aspect.name}`)) continue;
       defaults.push({
@@ -259,8 +364,10 @@ function writeMode(proposal: CheckedProposal): AspectWriteMode {
     case 'DELETE':
       return proposal.aspect.isKey ? 'DELETE_ENTITY' : 'DELETE';
     case 'CREATE':
-    case 'CREATE_ENTITY':
       return 'CREATE';
+    case 'CREATE_ENTITY':
+      // Of a non-key aspect: written once its entity check (see entityCheck) has stored the key.
+      return proposal.aspect.isKey ? 'CREATE' : 'UPSERT';
     case 'UPSERT':
     case 'PATCH':
       return 'UPSERT';
@@ -347,11 +454,13 @@ function recordResult(item: Checked, result: ApplyResult, effects: ProposalEffec
     }
     case 'CONFLICT': {
       if (headerOf(proposal, IF_NONE_MATCH) === '*') {
-        // The ecosystem's precondition header: a CREATE of an existing aspect is dropped, not failed.
+        // The ecosystem's precondition header: a CREATE of an existing aspect (a CREATE_ENTITY of an
+        // existing entity) is dropped, not failed.
         effects.outcomes.push(success(item, 'UNCHANGED'));
         return;
       }
-      const message = `Aspect ${proposal.aspect.name} of ${proposal.urn.raw} already exists; changeType ${proposal.changeType} only creates`;
+      const message =
+        proposal.changeType === 'CREATE_ENTITY' ? CREATE_ENTITY_CONFLICT_MESSAGE : CREATE_CONFLICT_MESSAGE;
       effects.failed.push({ key: proposal.urn.raw, mcp: item.mcp, error: message });
       effects.outcomes.push({
         requestId: item.requestId,

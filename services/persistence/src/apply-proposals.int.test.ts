@@ -1,0 +1,353 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  encodeMcp,
+  genericAspectFromJson,
+  type LogRecord,
+  type MetadataChangeProposal,
+} from '@catalog/events';
+import { openSqliteAspectStore, type AspectStore } from '@catalog/store';
+import { openMongoAspectStore } from '@catalog/store/mongodb';
+import { isSkipped, mongoForTests } from '@catalog/testkit';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  applyProposals,
+  CREATE_CONFLICT_MESSAGE,
+  CREATE_ENTITY_CONFLICT_MESSAGE,
+  type ProposalEffects,
+} from './apply-proposals.js';
+
+interface StoreUnderTest {
+  readonly store: AspectStore;
+  cleanup(): Promise<void>;
+}
+
+const ACTOR = 'urn:li:corpuser:tester';
+let offset = 0;
+
+/** A proposal record as the gateway produces it: the request id and actor in its headers. */
+function record(mcp: MetadataChangeProposal, requestId: string = randomUUID()): LogRecord {
+  return {
+    topic: 'MetadataChangeProposal_v1',
+    partition: 0,
+    offset: String(offset++),
+    key: mcp.entityUrn ?? '',
+    value: encodeMcp(mcp),
+    headers: { requestId, actor: ACTOR },
+    timestamp: Date.now(),
+  };
+}
+
+function datasetUrn(name: string): string {
+  return `urn:li:dataset:(urn:li:dataPlatform:hive,db.${name}_${randomUUID().slice(0, 8)},PROD)`;
+}
+
+function proposal(
+  urn: string,
+  changeType: MetadataChangeProposal['changeType'],
+  aspectName?: string,
+  value?: Record<string, unknown>,
+  headers?: Record<string, string>,
+): MetadataChangeProposal {
+  return {
+    entityType: 'dataset',
+    entityUrn: urn,
+    changeType,
+    ...(aspectName === undefined ? {} : { aspectName }),
+    ...(value === undefined ? {} : { aspect: genericAspectFromJson(value) }),
+    ...(headers === undefined ? {} : { headers }),
+  };
+}
+
+/** The versioned change logs, as (aspect, change type, value) in emission order. */
+function changeLogs(effects: ProposalEffects): { aspect?: string; changeType: string; value?: unknown }[] {
+  return effects.versioned.map(({ mcl }) => ({
+    ...(mcl.aspectName === undefined ? {} : { aspect: mcl.aspectName }),
+    changeType: mcl.changeType,
+    ...(mcl.aspect === undefined ? {} : { value: JSON.parse(mcl.aspect.value.toString('utf8')) as unknown }),
+  }));
+}
+
+async function aspectNames(store: AspectStore, urn: string): Promise<string[]> {
+  return (await store.getLatest(urn)).map((a) => a.aspect).sort();
+}
+
+const NEW_DATASET_ASPECTS = ['browsePathsV2', 'dataPlatformInstance', 'datasetKey', 'datasetProperties'];
+
+function createEntitySuite(open: () => Promise<StoreUnderTest>): void {
+  let underTest: StoreUnderTest;
+  let store: AspectStore;
+  beforeEach(async () => {
+    underTest = await open();
+    store = underTest.store;
+  });
+  afterEach(() => underTest.cleanup());
+
+  it('creates a new entity with CREATE_ENTITY of a non-key aspect: the aspect, its key and defaults', async () => {
+    const urn = datasetUrn('fresh');
+    const requestId = randomUUID();
+    const effects = await applyProposals(
+      [record(proposal(urn, 'CREATE_ENTITY', 'datasetProperties', { description: 'new' }), requestId)],
+      store,
+    );
+    expect(effects.failed).toEqual([]);
+    expect(effects.outcomes).toEqual([
+      { requestId, ok: true, status: 'CREATED', urn, aspectName: 'datasetProperties' },
+    ]);
+    expect(await aspectNames(store, urn)).toEqual(NEW_DATASET_ASPECTS);
+    expect((await store.get(urn, 'datasetProperties'))?.value).toMatchObject({ description: 'new' });
+    expect(await store.listVersions(urn, 'datasetProperties')).toHaveLength(1);
+    // One UPSERT change log per aspect stored, as for any new entity, all owned by the proposal.
+    const logs = changeLogs(effects);
+    expect(logs.map((l) => [l.aspect, l.changeType])).toEqual([
+      ['datasetKey', 'UPSERT'],
+      ['datasetProperties', 'UPSERT'],
+      ['browsePathsV2', 'UPSERT'],
+      ['dataPlatformInstance', 'UPSERT'],
+    ]);
+    expect(logs[1]?.value).toMatchObject({ description: 'new' });
+    expect(effects.versioned.every((l) => l.requestId === requestId)).toBe(true);
+    expect(effects.versioned.every((l) => l.mcl.created?.actor === ACTOR)).toBe(true);
+  });
+
+  it('fails CREATE_ENTITY of an existing entity with the ecosystem message, storing nothing', async () => {
+    const urn = datasetUrn('existing');
+    await applyProposals([record(proposal(urn, 'UPSERT', 'status', { removed: false }))], store);
+    const before = await store.getLatest(urn);
+    const requestId = randomUUID();
+    const effects = await applyProposals(
+      [record(proposal(urn, 'CREATE_ENTITY', 'datasetProperties', { description: 'late' }), requestId)],
+      store,
+    );
+    expect(effects.outcomes).toEqual([
+      {
+        requestId,
+        ok: false,
+        code: 'CONFLICT',
+        message: CREATE_ENTITY_CONFLICT_MESSAGE,
+        urn,
+        aspectName: 'datasetProperties',
+      },
+    ]);
+    expect(CREATE_ENTITY_CONFLICT_MESSAGE).toBe(
+      'Cannot perform CREATE_ENTITY if not exists since the entity key already exists.',
+    );
+    expect(effects.failed).toEqual([
+      expect.objectContaining({ key: urn, error: CREATE_ENTITY_CONFLICT_MESSAGE }),
+    ]);
+    expect(effects.versioned).toEqual([]);
+    expect(await store.get(urn, 'datasetProperties')).toBeNull();
+    expect(await store.getLatest(urn)).toEqual(before);
+  });
+
+  it('drops CREATE_ENTITY of an existing entity silently with If-None-Match: *', async () => {
+    const urn = datasetUrn('dropped');
+    await applyProposals([record(proposal(urn, 'UPSERT', 'status', { removed: false }))], store);
+    const requestId = randomUUID();
+    const mcp = proposal(
+      urn,
+      'CREATE_ENTITY',
+      'datasetProperties',
+      { description: 'x' },
+      { 'If-None-Match': '*' },
+    );
+    const effects = await applyProposals([record(mcp, requestId)], store);
+    expect(effects.outcomes).toEqual([
+      { requestId, ok: true, status: 'UNCHANGED', urn, aspectName: 'datasetProperties' },
+    ]);
+    expect(effects.failed).toEqual([]);
+    expect(effects.versioned).toEqual([]);
+    expect(await store.get(urn, 'datasetProperties')).toBeNull();
+  });
+
+  it('applies a redelivered batch once: the same outcomes and change logs, no second version', async () => {
+    const urn = datasetUrn('redelivered');
+    const batch = [
+      record(proposal(urn, 'CREATE_ENTITY', 'datasetProperties', { description: 'once' })),
+      record(proposal(urn, 'UPSERT', 'status', { removed: false })),
+    ];
+    const first = await applyProposals(batch, store);
+    const stored = await store.getLatest(urn);
+    const again = await applyProposals(batch, store);
+    expect(again.outcomes).toEqual(first.outcomes);
+    expect(again.failed).toEqual([]);
+    expect(changeLogs(again)).toEqual(changeLogs(first));
+    expect(await store.getLatest(urn)).toEqual(stored);
+    expect(await store.listVersions(urn, 'datasetProperties')).toHaveLength(1);
+    expect(await store.listVersions(urn, 'datasetKey')).toHaveLength(1);
+  });
+
+  it.each([
+    ['after the entity check', 2],
+    ['after the aspect write, before the defaults', 3],
+  ])('completes a batch whose first delivery stopped %s', async (_where, failingCall) => {
+    const urn = datasetUrn('crashed');
+    const requestId = randomUUID();
+    const batch = [
+      record(proposal(urn, 'CREATE_ENTITY', 'datasetProperties', { description: 'survives' }), requestId),
+    ];
+    let calls = 0;
+    const crashing: AspectStore = Object.create(store, {
+      applyBatch: {
+        value: (writes: Parameters<AspectStore['applyBatch']>[0]) => {
+          calls += 1;
+          if (calls === failingCall) return Promise.reject(new Error('crash'));
+          return store.applyBatch(writes);
+        },
+      },
+    }) as AspectStore;
+    await expect(applyProposals(batch, crashing)).rejects.toThrow('crash');
+
+    const redelivered = await applyProposals(batch, store);
+    expect(redelivered.outcomes).toEqual([
+      { requestId, ok: true, status: 'CREATED', urn, aspectName: 'datasetProperties' },
+    ]);
+    expect(redelivered.failed).toEqual([]);
+    expect(changeLogs(redelivered).map((l) => l.aspect)).toEqual([
+      'datasetKey',
+      'datasetProperties',
+      'browsePathsV2',
+      'dataPlatformInstance',
+    ]);
+    expect(await aspectNames(store, urn)).toEqual(NEW_DATASET_ASPECTS);
+    expect(await store.listVersions(urn, 'datasetProperties')).toHaveLength(1);
+  });
+
+  it('keeps batch order: an UPSERT after a CREATE_ENTITY of the same aspect wins', async () => {
+    const urn = datasetUrn('ordered');
+    const other = datasetUrn('other');
+    const ids = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const effects = await applyProposals(
+      [
+        record(proposal(other, 'UPSERT', 'datasetProperties', { description: 'o1' }), ids[0]),
+        record(proposal(urn, 'CREATE_ENTITY', 'datasetProperties', { description: 'first' }), ids[1]),
+        record(proposal(urn, 'UPSERT', 'datasetProperties', { description: 'second' }), ids[2]),
+        record(proposal(other, 'UPSERT', 'datasetProperties', { description: 'o2' }), ids[3]),
+      ],
+      store,
+    );
+    expect(effects.failed).toEqual([]);
+    const statusOf = new Map(effects.outcomes.map((o) => [o.requestId, o.status]));
+    expect(ids.map((id) => statusOf.get(id))).toEqual(['CREATED', 'CREATED', 'UPDATED', 'UPDATED']);
+    expect((await store.get(urn, 'datasetProperties'))?.value).toMatchObject({ description: 'second' });
+    expect((await store.listVersions(urn, 'datasetProperties')).map((v) => v.value)).toEqual([
+      expect.objectContaining({ description: 'second' }),
+      expect.objectContaining({ description: 'first' }),
+    ]);
+    expect((await store.get(other, 'datasetProperties'))?.value).toMatchObject({ description: 'o2' });
+    expect(await aspectNames(store, urn)).toEqual(NEW_DATASET_ASPECTS);
+  });
+
+  it('fails a CREATE_ENTITY after a write that created the entity earlier in the same batch', async () => {
+    const urn = datasetUrn('same-batch');
+    const [upsert, create] = [randomUUID(), randomUUID()];
+    const effects = await applyProposals(
+      [
+        record(proposal(urn, 'UPSERT', 'status', { removed: false }), upsert),
+        record(proposal(urn, 'CREATE_ENTITY', 'datasetProperties', { description: 'no' }), create),
+      ],
+      store,
+    );
+    expect(effects.outcomes.find((o) => o.requestId === upsert)).toMatchObject({ ok: true });
+    expect(effects.outcomes.find((o) => o.requestId === create)).toMatchObject({
+      ok: false,
+      message: CREATE_ENTITY_CONFLICT_MESSAGE,
+    });
+    expect(await store.get(urn, 'datasetProperties')).toBeNull();
+  });
+
+  it('still creates an entity with CREATE_ENTITY of its key aspect, and refuses it once it exists', async () => {
+    const urn = datasetUrn('by-key');
+    const first = await applyProposals([record(proposal(urn, 'CREATE_ENTITY'))], store);
+    expect(first.outcomes).toEqual([
+      expect.objectContaining({ ok: true, status: 'CREATED', aspectName: 'datasetKey' }),
+    ]);
+    expect(await aspectNames(store, urn)).toEqual(['browsePathsV2', 'dataPlatformInstance', 'datasetKey']);
+    expect(changeLogs(first).map((l) => [l.aspect, l.changeType])).toEqual([
+      ['datasetKey', 'UPSERT'],
+      ['browsePathsV2', 'UPSERT'],
+      ['dataPlatformInstance', 'UPSERT'],
+    ]);
+
+    const again = await applyProposals([record(proposal(urn, 'CREATE_ENTITY', 'datasetKey'))], store);
+    expect(again.outcomes).toEqual([
+      expect.objectContaining({ ok: false, code: 'CONFLICT', message: CREATE_ENTITY_CONFLICT_MESSAGE }),
+    ]);
+    const dropped = await applyProposals(
+      [record(proposal(urn, 'CREATE_ENTITY', undefined, undefined, { 'If-None-Match': '*' }))],
+      store,
+    );
+    expect(dropped.outcomes).toEqual([expect.objectContaining({ ok: true, status: 'UNCHANGED' })]);
+    expect(dropped.failed).toEqual([]);
+    expect(await store.listVersions(urn, 'datasetKey')).toHaveLength(1);
+  });
+
+  it('fails CREATE of an existing aspect with the ecosystem message, or drops it with If-None-Match: *', async () => {
+    const urn = datasetUrn('create');
+    await applyProposals([record(proposal(urn, 'CREATE', 'datasetProperties', { description: 'a' }))], store);
+    const refused = await applyProposals(
+      [record(proposal(urn, 'CREATE', 'datasetProperties', { description: 'b' }))],
+      store,
+    );
+    expect(CREATE_CONFLICT_MESSAGE).toBe('Cannot perform CREATE since the aspect already exists.');
+    expect(refused.outcomes).toEqual([
+      expect.objectContaining({ ok: false, code: 'CONFLICT', message: CREATE_CONFLICT_MESSAGE }),
+    ]);
+    expect(refused.failed).toEqual([expect.objectContaining({ error: CREATE_CONFLICT_MESSAGE })]);
+    const dropped = await applyProposals(
+      [record(proposal(urn, 'CREATE', 'datasetProperties', { description: 'c' }, { 'if-none-match': '*' }))],
+      store,
+    );
+    expect(dropped.outcomes).toEqual([expect.objectContaining({ ok: true, status: 'UNCHANGED' })]);
+    expect((await store.get(urn, 'datasetProperties'))?.value).toMatchObject({ description: 'a' });
+  });
+}
+
+describe('CREATE_ENTITY through persistence, on the embedded SQLite store', () => {
+  createEntitySuite(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'persistence-create-entity-'));
+    const store = await openSqliteAspectStore({ file: join(dir, 'aspects.db') });
+    return {
+      store,
+      async cleanup() {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  });
+});
+
+const mongo = await mongoForTests();
+// No MongoDB-wire server here (no MONGODB_URI, no Docker): say why, as the other real-service suites do.
+if (isSkipped(mongo)) console.warn(`skipping the MongoDB-wire CREATE_ENTITY suite: ${mongo.skip}`);
+
+/** The MongoDB driver, the store's own dependency (this package has none of its own), to drop the database. */
+interface MongoDriver {
+  readonly MongoClient: {
+    connect(uri: string): Promise<{
+      db(name: string): { dropDatabase(): Promise<unknown> };
+      close(): Promise<void>;
+    }>;
+  };
+}
+
+describe.skipIf(isSkipped(mongo))('CREATE_ENTITY through persistence, on the MongoDB-wire store', () => {
+  if (isSkipped(mongo)) return;
+  const { uri } = mongo;
+  // One fresh database for this file; every test uses URNs of its own inside it.
+  const databaseName = `catalog_test_${randomUUID().slice(0, 8)}`;
+  afterAll(async () => {
+    const require = createRequire(new URL('../../../packages/store/package.json', import.meta.url));
+    const { MongoClient } = require('mongodb') as MongoDriver;
+    const client = await MongoClient.connect(uri);
+    await client.db(databaseName).dropDatabase();
+    await client.close();
+  });
+  createEntitySuite(async () => {
+    const store = await openMongoAspectStore({ uri, databaseName });
+    return { store, cleanup: () => store.close() };
+  });
+});
