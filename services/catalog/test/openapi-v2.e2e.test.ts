@@ -118,7 +118,10 @@ for (const family of FAMILIES) {
         ['/openapi/v2/timeseries/dataset/datasetProperties', /Only timeseries aspects/],
         ['/openapi/v2/timeseries/nosuchentity/datasetProfile', /Unknown entity type: nosuchentity/],
         ['/openapi/v2/timeseries/dataset/datasetProfile?scrollId=bm9wZQ', /Invalid scrollId/],
-        ['/openapi/v2/timeseries/dataset/datasetProfile?count=-1', /count must be an integer/],
+        [
+          '/openapi/v2/timeseries/dataset/datasetProfile?count=-1',
+          /Query parameter count must be >= 0, got -1/,
+        ],
         [
           '/openapi/v2/timeseries/dataset/datasetProfile?startTimeMillis=9&endTimeMillis=1',
           /startTimeMillis/,

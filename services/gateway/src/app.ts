@@ -7,7 +7,11 @@ import type { Logger } from '@catalog/runtime';
 import type { ProposalSubmitter } from './ingest/proposal-submitter.js';
 import { mountGraphQL } from './graphql/graphql-endpoint.js';
 import { stringify as stringifyYaml } from 'yaml';
+import { API_GROUPS, type ApiGroup } from './api-contract/operation.js';
+import { requestValidator } from './api-contract/catalog-validator.js';
 import { openApiDocument } from './openapi/document/openapi-document.js';
+import { sendOpenApiError } from './openapi/openapi-errors.js';
+import { API_DOCS_OPERATION } from './operations/operation-endpoints.js';
 import { restliDocsPage } from './openapi/document/restli-docs.js';
 import { mountSwaggerUi } from './openapi/swagger-ui/swagger-ui-routes.js';
 import { entityApiRouter } from './openapi/entity-api/entity-router.js';
@@ -160,22 +164,37 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     actor: settings.defaultActor,
     maxBodyBytes: settings.maxBodyBytes,
   };
-  // The document is built once, when first asked for (it has a path per entity and aspect).
-  let document: Record<string, unknown> | undefined;
-  const apiDocument = () => (document ??= openApiDocument());
-  let documentJson: string | undefined;
-  let documentYaml: string | undefined;
-  app.get('/openapi/v3/api-docs', (_req, res) => {
-    res.type('json').send((documentJson ??= JSON.stringify(apiDocument())));
+  // Each document is built once, when first asked for (the whole one has a path per entity and aspect).
+  const documents = new Map<string, { document: Record<string, unknown>; json?: string; yaml?: string }>();
+  /** The document asked for, or undefined once a 400 naming an unknown group is sent. */
+  const apiDocument = (req: Request, res: Response) => {
+    let group: ApiGroup | undefined;
+    try {
+      group = requestValidator.input(API_DOCS_OPERATION, req).query['group'] as ApiGroup | undefined;
+    } catch (error) {
+      sendOpenApiError(res, 400, { error: (error as Error).message });
+      return undefined;
+    }
+    const key = group ?? '';
+    let entry = documents.get(key);
+    if (entry === undefined) documents.set(key, (entry = { document: openApiDocument(group) }));
+    return entry;
+  };
+  app.get('/openapi/v3/api-docs', (req, res) => {
+    const entry = apiDocument(req, res);
+    if (entry === undefined) return;
+    res.type('json').send((entry.json ??= JSON.stringify(entry.document)));
   });
-  app.get('/openapi/v3/api-docs.yaml', (_req, res) => {
-    res.type('application/yaml').send((documentYaml ??= stringifyYaml(apiDocument())));
+  app.get('/openapi/v3/api-docs.yaml', (req, res) => {
+    const entry = apiDocument(req, res);
+    if (entry === undefined) return;
+    res.type('application/yaml').send((entry.yaml ??= stringifyYaml(entry.document)));
   });
   let restliDocs: string | undefined;
   app.get('/restli/docs', (_req, res) => {
-    res.type('html').send((restliDocs ??= restliDocsPage(apiDocument())));
+    res.type('html').send((restliDocs ??= restliDocsPage(openApiDocument('70-restli'))));
   });
-  mountSwaggerUi(app, '/openapi/v3/api-docs');
+  mountSwaggerUi(app, '/openapi/v3/api-docs', API_GROUPS);
   app.use('/openapi/v3/entity', entityApiRouter(entityApi, 'v3'));
   app.use('/openapi/v2/entity', entityApiRouter(entityApi, 'v2'));
   app.use('/openapi/v2/timeseries', timeseriesApiRouter({ timeseries: readModels.timeseries, logger }));

@@ -1,5 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
+import { API_GROUPS } from '../../api-contract/operation.js';
 import { openApiDocument } from './openapi-document.js';
 
 describe('openApiDocument', () => {
@@ -52,5 +53,33 @@ describe('openApiDocument', () => {
       required: ['tags'],
     });
     expect(document.components.schemas['com.linkedin.common.AuditStamp']).toBeDefined();
+  });
+
+  it('serves each group as a valid document of its own, the v3 group titled as the ecosystem titles it', async () => {
+    for (const group of API_GROUPS) {
+      const part = openApiDocument(group) as typeof document & { info: { title: string } };
+      const result = await new Validator().validate(part as never);
+      expect(result.errors ?? [], group).toEqual([]);
+      expect(Object.keys(part.paths).length, group).toBeGreaterThan(0);
+    }
+    const v3 = openApiDocument('10-openapi-v3') as typeof document & { info: { title: string } };
+    expect(v3.info.title).toBe('Entity API');
+    expect(Object.keys(v3.paths).every((p) => p.startsWith('/openapi/v3/entity'))).toBe(true);
+    expect(v3.components.schemas['DatasetEntityRequest_v3']).toBeDefined();
+    expect(v3.components.schemas['com.linkedin.common.GlobalTags']).toBeDefined();
+    const restli = openApiDocument('70-restli') as typeof document;
+    expect(Object.keys(restli.paths)).toContain('/entitiesV2/{urn}');
+    expect(Object.keys(restli.paths)).not.toContain('/openapi/v3/entity/dataset');
+  });
+
+  it('documents each route with the parameters its requests are checked against', () => {
+    const scroll = document.paths['/openapi/v3/entity/dataset']!['get'] as { parameters: { name: string }[] };
+    const names = scroll.parameters.map((p) => p.name);
+    for (const name of ['count', 'scrollId', 'sortCriteria', 'sortOrder', 'sliceId', 'sliceMax', 'aspects'])
+      expect(names).toContain(name);
+    const post = document.paths['/openapi/v3/entity/dataset/{urn}/globaltags']!['post'] as {
+      parameters: { name: string }[];
+    };
+    expect(post.parameters.map((p) => p.name)).toContain('createIfEntityNotExists');
   });
 });

@@ -5,6 +5,7 @@ import {
   entityRegistry,
   SchemaValidationError,
   ValidationError,
+  type AspectSpec,
   type CheckedProposal,
   type EntitySpec,
 } from '@catalog/model';
@@ -13,8 +14,18 @@ import type { AspectStore, StoredAspect } from '@catalog/store';
 import type { Logger } from '@catalog/runtime';
 import { errorOfOutcome } from '../../ingest/outcome-error.js';
 import type { ProposalSubmitter } from '../../ingest/proposal-submitter.js';
+import type { Operation } from '../../api-contract/operation.js';
+import { requestValidator } from '../../api-contract/catalog-validator.js';
+import type { RequestInput } from '../../api-contract/request-input.js';
 import { openApiErrorHandler } from '../openapi-errors.js';
-import { flag } from '../query-params.js';
+import {
+  aspectOperations,
+  CROSS_ENTITY_OPERATIONS,
+  entityOperations,
+  MAX_SCROLL_COUNT,
+  V2_OPERATIONS,
+  type AspectOperations,
+} from './entity-operations.js';
 import { aspectOfName, entityOfName, requireUrn, urnAndAspect } from './entity-paths.js';
 
 export interface EntityApiDeps {
@@ -27,25 +38,17 @@ export interface EntityApiDeps {
 }
 
 type Json = Record<string, unknown>;
-const MAX_COUNT = 10_000;
 
-/** Repeatable list parameters (`aspects=a&aspects=b` or `aspects=a,b`). */
-function listParam(req: Request, ...names: string[]): string[] | undefined {
-  const values = names.flatMap((name) => {
-    const raw = req.query[name];
-    return raw === undefined ? [] : (Array.isArray(raw) ? raw : [raw]).map(String);
-  });
-  const list = values
-    .flatMap((v) => v.split(','))
-    .map((v) => v.trim())
-    .filter((v) => v !== '');
-  return values.length === 0 ? undefined : list;
-}
+/** Checks a request against its operation (the document's source); the checked, defaulted input. */
+const inputOf = (operation: Operation, req: Request): RequestInput => requestValidator.input(operation, req);
+const bool = (input: RequestInput, name: string): boolean => input.query[name] === true;
+const names = (input: RequestInput, name: string): readonly string[] =>
+  (input.query[name] as readonly string[] | undefined) ?? [];
 
-/** The aspect names a read asks for, unknown ones dropped as the ecosystem does; undefined = all. */
-function aspectsAsked(req: Request, entity: EntitySpec): string[] | undefined {
-  const asked = listParam(req, 'aspects', 'aspectNames');
-  if (asked === undefined || asked.length === 0) return undefined;
+/** The aspect names a read asks for (`aspects`, or the older `aspectNames`), unknown ones dropped; undefined = all. */
+function aspectsAsked(input: RequestInput, entity: EntitySpec): string[] | undefined {
+  const asked = [...names(input, 'aspects'), ...names(input, 'aspectNames')];
+  if (asked.length === 0) return undefined;
   return asked.flatMap((name) => aspectOfName(entity, name)?.name ?? []);
 }
 
@@ -103,33 +106,23 @@ interface ItemAspect {
   readonly headers?: unknown;
 }
 
-/** The `[ {urn, <aspect>: {value, systemMetadata?, headers?}} ]` body of a batch write. */
+/**
+ * The `[ {urn, <aspect>: {value, systemMetadata?, headers?}} ]` body of a batch write (v2 nests the aspects
+ * under `aspects`), already checked against the route's operation; aspect keys resolve to registry names.
+ */
 function batchItems(
   body: unknown,
   entity: EntitySpec,
-  patch: boolean,
   nested: boolean,
 ): { urn: string; aspects: ItemAspect[] }[] {
-  if (!Array.isArray(body)) throw new ValidationError('The body must be a list of entities');
-  return body.map((item: unknown, i) => {
-    if (typeof item !== 'object' || item === null) throw new ValidationError(`Item ${i} is not an object`);
-    const { urn, ...rest } = item as Json;
-    if (typeof urn !== 'string') throw new ValidationError('Missing `urn` field');
-    // v2 nests the aspects: {urn, aspects: {<aspect>: {value}}}.
-    const named = nested ? rest['aspects'] : rest;
-    if (typeof named !== 'object' || named === null) throw new ValidationError('Missing `aspects` field');
-    const aspects = Object.entries(named as Json).map(([name, wrapper]) => {
+  return (body as Json[]).map((item) => {
+    const { urn, ...rest } = item as Json & { urn: string };
+    const named = (nested ? rest['aspects'] : rest) as Record<string, Json>;
+    const aspects = Object.entries(named).map(([name, w]) => {
       const spec = aspectOfName(entity, name);
+      // The schema lets all-lowercase keys through; those must still name an aspect of the entity.
       if (spec === undefined)
         throw new SchemaValidationError(`Unknown aspect ${name} for entity ${entity.name}`, []);
-      if (typeof wrapper !== 'object' || wrapper === null)
-        throw new ValidationError(`Aspect ${name} must be an object`);
-      const w = wrapper as Json;
-      if (
-        patch &&
-        (typeof w['value'] !== 'object' || w['value'] === null || !('patch' in (w['value'] as Json)))
-      )
-        throw new ValidationError('Missing `patch` field.');
       return {
         aspect: spec.name,
         value: w['value'],
@@ -198,6 +191,22 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     next();
   });
 
+  /** The operations of the routes on `/{type}` and `/{type}/{urn}` for one entity type, in this version. */
+  const entityOps = (entity: EntitySpec) => (v2 ? V2_OPERATIONS : entityOperations(entity));
+  const aspectOps = (entity: EntitySpec, aspect: AspectSpec): AspectOperations =>
+    v2
+      ? {
+          get: V2_OPERATIONS.getAspect,
+          head: V2_OPERATIONS.headAspect,
+          delete: V2_OPERATIONS.deleteAspect,
+          ...(aspect.isKey ? {} : { post: V2_OPERATIONS.postAspect }),
+          ...(aspect.kind === 'versioned' && !aspect.isKey ? { patch: V2_OPERATIONS.patchAspect } : {}),
+        }
+      : aspectOperations(entity, aspect);
+  const v3Only = (what: string) => {
+    if (v2) throw new ValidationError(`${what} is a v3 route: /openapi/v3/entity`);
+  };
+
   const write = async (proposals: readonly CheckedProposal[], sync: boolean): Promise<void> => {
     const outcomes = await deps.submitter.submit(proposals, { sync, actor: deps.actor });
     const failure = outcomes?.find((o) => !o.ok);
@@ -217,18 +226,19 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
   const writeBatches = async (
     req: Request,
     res: Response,
+    input: RequestInput,
     batches: readonly { entity: EntitySpec; body: unknown }[],
     changeType: 'UPSERT' | 'PATCH',
   ): Promise<{ entity: EntitySpec; items: ReturnType<typeof batchItems>; stored?: Json[] }[]> => {
     const origin = originOf(req, res);
     const parsed = batches.map((b) => ({
       entity: b.entity,
-      items: batchItems(b.body, b.entity, changeType === 'PATCH', v2),
+      items: batchItems(b.body, b.entity, v2),
     }));
     const proposals = parsed.flatMap(({ entity, items }) =>
       items.flatMap((item) => item.aspects.map((a) => proposalOf(entity, item.urn, a, changeType, origin))),
     );
-    const sync = !flag(req, 'async', true);
+    const sync = !bool(input, 'async');
     // A sync write answers a new entity with everything its creation stored (key and default aspects
     // too, as the ecosystem does): which entities exist is read before the write.
     const existed = sync
@@ -241,7 +251,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
       : [];
     await write(proposals, sync);
     if (!sync) return parsed;
-    const withSystemMetadata = flag(req, 'systemMetadata', false);
+    const withSystemMetadata = bool(input, 'systemMetadata');
     return Promise.all(
       parsed.map(async ({ entity, items }, i) => {
         const names = [...new Set(items.flatMap((item) => item.aspects.map((a) => a.aspect)))];
@@ -272,25 +282,31 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
 
   const batchWrite = (changeType: 'UPSERT' | 'PATCH') => async (req: Request, res: Response) => {
     const entity = entityOfName(String(req.params['type']));
-    const [result] = await writeBatches(req, res, [{ entity, body: req.body }], changeType);
+    const ops = entityOps(entity);
+    const input = inputOf(changeType === 'PATCH' ? ops.batchPatch : ops.batchUpsert, req);
+    const [result] = await writeBatches(req, res, input, [{ entity, body: input.body }], changeType);
     if (result?.stored !== undefined) res.json(result.stored);
     else if (changeType === 'PATCH') res.status(202).end();
     else res.status(202).json(echo(result?.items ?? []));
   };
 
   /** `{"<entityName>": [items]}` bodies of the generic routes, each value a list. */
-  const genericBatches = (body: unknown) => {
-    if (typeof body !== 'object' || body === null || Array.isArray(body))
-      throw new ValidationError('The body must be an object of entity names to lists');
-    return Object.entries(body as Json).map(([name, list]) => {
-      if (!Array.isArray(list)) throw new ValidationError(`Value of property '${name}' must be an array`);
-      return { entity: entityOfName(name), body: list };
-    });
-  };
+  const genericBatches = (body: unknown) =>
+    Object.entries(body as Json).map(([name, list]) => ({ entity: entityOfName(name), body: list }));
 
   const genericWrite = (changeType: 'UPSERT' | 'PATCH') => async (req: Request, res: Response) => {
-    if (v2) throw new ValidationError('The generic routes are v3 routes');
-    const results = await writeBatches(req, res, genericBatches(req.body), changeType);
+    v3Only('The generic write');
+    const input = inputOf(
+      changeType === 'PATCH' ? CROSS_ENTITY_OPERATIONS.genericPatch : CROSS_ENTITY_OPERATIONS.genericUpsert,
+      req,
+    );
+    const batches = genericBatches(input.body);
+    // Each list is checked as the per-type route checks its body.
+    for (const b of batches) {
+      const ops = entityOperations(b.entity);
+      requestValidator.checkBody(changeType === 'PATCH' ? ops.batchPatch : ops.batchUpsert, b.body);
+    }
+    const results = await writeBatches(req, res, input, batches, changeType);
     const synced = results.every((r) => r.stored !== undefined);
     res
       .status(synced ? 200 : 202)
@@ -302,52 +318,55 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
   };
 
   router.post('/generic/batchGet', json, async (req, res) => {
-    if (v2) throw new ValidationError('The generic routes are v3 routes');
-    const withSystemMetadata = flag(req, 'systemMetadata', false);
+    v3Only('The generic batchGet');
+    const input = inputOf(CROSS_ENTITY_OPERATIONS.genericBatchGet, req);
+    const withSystemMetadata = bool(input, 'systemMetadata');
     const out: Json = {};
-    for (const { entity, body } of genericBatches(req.body))
+    for (const { entity, body } of genericBatches(input.body)) {
+      requestValidator.checkBody(entityOperations(entity).batchGet, body);
       out[entity.name] = await batchGet(entity, body, withSystemMetadata);
+    }
     res.json(out);
   });
   router.post('/generic', json, genericWrite('UPSERT'));
   router.patch('/generic', json, genericWrite('PATCH'));
 
   router.post('/scroll', json, async (req, res) => {
-    if (v2) throw new ValidationError('The cross-entity scroll is a v3 route');
-    const body = (req.body ?? {}) as { entities?: unknown; aspects?: unknown };
-    const names = Array.isArray(body.entities) ? body.entities.map(String) : undefined;
-    const entities = (names ?? []).map((n) => entityOfName(n).name);
+    v3Only('The cross-entity scroll');
+    const input = inputOf(CROSS_ENTITY_OPERATIONS.scroll, req);
+    const body = (input.body ?? {}) as { entities?: string[]; aspects?: string[] };
+    const entities = (body.entities ?? []).map((n) => entityOfName(n).name);
     // Absent `aspects`: urns only; `[]`: every aspect; a list: those.
     const aspects = Array.isArray(body.aspects)
       ? body.aspects.length === 0
         ? undefined
-        : body.aspects.map(String)
+        : body.aspects
       : null;
-    await scroll(req, res, entities.length > 0 ? entities : undefined, aspects);
+    await scroll(input, res, entities.length > 0 ? entities : undefined, aspects);
   });
 
   const scroll = async (
-    req: Request,
+    input: RequestInput,
     res: Response,
     entities: string[] | undefined,
     aspects: string[] | null | undefined,
   ) => {
-    const count = Math.min(Number(req.query['count'] ?? 10), MAX_COUNT);
-    if (!Number.isInteger(count) || count < 0)
-      throw new ValidationError('count must be a non-negative integer');
-    const scrollId = typeof req.query['scrollId'] === 'string' ? req.query['scrollId'] : '';
+    // Above the maximum, the ecosystem clamps silently (SEARCH_SERVICE_LIMIT_RESULTS_MAX).
+    const count = Math.min(input.query['count'] as number, MAX_SCROLL_COUNT);
+    const scrollId = (input.query['scrollId'] as string | undefined) ?? '';
     const after = scrollId === '' ? '' : Buffer.from(scrollId, 'base64url').toString('utf8');
     const types = entities ?? entityRegistry.entities().map((e) => e.name);
+    const query = input.query['query'] as string;
     const response = await deps.search.search({
       entityTypes: types,
-      input: typeof req.query['query'] === 'string' && req.query['query'] !== '' ? req.query['query'] : '*',
+      input: query === '' ? '*' : query,
       start: 0,
       count,
       searchAfter: after,
-      ...(flag(req, 'includeSoftDelete', false) ? { includeRemoved: true } : {}),
+      ...(bool(input, 'includeSoftDelete') ? { includeRemoved: true } : {}),
     });
     const urns = response.hits.map((h) => h.urn);
-    const withSystemMetadata = flag(req, 'systemMetadata', false);
+    const withSystemMetadata = bool(input, 'systemMetadata');
     const found =
       aspects === null
         ? new Map<string, readonly StoredAspect[]>()
@@ -367,7 +386,8 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
 
   router.get('/:type', async (req, res) => {
     const entity = entityOfName(String(req.params['type']));
-    await scroll(req, res, [entity.name], aspectsAsked(req, entity));
+    const input = inputOf(entityOps(entity).scroll, req);
+    await scroll(input, res, [entity.name], aspectsAsked(input, entity));
   });
   router.post('/:type', json, batchWrite('UPSERT'));
   router.patch('/:type', json, batchWrite('PATCH'));
@@ -375,12 +395,13 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
   router.post('/batch/:type', json, async (req, res) => {
     if (!v2) throw new ValidationError('POST /batch/{type} is a v2 route; v3 has /{type}/batchGet');
     const entity = entityOfName(String(req.params['type']));
-    const body = (req.body ?? {}) as { urns?: unknown; aspectNames?: unknown; withSystemMetadata?: unknown };
-    if (!Array.isArray(body.urns)) throw new ValidationError('urns must be a list of urns');
-    const urns = body.urns.map(String).map((u) => requireUrn(u).urn);
-    const names = Array.isArray(body.aspectNames)
-      ? body.aspectNames.flatMap((n) => aspectOfName(entity, String(n))?.name ?? [])
-      : undefined;
+    const body = inputOf(V2_OPERATIONS.batchGet, req).body as {
+      urns: string[];
+      aspectNames?: string[];
+      withSystemMetadata?: boolean;
+    };
+    const urns = body.urns.map((u) => requireUrn(u).urn);
+    const names = body.aspectNames?.flatMap((n) => aspectOfName(entity, n)?.name ?? []);
     const found = await deps.store.getLatestMany(urns, names?.length ? names : undefined);
     res.json({
       entities: urns
@@ -393,11 +414,9 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     body: unknown,
     withSystemMetadata: boolean,
   ): Promise<Json[]> => {
-    if (!Array.isArray(body)) throw new ValidationError('The body must be a list of {urn, <aspect>: {}}');
     const out: Json[] = [];
     for (const item of body as Json[]) {
-      const { urn, ...rest } = item;
-      if (typeof urn !== 'string') throw new ValidationError('Missing `urn` field');
+      const { urn, ...rest } = item as Json & { urn: string };
       const names = Object.keys(rest).flatMap((n) => aspectOfName(entity, n)?.name ?? []);
       const stored = await deps.store.getLatest(urn, names.length === 0 ? undefined : names);
       if (stored.length > 0) out.push(shape(urn, stored, withSystemMetadata));
@@ -405,8 +424,10 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     return out;
   };
   router.post('/:type/batchGet', json, async (req, res) => {
+    v3Only('POST /{type}/batchGet');
     const entity = entityOfName(String(req.params['type']));
-    res.json(await batchGet(entity, req.body, flag(req, 'systemMetadata', false)));
+    const input = inputOf(entityOperations(entity).batchGet, req);
+    res.json(await batchGet(entity, input.body, bool(input, 'systemMetadata')));
   });
 
   /** The urn (and aspect) after `/{type}/`, taken from the raw path so an encoded `/` stays in the urn. */
@@ -419,7 +440,8 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
 
   // Before GET: express answers HEAD with the first GET route that matches otherwise.
   router.head('/:type/*rest', async (req, res) => {
-    const { urn, aspect } = target(req);
+    const { urn, entity, aspect } = target(req);
+    inputOf(aspect === undefined ? entityOps(entity).head : aspectOps(entity, aspect).head, req);
     const stored = await deps.store.getLatest(urn, aspect === undefined ? undefined : [aspect.name]);
     const removed = stored.find((a) => a.aspect === 'status')?.value['removed'] === true;
     res.status(stored.length > 0 && !removed ? 204 : 404).end();
@@ -427,12 +449,10 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
 
   router.get('/:type/*rest', async (req, res) => {
     const { urn, entity, aspect } = target(req);
-    const withSystemMetadata = flag(req, 'systemMetadata', false);
     if (aspect !== undefined) {
-      const version = Number(req.query['version'] ?? 0);
-      if (!Number.isInteger(version) || version < 0)
-        throw new ValidationError('version must be a non-negative integer');
-      const stored = await deps.store.get(urn, aspect.name, version);
+      const input = inputOf(aspectOps(entity, aspect).get, req);
+      const withSystemMetadata = bool(input, 'systemMetadata');
+      const stored = await deps.store.get(urn, aspect.name, input.query['version'] as number);
       if (stored === null) {
         res.status(404).set('Not-Found-Reason', 'ASPECT').end();
         return;
@@ -440,22 +460,43 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
       res.json(v2 ? shape(urn, [stored], withSystemMetadata) : aspectBody(stored, withSystemMetadata));
       return;
     }
-    const stored = await deps.store.getLatest(urn, aspectsAsked(req, entity));
+    const input = inputOf(entityOps(entity).get, req);
+    const stored = await deps.store.getLatest(urn, aspectsAsked(input, entity));
     if (stored.length === 0) {
       res.status(404).set('Not-Found-Reason', 'ENTITY').end();
       return;
     }
-    res.json(shape(urn, stored, withSystemMetadata));
+    res.json(shape(urn, stored, bool(input, 'systemMetadata')));
   });
 
-  router.post('/:type/*rest', json, async (req, res) => {
-    const { urn, entity, aspect } = target(req);
+  /** The aspect route's operation for a write, or a 400 naming why the aspect takes no such write. */
+  const writeOperation = (entity: EntitySpec, aspect: AspectSpec | undefined, method: 'post' | 'patch') => {
+    const what = method.toUpperCase();
     if (aspect === undefined)
-      throw new ValidationError(`POST takes an aspect: /openapi/${version}/entity/{type}/{urn}/{aspect}`);
+      throw new ValidationError(`${what} takes an aspect: /openapi/${version}/entity/{type}/{urn}/{aspect}`);
+    const operation = aspectOps(entity, aspect)[method];
+    if (operation === undefined)
+      throw new ValidationError(
+        aspect.isKey
+          ? `${aspect.name} is the key aspect of ${entity.name}: it is written with the entity`
+          : `${aspect.name} is a time-series aspect: it is written, not patched`,
+      );
+    return { aspect, operation };
+  };
+
+  router.post('/:type/*rest', json, async (req, res) => {
+    const target_ = target(req);
+    const { urn, entity } = target_;
+    const { aspect, operation } = writeOperation(entity, target_.aspect, 'post');
+    const input = inputOf(operation, req);
     // v3 wraps the value ({value, systemMetadata?, headers?}); v2 takes the raw aspect.
-    const body = (v2 ? { value: req.body } : (req.body ?? {})) as Json;
-    const changeType = flag(req, 'createIfNotExists', true) ? 'CREATE' : 'UPSERT';
-    const sync = !flag(req, 'async', false);
+    const body = (v2 ? { value: input.body } : input.body) as Json;
+    const changeType = bool(input, 'createIfEntityNotExists')
+      ? 'CREATE_ENTITY'
+      : bool(input, 'createIfNotExists')
+        ? 'CREATE'
+        : 'UPSERT';
+    const sync = !bool(input, 'async');
     await write(
       [
         proposalOf(
@@ -483,21 +524,22 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
         );
       return;
     }
-    res.json((await readBack([urn], [aspect.name], flag(req, 'systemMetadata', false)))[0]);
+    res.json((await readBack([urn], [aspect.name], bool(input, 'systemMetadata')))[0]);
   });
 
   router.patch('/:type/*rest', json, async (req, res) => {
-    const { urn, entity, aspect } = target(req);
-    if (aspect === undefined)
-      throw new ValidationError(`PATCH takes an aspect: /openapi/${version}/entity/{type}/{urn}/{aspect}`);
-    const sync = !flag(req, 'async', false);
+    const target_ = target(req);
+    const { urn, entity } = target_;
+    const { aspect, operation } = writeOperation(entity, target_.aspect, 'patch');
+    const input = inputOf(operation, req);
+    const sync = !bool(input, 'async');
     const headers = conditionHeaders(req);
     await write(
       [
         proposalOf(
           entity,
           urn,
-          { aspect: aspect.name, value: req.body, headers },
+          { aspect: aspect.name, value: input.body, headers },
           'PATCH',
           originOf(req, res),
         ),
@@ -508,13 +550,17 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
       res.status(202).end();
       return;
     }
-    res.json((await readBack([urn], [aspect.name], flag(req, 'systemMetadata', false)))[0]);
+    res.json((await readBack([urn], [aspect.name], bool(input, 'systemMetadata')))[0]);
   });
 
   router.delete('/:type/*rest', async (req, res) => {
     const { urn, entity, aspect } = target(req);
-    const asked = aspect !== undefined ? [aspect.name] : (aspectsAsked(req, entity) ?? []);
-    const clear = flag(req, 'clear', false);
+    const input = inputOf(
+      aspect === undefined ? entityOps(entity).delete : aspectOps(entity, aspect).delete,
+      req,
+    );
+    const asked = aspect !== undefined ? [aspect.name] : (aspectsAsked(input, entity) ?? []);
+    const clear = bool(input, 'clear');
     const names =
       aspect === undefined && (asked.length === 0 || asked.includes(entity.keyAspect)) && !clear
         ? [entity.keyAspect]

@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
-import { ValidationError } from '@catalog/model';
-import { MAX_PAGE_SIZE, type GraphIndex } from '@catalog/search';
+import type { GraphIndex } from '@catalog/search';
+import { requestValidator } from '../../api-contract/catalog-validator.js';
 import { parseEntityUrn } from '../../restli/entity-reads.js';
-import { directionParam, intParam } from '../../restli/relationships.js';
+import { RELATIONSHIPS_V1_OPERATION } from '../../restli/restli-operations.js';
 
 /**
  * GET /openapi/relationships/v1/?urn=&direction=&relationshipTypes=&start=&count=: what the SDK's
@@ -10,16 +10,12 @@ import { directionParam, intParam } from '../../restli/relationships.js';
  * after the last one is empty with count 0, which ends the SDK's loop.
  */
 export async function getRelationshipsV1(req: Request, res: Response, graph: GraphIndex): Promise<void> {
-  const { urn } = parseEntityUrn(req.query['urn']);
-  const direction = directionParam(req.query['direction']);
-  const raw = req.query['relationshipTypes'];
-  const types = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw])
-    .flatMap((t) => (typeof t === 'string' ? t.split(',') : []))
-    .map((t) => t.trim())
-    .filter((t) => t !== '');
-  if (types.length === 0) throw new ValidationError('relationshipTypes is required');
-  const start = intParam(req.query['start'], 'start', 0, MAX_PAGE_SIZE * 100);
-  const count = intParam(req.query['count'], 'count', 200, MAX_PAGE_SIZE);
+  const query = requestValidator.input(RELATIONSHIPS_V1_OPERATION, req).query;
+  const { urn } = parseEntityUrn(query['urn']);
+  const direction = query['direction'] as 'INCOMING' | 'OUTGOING';
+  const types = query['relationshipTypes'] as string[];
+  const start = query['start'] as number;
+  const count = query['count'] as number;
   const result = await graph.related({ urn: urn.raw, direction, types, start, count });
   res.json({
     start,

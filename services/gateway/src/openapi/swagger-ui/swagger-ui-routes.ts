@@ -6,12 +6,19 @@ export const SWAGGER_UI_PATH = '/openapi/swagger-ui';
 /**
  * Swagger UI over the catalog's OpenAPI document, at the ecosystem's path. The assets come from
  * swagger-ui-dist, served by the catalog itself: the page works with no network beyond the catalog.
- * Operations start collapsed: the document has a path per entity and aspect.
+ * Operations start collapsed: the document has a path per entity and aspect. The top bar lists the
+ * document's groups.
  */
-export function mountSwaggerUi(app: Express, documentUrl: string): void {
+export function mountSwaggerUi(app: Express, documentUrl: string, groups: readonly string[]): void {
+  // The whole document first, then each group (the ecosystem's group names), in the top bar's list.
+  const urls = [
+    { url: documentUrl, name: 'all' },
+    ...groups.map((group) => ({ url: `${documentUrl}?group=${group}`, name: group })),
+  ];
   const initializer = `window.onload = function () {
   window.ui = SwaggerUIBundle({
-    url: ${JSON.stringify(documentUrl)},
+    urls: ${JSON.stringify(urls)},
+    'urls.primaryName': 'all',
     dom_id: '#swagger-ui',
     deepLinking: true,
     docExpansion: 'none',

@@ -3,10 +3,10 @@ import { entityRegistry, ValidationError } from '@catalog/model';
 import type { Logger } from '@catalog/runtime';
 import type { TimeseriesDocument, TimeseriesIndex, TimeseriesPosition } from '@catalog/search';
 import { openApiErrorHandler } from '../openapi-errors.js';
-import { flag, intParam } from '../query-params.js';
+import { requestValidator } from '../../api-contract/catalog-validator.js';
+import { TIMESERIES_SCROLL_OPERATION } from './timeseries-operations.js';
 
 const MAX_COUNT = 10_000;
-const LATEST_MILLIS = Number.MAX_SAFE_INTEGER;
 
 export interface TimeseriesApiDeps {
   readonly timeseries: TimeseriesIndex;
@@ -28,15 +28,16 @@ export function timeseriesApiRouter(deps: TimeseriesApiDeps): Router {
     const aspect = entity.aspects.get(aspectName);
     if (!aspect) throw new ValidationError(`Unknown aspect ${aspectName} for entity type ${entity.name}`);
     if (aspect.kind !== 'timeseries') throw new ValidationError('Only timeseries aspects are supported.');
+    const query = requestValidator.input(TIMESERIES_SCROLL_OPERATION, req).query;
     // Above the maximum, the ecosystem clamps silently (SEARCH_SERVICE_LIMIT_RESULTS_MAX).
-    const count = Math.min(intParam(req, 'count', { min: 0, max: Number.MAX_SAFE_INTEGER }) ?? 10, MAX_COUNT);
-    const startTimeMillis = intParam(req, 'startTimeMillis', { min: 0, max: LATEST_MILLIS });
-    const endTimeMillis = intParam(req, 'endTimeMillis', { min: 0, max: LATEST_MILLIS });
+    const count = Math.min(query['count'] as number, MAX_COUNT);
+    const startTimeMillis = query['startTimeMillis'] as number | undefined;
+    const endTimeMillis = query['endTimeMillis'] as number | undefined;
     if (startTimeMillis !== undefined && endTimeMillis !== undefined && startTimeMillis > endTimeMillis)
       throw new ValidationError('startTimeMillis must not be after endTimeMillis');
-    const withSystemMetadata = flag(req, 'systemMetadata', false);
-    const scrollId = req.query['scrollId'];
-    const after = typeof scrollId === 'string' && scrollId !== '' ? decodeScrollId(scrollId) : undefined;
+    const withSystemMetadata = query['systemMetadata'] === true;
+    const scrollId = query['scrollId'] as string | undefined;
+    const after = scrollId !== undefined && scrollId !== '' ? decodeScrollId(scrollId) : undefined;
     const documents =
       count === 0
         ? []
