@@ -1,5 +1,6 @@
 export {
   CONDITIONS,
+  MAX_SLICES,
   type Aggregation,
   type AutocompleteRequest,
   type AutocompleteResponse,
@@ -22,6 +23,10 @@ export {
   type SearchRequest,
   type SearchResponse,
   type SearchScalar,
+  type SearchSlice,
+  type SearchSortValue,
+  type SortCriterion,
+  type SortOrder,
   type TimeseriesDocument,
   type TimeseriesIndex,
   type TimeseriesPosition,
@@ -55,6 +60,9 @@ export {
   type IndexSpecLookup,
   type NormalizedSearch,
 } from './validate-search-request.js';
+export type { KeysetPosition, NormalizedSort } from './validate-sort.js';
+export { sliceOfUrn } from './slice-of-urn.js';
+export { compareCodePoints, compareSortValues, sortKindOf, type SortKind } from './sort-values.js';
 export { matchesFilter } from './matches-filter.js';
 export { anyTermMatchesText, fullTextOf, termsMatchText, tokenize } from './text-tokens.js';
 export { openEmbeddedSearch, type EmbeddedSearch } from './embedded/open-embedded-search.js';

@@ -64,6 +64,30 @@ export interface Filter {
   readonly or: readonly { readonly and: readonly Criterion[] }[];
 }
 
+export type SortOrder = 'ASCENDING' | 'DESCENDING';
+
+/** One sort key (the ecosystem's `sortCriteria` + `sortOrder`); `.keyword` on the field is dropped. */
+export interface SortCriterion {
+  readonly field: string;
+  readonly order: SortOrder;
+}
+
+/**
+ * (Added.) One value of a hit's keyset position (SearchHit.sortValues): a string for string fields, a
+ * number for numeric and date fields (epoch millis), a boolean for boolean fields, null when the hit has
+ * no value for the sort field.
+ */
+export type SearchSortValue = string | number | boolean | null;
+
+/** (Added.) One of `max` disjoint parts of a match set (the ecosystem's `sliceId` / `sliceMax`). */
+export interface SearchSlice {
+  readonly id: number;
+  readonly max: number;
+}
+
+/** The largest `slice.max` (OpenSearch's default `index.max_slices_per_scroll`). */
+export const MAX_SLICES = 1024;
+
 export interface SearchRequest {
   readonly entityTypes: readonly string[];
   /** Free text over the fields with a boost; `*` or empty matches all; `field:value` is an exact match. */
@@ -76,13 +100,42 @@ export interface SearchRequest {
   readonly maxAggValues?: number;
   /** Soft-deleted entities (removed = true) are left out unless this is set. */
   readonly includeRemoved?: boolean;
-  readonly sort?: readonly { readonly field: string; readonly order: 'ASCENDING' | 'DESCENDING' }[];
   /**
-   * (Added.) Keyset paging for scrolls: the hits are ordered by urn alone and start after this urn, so a
-   * scroll of any length neither repeats nor skips an entity while others are written; `''` asks for the
-   * first page of such a scroll. Takes `start` 0 and no `sort`; `total` still counts the whole match set.
+   * Hits are ordered by these keys, then (without searchAfter) by score descending, then by urn
+   * ascending. Per key, as OpenSearch sorts:
+   * - a multi-valued field sorts by its smallest value ASCENDING and by its largest DESCENDING;
+   * - a hit without a value (or of an entity type whose index has no such field) sorts last in both
+   *   orders;
+   * - string fields (text ones too) compare their exact, case-sensitive value (the keyword form) in
+   *   Unicode code point order; a value longer than 8191 characters is not kept in that form and
+   *   counts as missing; numeric and date fields compare as numbers (dates as epoch millis); booleans
+   *   false before true;
+   * - an alias (e.g. `_entityName`) sorts each entity type by its own target field.
+   * An unknown field, or one that is a string in one requested entity type and a number or boolean in
+   * another, is a ValidationError naming it.
    */
-  readonly searchAfter?: string;
+  readonly sort?: readonly SortCriterion[];
+  /**
+   * (Added.) Keyset paging for scrolls of any depth. A keyset search orders hits by `sort` (if any),
+   * then by urn alone: no score, so the order is total and stable under writes. Each hit then carries
+   * its `sortValues`; passing the last hit's `sortValues` here continues strictly after it. `''` asks
+   * for the first page. A plain urn string continues after that urn and is allowed only without `sort`
+   * (the same as `[urn]`). Takes `start` 0; `total` still counts the whole match set.
+   *
+   * While others write, the scroll neither repeats nor skips an entity whose sort values stay the same
+   * (entities created or deleted meanwhile appear, or not, by where they sort). An entity whose sort
+   * values change between pages may be seen twice or not at all: there is no snapshot (as with
+   * OpenSearch's search_after without a point in time). Ordered by urn alone, that cannot happen.
+   */
+  readonly searchAfter?: string | readonly SearchSortValue[];
+  /**
+   * (Added.) Only the part `id` of `max` of the match set: each entity is in exactly one part, chosen
+   * by its urn alone (sliceOfUrn), so the parts are disjoint, their union is the whole match set, and
+   * an entity stays in its part while it is written. `total` and facets count the part. Needs
+   * `0 <= id < max` and `1 <= max <= MAX_SLICES`; `max` 1 is everything. Combines with every other
+   * option (a scroll of one slice pages with searchAfter as any other).
+   */
+  readonly slice?: SearchSlice;
 }
 
 export interface MatchedField {
@@ -95,6 +148,12 @@ export interface SearchHit {
   readonly entityType: string;
   readonly score: number;
   readonly matchedFields: readonly MatchedField[];
+  /**
+   * (Added.) On keyset searches (searchAfter given): the hit's value for each sort key (see
+   * SearchSortValue), then its urn. Passed back as searchAfter, it continues after this hit. The
+   * values are plain JSON, so a caller can carry them in an opaque cursor (e.g. base64url JSON).
+   */
+  readonly sortValues?: readonly SearchSortValue[];
 }
 
 export interface Aggregation {

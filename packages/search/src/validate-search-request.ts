@@ -1,9 +1,23 @@
-import { ValidationError, type SearchFieldType } from '@catalog/model';
+import { ValidationError } from '@catalog/model';
 import { BROWSE_PATHS_FIELD, REMOVED_FIELD } from './document-fields.js';
 import { stripKeywordSuffix } from './normalize-filter.js';
 import { parseSearchInput, type SearchQuery } from './parse-search-input.js';
-import type { AutocompleteRequest, BrowseRequest, EntityIndexSpec, Filter, SearchRequest } from './port.js';
+import type {
+  AutocompleteRequest,
+  BrowseRequest,
+  EntityIndexSpec,
+  Filter,
+  SearchRequest,
+  SearchSlice,
+} from './port.js';
 import { filterMentions, requireField, validateFilter } from './validate-filter.js';
+import { validateSlice } from './validate-slice.js';
+import {
+  validateSearchAfter,
+  validateSort,
+  type KeysetPosition,
+  type NormalizedSort,
+} from './validate-sort.js';
 
 /**
  * The largest page a search returns, and the bound on `start + count`: 10,000, the result window
@@ -28,15 +42,16 @@ export interface NormalizedSearch {
   /** `name` as requested (`.keyword` dropped) for the response, `field` canonical. */
   readonly facets: readonly { readonly name: string; readonly field: string }[];
   readonly maxAggValues: number;
-  /** Keyset paging: hits after this urn, ordered by urn alone (see SearchRequest.searchAfter). */
-  readonly after?: string;
+  /**
+   * Keyset paging (SearchRequest.searchAfter), ordered by the sort keys then urn, without score:
+   * undefined when not asked, null for the first page, else the position to continue after.
+   */
+  readonly after?: KeysetPosition | null;
+  /** Only this part of the match set (absent: all of it; see SearchRequest.slice and sliceOfUrn). */
+  readonly slice?: SearchSlice;
   /** True when asked, or when the filter itself has a criterion on `removed`. */
   readonly includeRemoved: boolean;
-  readonly sort: readonly {
-    readonly field: string;
-    readonly type: SearchFieldType;
-    readonly order: 'ASCENDING' | 'DESCENDING';
-  }[];
+  readonly sort: readonly NormalizedSort[];
 }
 
 /** Checks a search request (see validateFilter for filters); throws ValidationError naming the problem. */
@@ -58,21 +73,12 @@ export function validateSearchRequest(specs: IndexSpecLookup, request: SearchReq
   const maxAggValues = request.maxAggValues ?? DEFAULT_MAX_AGG_VALUES;
   if (!Number.isInteger(maxAggValues) || maxAggValues < 1 || maxAggValues > MAX_PAGE_SIZE)
     throw new ValidationError(`maxAggValues must be an integer from 1 to ${MAX_PAGE_SIZE}`);
-  const sort = (request.sort ?? []).map((s) => {
-    if (s.order !== 'ASCENDING' && s.order !== 'DESCENDING')
-      throw new ValidationError(`Sort order must be ASCENDING or DESCENDING, got ${String(s.order)}`);
-    const { name, mapping } = requireField(resolved, stripKeywordSuffix(s.field), 'sort');
-    return { field: name, type: mapping.type, order: s.order };
-  });
-  const after = request.searchAfter;
-  if (after !== undefined) {
-    if (typeof after !== 'string')
-      throw new ValidationError('searchAfter must be a urn, or empty for the first page');
-    if (request.start !== 0) throw new ValidationError('searchAfter pages from start 0');
-    if (sort.length > 0) throw new ValidationError('searchAfter pages by urn and takes no sort');
-  }
+  const sort = validateSort(resolved, request.sort);
+  const after = validateSearchAfter(request.searchAfter, sort, request.start);
+  const slice = validateSlice(request.slice);
   return {
     ...(after === undefined ? {} : { after }),
+    ...(slice === undefined ? {} : { slice }),
     specs: resolved,
     query: canonicalQuery,
     filter,

@@ -124,7 +124,9 @@ describe('validateSearchRequest', () => {
       { name: 'platform', field: 'platform' },
       { name: '_entityType', field: '_entityType' },
     ]);
-    expect(n.sort).toEqual([{ field: 'createdAt', type: 'DATETIME', order: 'DESCENDING' }]);
+    expect(n.sort).toEqual([
+      { field: 'createdAt', name: 'createdAt', type: 'DATETIME', kind: 'number', order: 'DESCENDING' },
+    ]);
     expect(n.includeRemoved).toBe(true);
     expect(n.maxAggValues).toBe(20);
     expect(validateSearchRequest(lookup, request()).filter).toBeUndefined();

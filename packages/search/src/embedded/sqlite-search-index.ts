@@ -23,6 +23,7 @@ import { runBrowse } from './sqlite-browse.js';
 import { SqliteDocumentWriter } from './sqlite-document-writer.js';
 import type { SqliteHandle } from './sqlite-handle.js';
 import { runSearch } from './sqlite-search-query.js';
+import { registerSliceFunction } from './sqlite-slice.js';
 import { StatementCache } from './statement-cache.js';
 
 /**
@@ -39,6 +40,7 @@ export class SqliteSearchIndex implements SearchIndex {
     handle.acquire();
     this.writer = new SqliteDocumentWriter(handle.db);
     this.queries = new StatementCache(handle.db);
+    registerSliceFunction(handle.db);
     handle.db.exec(
       'CREATE TEMP TABLE IF NOT EXISTS search_hits (id INTEGER PRIMARY KEY, score REAL NOT NULL)',
     );

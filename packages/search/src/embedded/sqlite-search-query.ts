@@ -6,15 +6,10 @@ import type { FacetCache, FacetRow } from './facet-cache.js';
 import type { FacetForwardIndex } from './facet-forward-index.js';
 import { jsonPathOf, valuesOf, type IndexedEntity } from './indexed-entity.js';
 import { filterSql, TRUE, type SqlPart } from './sqlite-filter-sql.js';
+import { compareRows, pageRows, sortValuesOf, type MatchSource, type PageRow } from './sqlite-page-rows.js';
+import { sliceSql } from './sqlite-slice.js';
 import { ftsTableOf } from './sqlite-search-schema.js';
 import type { StatementCache } from './statement-cache.js';
-
-interface PageRow {
-  readonly id: number;
-  readonly urn: string;
-  readonly score: number;
-  readonly [key: `k${number}`]: string | number | null;
-}
 
 interface Ranked {
   readonly row: PageRow;
@@ -37,7 +32,8 @@ export function runSearch(
   let total = 0;
   const ranked: Ranked[] = [];
   const facetCounts = search.facets.map(() => new Map<string, number>());
-  const unrestricted = search.query.kind === 'all' && search.filter === undefined;
+  const unrestricted =
+    search.query.kind === 'all' && search.filter === undefined && search.slice === undefined;
   forward.sync();
   for (const entity of entities) {
     const source = unrestricted
@@ -76,7 +72,7 @@ export function runSearch(
       for (const { value, n } of rows) counts.set(String(value), (counts.get(String(value)) ?? 0) + n);
     });
   }
-  ranked.sort((a, b) => compareRanked(a.row, b.row, search));
+  ranked.sort((a, b) => compareRows(a.row, b.row, search));
   const page = ranked.slice(search.start, search.start + search.count);
   const docs = loadDocuments(queries, page, search);
   const hits: SearchHit[] = page.map(({ row, entity }) => ({
@@ -84,6 +80,7 @@ export function runSearch(
     entityType: entity.spec.entityType,
     score: row.score,
     matchedFields: matchedFields(entity, search, docs.get(row.id)),
+    ...(search.after === undefined ? {} : { sortValues: sortValuesOf(row, search) }),
   }));
   const aggregations: Aggregation[] = search.facets.map((facet, i) => ({
     field: facet.name,
@@ -93,18 +90,6 @@ export function runSearch(
       .slice(0, search.maxAggValues),
   }));
   return { total, hits, aggregations };
-}
-
-/** Where one entity type's matches come from: `FROM <tables> WHERE <where>`, with `docs d` in tables. */
-interface MatchSource {
-  readonly tables: string;
-  readonly where: SqlPart;
-  /** True when the matches sit in temp.search_hits `h` (with their score). */
-  readonly materialized: boolean;
-  /** How many matches there are (for plan choices). */
-  readonly hits: number;
-  /** The ids in temp.search_hits, when materializing already read them. */
-  readonly ids?: readonly number[];
 }
 
 /** Above this many hits, a facet scans the field's values rather than probing each hit. */
@@ -145,7 +130,11 @@ function materialize(
   const weights = entity.columns.map((c) => c.weight).join(', ');
   const bm25 = entity.columns.length === 0 ? '0' : `-bm25(${table}, ${weights})`;
   const inMemory = search.query.kind === 'text' ? forwardFilter(entity, search.filter, forward) : undefined;
-  if (search.query.kind === 'text' && (search.filter === undefined || inMemory !== undefined)) {
+  if (
+    search.query.kind === 'text' &&
+    search.slice === undefined &&
+    (search.filter === undefined || inMemory !== undefined)
+  ) {
     // The FTS table holds this entity type's documents only, by document id: there is no need to join
     // docs, the few soft-deleted ids are excluded as a set.
     const removed = search.includeRemoved
@@ -169,7 +158,8 @@ function materialize(
       return { ...materialized(kept.length), ids: kept };
     }
   } else if (search.query.kind === 'text') {
-    // With a filter, the join keeps the FTS match driving (a rowid IN list would drive one MATCH per id).
+    // With a filter or a slice, the join keeps the FTS match driving (a rowid IN list would drive one
+    // MATCH per id).
     const rest = matchParts(entity, search);
     queries
       .get(
@@ -191,10 +181,11 @@ function materialized(hits: number): MatchSource {
   return { hits, tables: 'temp.search_hits h JOIN docs d ON d.id = h.id', where: TRUE, materialized: true };
 }
 
-/** The conditions (over `d`) besides the text match: entity type, removed, filter, field query. */
+/** The conditions (over `d`) besides the text match: entity type, removed, slice, filter, field query. */
 function matchParts(entity: IndexedEntity, search: NormalizedSearch): SqlPart {
   const parts: SqlPart[] = [{ sql: 'd.entity_type = ?', params: [entity.spec.entityType] }];
   if (!search.includeRemoved) parts.push({ sql: 'd.removed = 0', params: [] });
+  if (search.slice !== undefined) parts.push(sliceSql(search.slice));
   const filter = filterSql(entity, search.filter, 'd.id');
   if (filter.sql !== '1') parts.push(filter);
   const { query } = search;
@@ -252,68 +243,6 @@ function fieldQueryPart(entity: IndexedEntity, field: string, value: string): Sq
 /** Every term as a word prefix, all required: `"cust"* AND "ord"*`. */
 export function ftsQuery(terms: readonly string[]): string {
   return terms.map((t) => `"${t.replaceAll('"', '""')}"*`).join(' AND ');
-}
-
-function pageRows(
-  queries: StatementCache,
-  entity: IndexedEntity,
-  search: NormalizedSearch,
-  source: MatchSource,
-): PageRow[] {
-  const limit = search.start + search.count;
-  if (limit === 0) return [];
-  const sortKeys = search.sort.map((s, i) => {
-    const aggregate = s.order === 'ASCENDING' ? 'MIN' : 'MAX';
-    const key = entity.keyed.has(s.field)
-      ? {
-          sql: `(SELECT ${aggregate}(${NUMERIC_TYPES.has(s.type) ? 'num' : 'value'}) FROM vals WHERE doc = d.id AND field = ?)`,
-          params: [s.field],
-        }
-      : { sql: `(SELECT ${aggregate}(j.value) FROM json_each(d.doc, ?) j)`, params: [jsonPathOf(s.field)] };
-    return {
-      sql: `${key.sql} AS k${i}`,
-      params: key.params,
-      order: `k${i} IS NULL, k${i} ${s.order === 'ASCENDING' ? 'ASC' : 'DESC'}`,
-    };
-  });
-  const keysSql = sortKeys.map((k) => `, ${k.sql}`).join('');
-  // Without a text query every score is 0: ordering by urn alone lets the (entity_type, removed, urn)
-  // index give the page without sorting the match set.
-  const byScore =
-    source.materialized && search.query.kind === 'text' && search.after === undefined ? ['score DESC'] : [];
-  const orderBy = [...sortKeys.map((k) => k.order), ...byScore, 'd.urn ASC'].join(', ');
-  const score = source.materialized ? 'h.score' : '0';
-  // Ranked by score alone, the page lies within the hits scoring at least the limit-th best score: only
-  // those (ties included) are joined with docs and sorted, not the whole match set.
-  const cutoff =
-    search.after !== undefined
-      ? { sql: ' AND d.urn > ?', params: [search.after] }
-      : byScore.length > 0 && sortKeys.length === 0
-        ? {
-            sql: ' AND h.score >= IFNULL((SELECT score FROM temp.search_hits ORDER BY score DESC LIMIT 1 OFFSET ?), h.score)',
-            params: [limit - 1],
-          }
-        : { sql: '', params: [] };
-  return queries.all<PageRow>(
-    `SELECT d.id AS id, d.urn AS urn, ${score} AS score${keysSql}
-     FROM ${source.tables} WHERE ${source.where.sql}${cutoff.sql} ORDER BY ${orderBy} LIMIT ?`,
-    [...sortKeys.flatMap((k) => k.params), ...source.where.params, ...cutoff.params, limit],
-  );
-}
-
-function compareRanked(a: PageRow, b: PageRow, search: NormalizedSearch): number {
-  if (search.after !== undefined) return a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0;
-  for (let i = 0; i < search.sort.length; i++) {
-    const x = a[`k${i}`] ?? null;
-    const y = b[`k${i}`] ?? null;
-    if (x === y) continue;
-    if (x === null) return 1;
-    if (y === null) return -1;
-    const order = x < y ? -1 : 1;
-    return search.sort[i]?.order === 'DESCENDING' ? -order : order;
-  }
-  if (a.score !== b.score) return b.score - a.score;
-  return a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0;
 }
 
 function facetRows(

@@ -1,5 +1,6 @@
 import type { Types } from '@opensearch-project/opensearch';
 import type { EntityIndexSpec, FieldMapping } from '../port.js';
+import { MAX_KEYWORD_LENGTH } from '../sort-values.js';
 import { fieldPaths, META_FIELD, SUBFIELD } from './field-paths.js';
 
 type Property = Types.Common_Mapping.Property;
@@ -11,7 +12,7 @@ export const PARTIAL_ANALYZER = 'catalog_partial';
 export const PATH_ANALYZER = 'catalog_path';
 export const LOWERCASE_NORMALIZER = 'catalog_lowercase';
 /** Longest keyword value indexed (32766 bytes is Lucene's term limit; 4 bytes per char at worst). */
-const KEYWORD_LIMIT = 8191;
+const KEYWORD_LIMIT = MAX_KEYWORD_LENGTH;
 
 export interface IndexShape {
   readonly shards: number;
@@ -80,6 +81,7 @@ export function entityIndexMappings(spec: EntityIndexSpec): TypeMapping {
       urn: { type: 'keyword' },
       entityType: { type: 'keyword' },
       browse: { type: 'object', properties: browse },
+      sort: { type: 'object', properties: sortAliases(spec) },
     },
   };
   return {
@@ -156,6 +158,18 @@ function fieldProperty(field: FieldMapping): Property {
     case 'DATETIME':
       return { type: 'date', format: 'epoch_millis||strict_date_optional_time' };
   }
+}
+
+/** `@catalog.sort.<name>` → the sort path of the field (of an alias: of its target); see SORT_PATH. */
+function sortAliases(spec: EntityIndexSpec): Record<string, Property> {
+  const byName = new Map(spec.fields.map((field) => [field.name, field]));
+  const aliases: Record<string, Property> = {};
+  for (const field of spec.fields) {
+    const target = field.aliasOf === undefined ? field : byName.get(field.aliasOf);
+    if (target === undefined || target.aliasOf !== undefined) continue;
+    setPath(aliases, field.name, { type: 'alias', path: fieldPaths(target).exact });
+  }
+  return aliases;
 }
 
 function folded(): Property {

@@ -2,8 +2,9 @@ import type { Types } from '@opensearch-project/opensearch';
 import { REMOVED_FIELD } from '../document-fields.js';
 import type { Aggregation, SearchHit, SearchRequest, SearchResponse } from '../port.js';
 import { validateSearchRequest, type NormalizedSearch } from '../validate-search-request.js';
+import { searchAfterOf, sortOf, sortValuesOf } from './entity-sort.js';
 import { pathsOf, type ResolvedSpec } from './entity-specs.js';
-import { META_FIELD, URN_PATH, type FieldPaths } from './field-paths.js';
+import { META_FIELD, type FieldPaths } from './field-paths.js';
 import { exactValues, filterQuery, MATCH_ALL, type PathsLookup, type Query } from './filter-query.js';
 import { fullTextFields, fullTextQuery, matchedFields } from './full-text-query.js';
 import { asNumber, asObject, asString, totalHits } from './narrow.js';
@@ -16,8 +17,7 @@ import {
   pathsAcross,
   type ReadContext,
 } from './read-context.js';
-
-type Sort = Types.Common.SortCombinations;
+import { sliceQuery } from './slice-query.js';
 
 /** Runs a search: validated as the embedded adapter validates it, then one request over every alias. */
 export async function runSearch(context: ReadContext, request: SearchRequest): Promise<SearchResponse> {
@@ -28,6 +28,7 @@ export async function runSearch(context: ReadContext, request: SearchRequest): P
     .filter((s): s is ResolvedSpec => s !== undefined);
   const lookupPaths = pathsAcross(indices);
   const textFields = fullTextFields(indices.map((spec) => [...spec.paths.values()]));
+  const searchAfter = searchAfterOf(search);
   const response = await context.client.search({
     index: indices.map((spec) => spec.alias).join(','),
     body: {
@@ -36,8 +37,8 @@ export async function runSearch(context: ReadContext, request: SearchRequest): P
       size: search.count,
       track_total_hits: true,
       track_scores: true,
-      sort: search.after === undefined ? sortOf(search, lookupPaths) : [{ [URN_PATH]: { order: 'asc' } }],
-      ...(search.after === undefined ? {} : { search_after: [search.after] }),
+      sort: sortOf(search, indices, lookupPaths),
+      ...(searchAfter === undefined ? {} : { search_after: searchAfter }),
       _source: { includes: sourceFields(search, textFields) },
       ...(search.facets.length > 0 ? { aggregations: facetAggregations(search, lookupPaths) } : {}),
     },
@@ -60,13 +61,16 @@ function searchQuery(
   const { query } = search;
   if (query.kind === 'text') must.push(fullTextQuery(query.terms, textFields));
   if (query.kind === 'field') must.push(fieldValueQuery(lookup(query.field), query.value));
-  const filter = filterQuery(search.filter, lookup);
+  const filter = [
+    filterQuery(search.filter, lookup),
+    search.slice === undefined ? undefined : sliceQuery(search.slice),
+  ].filter((q): q is Query => q !== undefined);
   const mustNot: Query[] = search.includeRemoved ? [] : [{ term: { [REMOVED_FIELD]: { value: true } } }];
-  if (must.length === 0 && filter === undefined && mustNot.length === 0) return MATCH_ALL;
+  if (must.length === 0 && filter.length === 0 && mustNot.length === 0) return MATCH_ALL;
   return {
     bool: {
       ...(must.length > 0 ? { must } : {}),
-      ...(filter !== undefined ? { filter: [filter] } : {}),
+      ...(filter.length > 0 ? { filter } : {}),
       ...(mustNot.length > 0 ? { must_not: mustNot } : {}),
     },
   };
@@ -82,30 +86,6 @@ function fieldValueQuery(variants: readonly FieldPaths[], value: string): Query 
   return clauses.length === 1 && clauses[0] !== undefined
     ? clauses[0]
     : { bool: { should: clauses, minimum_should_match: 1 } };
-}
-
-/** Requested sorts by each field's exact path (absent values last), then score, then urn. */
-function sortOf(search: NormalizedSearch, lookup: PathsLookup): Sort[] {
-  const sorts: Sort[] = search.sort.map((sort): Sort => {
-    const paths = lookup(sort.field)[0];
-    const path = paths?.exact ?? sort.field;
-    const order = sort.order === 'ASCENDING' ? 'asc' : 'desc';
-    return { [path]: { order, missing: '_last', unmapped_type: unmappedType(paths) } };
-  });
-  return [...sorts, { _score: { order: 'desc' } }, { [URN_PATH]: { order: 'asc' } }];
-}
-
-function unmappedType(paths: FieldPaths | undefined): Types.Common_Mapping.FieldType {
-  switch (paths?.kind) {
-    case 'number':
-      return 'double';
-    case 'date':
-      return 'date';
-    case 'boolean':
-      return 'boolean';
-    default:
-      return 'keyword';
-  }
 }
 
 function sourceFields(search: NormalizedSearch, textFields: readonly FieldPaths[]): string[] {
@@ -155,6 +135,7 @@ function toHit(
     entityType,
     score: typeof score === 'number' ? score : 0,
     matchedFields: matchedFields(search.query, fields, source),
+    ...(search.after === undefined ? {} : { sortValues: sortValuesOf(hit['sort'], search) }),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { SearchFieldType } from '@catalog/model';
 import type { EntityIndexSpec, FieldMapping } from '../port.js';
 import type { AliasedIndices } from './aliased-index.js';
-import { fieldPaths, undeclaredFieldPaths, type FieldPaths } from './field-paths.js';
+import { fieldPaths, META_FIELD, undeclaredFieldPaths, type FieldPaths } from './field-paths.js';
 import type { IndexNames } from './index-names.js';
 import { isObject } from './narrow.js';
 
@@ -11,6 +11,11 @@ export interface ResolvedSpec {
   readonly alias: string;
   /** Declared fields and aliases (resolved to their target's paths). */
   readonly paths: ReadonlyMap<string, FieldPaths>;
+  /**
+   * Whether the index mapping has the sort aliases (SORT_PATH): an index created before them gets them
+   * on its next ensureIndex; until then sorts read the fields' own paths.
+   */
+  readonly sortAliases: boolean;
 }
 
 /** The paths of a field name in one index: declared, alias, or undeclared (dynamic keyword). */
@@ -30,8 +35,9 @@ export class EntitySpecs {
     private readonly indices: AliasedIndices,
   ) {}
 
-  remember(spec: EntityIndexSpec): ResolvedSpec {
-    const resolved = resolve(spec, this.names.entity(spec.entityType));
+  /** The spec of an index just ensured (so with every mapping this adapter writes). */
+  remember(spec: EntityIndexSpec, sortAliases = true): ResolvedSpec {
+    const resolved = resolve(spec, this.names.entity(spec.entityType), sortAliases);
     this.known.set(spec.entityType, resolved);
     return resolved;
   }
@@ -50,11 +56,18 @@ export class EntitySpecs {
     if (spec === null) {
       throw new Error(`index ${this.names.entity(entityType)} has no catalog spec in its mapping _meta`);
     }
-    return this.remember(spec);
+    return this.remember(spec, hasSortAliases(mapping));
   }
 }
 
-function resolve(spec: EntityIndexSpec, alias: string): ResolvedSpec {
+function hasSortAliases(mapping: Record<string, unknown>): boolean {
+  const properties = mapping['properties'];
+  if (!isObject(properties) || !isObject(properties[META_FIELD])) return false;
+  const meta = properties[META_FIELD]['properties'];
+  return isObject(meta) && isObject(meta['sort']);
+}
+
+function resolve(spec: EntityIndexSpec, alias: string, sortAliases: boolean): ResolvedSpec {
   const byName = new Map(spec.fields.map((field) => [field.name, field]));
   const paths = new Map<string, FieldPaths>();
   for (const field of spec.fields) {
@@ -64,7 +77,7 @@ function resolve(spec: EntityIndexSpec, alias: string): ResolvedSpec {
     else if (target !== undefined)
       paths.set(field.name, { ...fieldPaths(target), name: field.name, boost: 0 });
   }
-  return { spec, alias, paths };
+  return { spec, alias, paths, sortAliases };
 }
 
 const FIELD_TYPES: ReadonlySet<string> = new Set<SearchFieldType>([

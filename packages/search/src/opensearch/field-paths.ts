@@ -32,6 +32,18 @@ export const META_FIELD = '@catalog';
 export const URN_PATH = `${META_FIELD}.urn`;
 export const ENTITY_TYPE_PATH = `${META_FIELD}.entityType`;
 export const BROWSE_PATH = `${META_FIELD}.browse`;
+/**
+ * Field aliases, one per field and alias of the spec, to the path its sort reads (the keyword form of
+ * text fields): one sort clause then sorts every index by its own mapping of a name (`_entityName` is
+ * `name.keyword` in one index, `title.keyword` in another). Aliases are mapping-only: adding them to an
+ * existing index needs no reindex.
+ */
+export const SORT_PATH = `${META_FIELD}.sort`;
+
+/** The sort alias of a field name (see SORT_PATH). */
+export function sortAliasPath(name: string): string {
+  return `${SORT_PATH}.${name}`;
+}
 
 export const SUBFIELD = {
   keyword: 'keyword',

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { entityRegistry } from '@catalog/model';
 import { isSkipped, opensearchForTests } from '@catalog/testkit';
-import { Client } from '@opensearch-project/opensearch';
+import { Client, type Types } from '@opensearch-project/opensearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexSpecFor } from '../index-spec-for.js';
 import type { EntityDocument } from '../port.js';
 import { BulkWriteError } from './bulk-writer.js';
+import { entityIndexMappings, entityIndexSettings } from './entity-mappings.js';
+import { META_FIELD } from './field-paths.js';
 import { openOpenSearch, type OpenSearchAdapters } from './open-opensearch.js';
 
 const found = await opensearchForTests();
@@ -151,6 +153,59 @@ describe.skipIf(skip !== undefined)(`OpenSearch index lifecycle${skip ? ` (skipp
       expect(result.hits.map((h) => h.urn)).toEqual([doc.urn]);
     } finally {
       await waiting.close();
+    }
+  });
+
+  it('sorts an index made before the sort aliases, and adds them on ensureIndex without a reindex', async () => {
+    const old = `${prefix}_old`;
+    const oldAlias = `${old}_datasetindex_v2`;
+    const mappings = entityIndexMappings(datasetSpec);
+    const meta = mappings.properties![META_FIELD] as Types.Common_Mapping.ObjectProperty;
+    const withoutSort = Object.fromEntries(
+      Object.entries(meta.properties ?? {}).filter(([k]) => k !== 'sort'),
+    );
+    await raw.indices.create({
+      index: `${oldAlias}_before`,
+      body: {
+        settings: entityIndexSettings({ shards: 1, replicas: 0 }),
+        mappings: {
+          ...mappings,
+          properties: { ...mappings.properties, [META_FIELD]: { ...meta, properties: withoutSort } },
+        },
+        aliases: { [oldAlias]: { is_write_index: true } },
+      },
+    });
+    const node = (found as { node: string }).node;
+    const sortedNames = async () => {
+      const reader = await openOpenSearch({ node, indexPrefix: old });
+      try {
+        const result = await reader.search.search({
+          entityTypes: ['dataset'],
+          input: '*',
+          start: 0,
+          count: 10,
+          sort: [{ field: '_entityName', order: 'DESCENDING' }],
+          searchAfter: '',
+        });
+        return result.hits.map((h) => h.sortValues);
+      } finally {
+        await reader.close();
+      }
+    };
+    const writer = await openOpenSearch({ node, indexPrefix: old, refresh: 'wait_for' });
+    try {
+      const docs = [dataset('old_b'), dataset('old_c'), dataset('old_a')];
+      await writer.search.upsert(docs);
+      const expected = ['old_c', 'old_b', 'old_a'].map((n) => [n, dataset(n).urn]);
+      expect(await sortedNames()).toEqual(expected);
+      await writer.search.ensureIndex(datasetSpec);
+      expect(await concreteOf(oldAlias)).toEqual([`${oldAlias}_before`]);
+      const mapping = JSON.stringify((await raw.indices.getMapping({ index: oldAlias })).body);
+      expect(mapping).toContain('"_entityName":{"type":"alias","path":"name.keyword"}');
+      expect(await sortedNames()).toEqual(expected);
+    } finally {
+      await writer.close();
+      await raw.indices.delete({ index: `${old}_*` }, { ignore: [404] });
     }
   });
 

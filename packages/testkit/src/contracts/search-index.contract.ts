@@ -3,6 +3,8 @@ import type { SearchIndex } from '@catalog/search';
 import { searchBrowseCases } from './search-index-browse.cases.js';
 import { searchFacetCases } from './search-index-facets.cases.js';
 import { searchFilterCases } from './search-index-filter.cases.js';
+import { searchScrollCases } from './search-index-scroll.cases.js';
+import { searchSliceCases } from './search-index-slice.cases.js';
 import {
   chartDoc,
   countsOf,
@@ -55,6 +57,8 @@ export function searchIndexContract(name: string, factory: () => Promise<SearchI
     searchFilterCases(index);
     searchFacetCases(index);
     searchBrowseCases(index);
+    searchScrollCases(index);
+    searchSliceCases(index);
   });
 }
 
