@@ -130,6 +130,35 @@ for (const family of FAMILIES) {
       expect(upsert.status).toBe(200);
     });
 
+    it('creates an entity with one aspect only when the entity is absent (createIfEntityNotExists)', async () => {
+      const urn = `urn:li:dataset:(urn:li:dataPlatform:hive,v3_${run}.fresh,PROD)`;
+      const path = `${V3}/dataset/${encodeURIComponent(urn)}/globalTags?createIfEntityNotExists=true`;
+      const tags = { tags: [{ tag: 'urn:li:tag:fresh' }] };
+      const created = await call(base, 'POST', path, { value: tags });
+      expect(created).toMatchObject({ status: 200, body: { urn, globalTags: { value: tags } } });
+      const entity = await call(base, 'GET', `${V3}/dataset/${encodeURIComponent(urn)}`);
+      expect(Object.keys(entity.body as object)).toEqual(
+        expect.arrayContaining(['datasetKey', 'globalTags', 'browsePathsV2']),
+      );
+      // The entity exists now: another aspect through the same flag is refused, nothing written.
+      const again = await call(
+        base,
+        'POST',
+        `${V3}/dataset/${encodeURIComponent(urn)}/status?createIfEntityNotExists=true`,
+        { value: { removed: true } },
+      );
+      expect(again).toMatchObject({
+        status: 400,
+        body: {
+          error: 'Validation Error',
+          message: expect.stringContaining(
+            'Cannot perform CREATE_ENTITY if not exists since the entity key already exists.',
+          ),
+        },
+      });
+      expect((await call(base, 'GET', `${V3}/dataset/${encodeURIComponent(urn)}/status`)).status).toBe(404);
+    });
+
     it('honours If-Version-Match in the aspect headers: a stale version is a 412', async () => {
       const urn = `urn:li:dataset:(urn:li:dataPlatform:hive,v3_${run}.conditional,PROD)`;
       const write = (version: string, removed: boolean) =>
@@ -260,6 +289,62 @@ for (const family of FAMILIES) {
       expect(seen).toEqual(expect.arrayContaining([plain, slashed]));
     });
 
+    it('scrolls sorted by sortCriteria and sortOrder across pages, and in disjoint slices', async () => {
+      const names = ['echo', 'bravo', 'foxtrot', 'alpha', 'delta', 'charlie'];
+      const urnOf = (i: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,v3sort_${run}.n${i},PROD)`;
+      const indexed = await fetch(`${base}/aspects?action=ingestProposalBatch`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Wait-For-Index': 'true' },
+        body: JSON.stringify({
+          proposals: names.map((name, i) => ({
+            entityType: 'dataset',
+            entityUrn: urnOf(i),
+            changeType: 'UPSERT',
+            aspectName: 'datasetProperties',
+            aspect: { contentType: 'application/json', value: JSON.stringify({ name }) },
+          })),
+          async: 'false',
+        }),
+      });
+      expect(indexed.status).toBe(200);
+      const scrollAll = async (params: string) => {
+        const seen: string[] = [];
+        let scrollId: string | undefined;
+        for (let page = 0; page < 10; page++) {
+          const reply = await call(
+            base,
+            'GET',
+            `${V3}/dataset?count=2&query=v3sort_${run}&${params}${scrollId ? `&scrollId=${scrollId}` : ''}`,
+          );
+          expect(reply.status).toBe(200);
+          const body = reply.body as { scrollId?: string; entities: { urn: string }[] };
+          seen.push(...body.entities.map((e) => e.urn));
+          scrollId = body.scrollId;
+          if (scrollId === undefined) break;
+        }
+        return seen;
+      };
+      const byName = names
+        .map((name, i) => ({ name, urn: urnOf(i) }))
+        .sort((a, b) => b.name.localeCompare(a.name))
+        .map((e) => e.urn);
+      expect(await scrollAll('sortCriteria=name&sortOrder=DESCENDING')).toEqual(byName);
+      expect(await scrollAll('sortCriteria=name')).toEqual([...byName].reverse());
+      // A scrollId is for the sort it came from.
+      const first = await call(base, 'GET', `${V3}/dataset?count=2&query=v3sort_${run}&sortCriteria=name`);
+      const other = await call(
+        base,
+        'GET',
+        `${V3}/dataset?count=2&query=v3sort_${run}&scrollId=${(first.body as { scrollId: string }).scrollId}`,
+      );
+      expect(other).toMatchObject({ status: 400, body: { error: expect.stringContaining('another sort') } });
+      const slices = await Promise.all([0, 1, 2].map((id) => scrollAll(`sliceId=${id}&sliceMax=3`)));
+      expect(slices.flat().sort()).toEqual(names.map((_, i) => urnOf(i)).sort());
+      expect(new Set(slices.flat()).size).toBe(names.length);
+      expect(await call(base, 'GET', `${V3}/dataset?sliceId=3&sliceMax=3`)).toMatchObject({ status: 400 });
+      expect(await call(base, 'GET', `${V3}/dataset?sliceId=1`)).toMatchObject({ status: 400 });
+    });
+
     it('answers bad input with the ecosystem error bodies, writing nothing', async () => {
       expect(await call(base, 'GET', `${V3}/dataset/not-a-urn`)).toMatchObject({
         status: 400,
@@ -298,6 +383,18 @@ for (const family of FAMILIES) {
       expect(page).toContain('POST /aspects');
       expect(page).toContain('ingestProposalBatch');
       expect(page).not.toContain('/openapi/v3/entity/dataset');
+    });
+
+    it('serves each group of the document on its own, and refuses a group it does not have', async () => {
+      const v3 = await call(base, 'GET', '/openapi/v3/api-docs?group=10-openapi-v3');
+      expect(v3.body).toMatchObject({ openapi: '3.1.0', info: { title: 'Entity API' } });
+      const paths = Object.keys((v3.body as { paths: object }).paths);
+      expect(paths).toContain('/openapi/v3/entity/dataset/{urn}/globaltags');
+      expect(paths).not.toContain('/aspects');
+      const v2 = await fetch(`${base}/openapi/v3/api-docs.yaml?group=50-openapi-v2`);
+      expect(await v2.text()).toContain('/openapi/v2/timeseries/{entityName}/{aspectName}');
+      const unknown = await call(base, 'GET', '/openapi/v3/api-docs?group=99-nothing');
+      expect(unknown).toMatchObject({ status: 400, body: { error: expect.stringContaining('group') } });
     });
 
     it('deletes an aspect, then the entity', async () => {

@@ -159,6 +159,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   const entityApi = {
     store,
     search: readModels.search,
+    timeseries: readModels.timeseries,
     submitter: deps.submitter,
     logger,
     actor: settings.defaultActor,

@@ -1,6 +1,6 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { Request } from 'express';
-import { SchemaValidationError, ValidationError } from '@catalog/model';
+import { ValidationError } from '@catalog/model';
 import type { JsonSchema, Operation } from './operation.js';
 
 /** What a request carries once checked against its operation: typed, defaulted query values and the body. */
@@ -13,8 +13,6 @@ export interface RequestInput {
 export type ComponentLookup = (name: string) => JsonSchema | undefined;
 
 const COMPONENT_REF = '#/components/schemas/';
-/** The extension naming what an object's unknown keys are (`aspect`), for the error message. */
-export const UNKNOWN_KEY_NAME = 'x-unknown-key-name';
 
 interface Compiled {
   readonly query: ValidateFunction;
@@ -26,8 +24,8 @@ interface Compiled {
  * parameters are coerced to their schema types (`count=10` → 10, `async=false` → false), defaults are
  * filled in, array parameters take repeated and comma-separated values; the JSON body is checked
  * against the operation's body schema. Unknown query parameters are ignored, as the ecosystem ignores
- * them. The first problem becomes a ValidationError naming the parameter or the place in the body
- * (a SchemaValidationError for an unknown key where the schema names them, e.g. an unknown aspect).
+ * them; booleans are read case-insensitively (`False`, as Python clients send it). The first problem
+ * becomes a ValidationError naming the parameter or the place in the body.
  */
 export class RequestValidator {
   // Bodies are checked, never changed: what the client sent is what the proposal carries.
@@ -134,7 +132,9 @@ function queryValues(operation: Operation, req: Request): Record<string, unknown
         .filter((v) => v !== '');
       continue;
     }
-    const given = values.filter((v) => v !== '' || p.schema['type'] === 'string');
+    const given = values
+      .filter((v) => v !== '' || p.schema['type'] === 'string')
+      .map((v) => (p.schema['type'] === 'boolean' ? v.toLowerCase() : v));
     if (given.length > 0) out[p.name] = given.length === 1 ? given[0] : given;
   }
   return out;
@@ -172,13 +172,8 @@ function problem(errors: readonly ErrorObject[], where: 'query' | 'body'): Error
       // The ecosystem's wording (a trailing period for the patch, as it writes it).
       return new ValidationError(`Missing \`${missing}\` field${missing === 'patch' ? '.' : ''}`);
     }
-    case 'additionalProperties': {
-      const key = String(error.params['additionalProperty']);
-      const kind = (error.parentSchema as JsonSchema | undefined)?.[UNKNOWN_KEY_NAME];
-      return typeof kind === 'string'
-        ? new SchemaValidationError(`Unknown ${kind} ${key}${at}`, [])
-        : new ValidationError(`Unknown property ${key}${at}`);
-    }
+    case 'additionalProperties':
+      return new ValidationError(`Unknown property ${String(error.params['additionalProperty'])}${at}`);
     case 'type': {
       const last = segments[segments.length - 1];
       const what = ARTICLE[String(error.params['type'])] ?? String(error.params['type']);

@@ -1,6 +1,5 @@
 import { entityRegistry, type AspectSpec, type EntitySpec } from '@catalog/model';
 import type { JsonSchema } from '../../api-contract/operation.js';
-import { UNKNOWN_KEY_NAME } from '../../api-contract/request-input.js';
 import { aspectJsonSchema, componentName, schemaRef } from './avro-json-schema.js';
 
 /** The entity the ecosystem leaves out of its generated document. */
@@ -15,8 +14,6 @@ export const entityPatchComponent = (entity: EntitySpec) =>
 export const aspectRequestComponent = (aspect: AspectSpec) =>
   `${componentName(aspect.recordName)}AspectRequest_v3`;
 
-/** Aspect keys may also come all-lowercase (`globaltags`), as the ecosystem's paths spell them. */
-const LOWERCASE_ASPECT_KEY = '^(?!urn$)[a-z0-9_]+$';
 const HEADERS: JsonSchema = {
   type: 'object',
   additionalProperties: { type: 'string' },
@@ -54,16 +51,16 @@ export function entityApiComponents(mode: 'document' | 'validation'): Record<str
       aspects[aspect.name] = ref(name);
       patches[aspect.name] = ref('AspectPatchRequest');
     }
-    const entityObject = (properties: Record<string, JsonSchema>, anyAspect: string): JsonSchema => ({
+    // Other keys are not refused here: the route names an unknown aspect after it has checked the urn,
+    // as the ecosystem orders those two errors.
+    const entityObject = (properties: Record<string, JsonSchema>): JsonSchema => ({
       type: 'object',
       properties,
-      patternProperties: { [LOWERCASE_ASPECT_KEY]: ref(anyAspect) },
       required: ['urn'],
-      additionalProperties: false,
-      [UNKNOWN_KEY_NAME]: `aspect of ${entity.name}`,
+      description: `A ${entity.name}: its urn and aspects by name (or their lower-case spelling)`,
     });
-    schemas[entityRequestComponent(entity)] = entityObject(aspects, 'AspectRequest');
-    schemas[entityPatchComponent(entity)] = entityObject(patches, 'AspectPatchRequest');
+    schemas[entityRequestComponent(entity)] = entityObject(aspects);
+    schemas[entityPatchComponent(entity)] = entityObject(patches);
   }
   if (mode === 'document') for (const [name, schema] of named) schemas[componentName(name)] = schema;
   return { ...schemas, ...sharedComponents(wrapper) };
@@ -136,7 +133,34 @@ function sharedComponents(wrapper: (value: JsonSchema) => JsonSchema): Record<st
           items: { type: 'string' },
           description: 'Absent: urns only; empty: every aspect; else those aspects',
         },
-        filter: { type: 'object', description: '{and: [{criteria: [{field, values, condition, negated}]}]}' },
+        filter: {
+          type: 'object',
+          description: 'The outer list is ORed, each criteria list ANDed',
+          properties: {
+            and: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: {
+                  criteria: {
+                    type: 'array',
+                    items: {
+                      type: 'object',
+                      properties: {
+                        field: { type: 'string' },
+                        values: { type: 'array', items: { type: 'string' } },
+                        value: { type: 'string' },
+                        condition: { type: 'string', default: 'EQUAL' },
+                        negated: { type: 'boolean', default: false },
+                      },
+                      required: ['field'],
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
         sortCriteria: {
           type: 'array',
           items: {

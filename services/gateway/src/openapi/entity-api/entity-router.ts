@@ -9,7 +9,17 @@ import {
   type CheckedProposal,
   type EntitySpec,
 } from '@catalog/model';
-import type { SearchIndex } from '@catalog/search';
+import type {
+  Criterion,
+  Filter,
+  SearchIndex,
+  SearchResponse,
+  SearchSlice,
+  SortCriterion,
+  SortOrder,
+  TimeseriesIndex,
+} from '@catalog/search';
+import { decodeScrollId, encodeScrollId } from './scroll-cursor.js';
 import type { AspectStore, StoredAspect } from '@catalog/store';
 import type { Logger } from '@catalog/runtime';
 import { errorOfOutcome } from '../../ingest/outcome-error.js';
@@ -31,6 +41,7 @@ import { aspectOfName, entityOfName, requireUrn, urnAndAspect } from './entity-p
 export interface EntityApiDeps {
   readonly store: AspectStore;
   readonly search: SearchIndex;
+  readonly timeseries: TimeseriesIndex;
   readonly submitter: ProposalSubmitter;
   readonly logger: Logger;
   readonly actor: string;
@@ -116,13 +127,16 @@ function batchItems(
   nested: boolean,
 ): { urn: string; aspects: ItemAspect[] }[] {
   return (body as Json[]).map((item) => {
-    const { urn, ...rest } = item as Json & { urn: string };
+    const { urn: raw, ...rest } = item as Json & { urn: string };
+    // The urn first, then the aspects, as the ecosystem orders those errors.
+    const { urn } = requireUrn(raw);
     const named = (nested ? rest['aspects'] : rest) as Record<string, Json>;
     const aspects = Object.entries(named).map(([name, w]) => {
       const spec = aspectOfName(entity, name);
-      // The schema lets all-lowercase keys through; those must still name an aspect of the entity.
       if (spec === undefined)
         throw new SchemaValidationError(`Unknown aspect ${name} for entity ${entity.name}`, []);
+      if (typeof w !== 'object' || w === null || Array.isArray(w))
+        throw new ValidationError(`Aspect ${name} must be an object {value, systemMetadata?, headers?}`);
       return {
         aspect: spec.name,
         value: w['value'],
@@ -167,6 +181,74 @@ function proposalOf(
   });
 }
 
+const ENTITY_TYPE_FACET = '_entityType';
+
+/** `[{field: 'entity', aggregations: {<type>: n}}]` of a search that counted entity types; else `[]`. */
+function entityFacets(response: SearchResponse): Json[] {
+  const counted = response.aggregations.find((a) => a.field === ENTITY_TYPE_FACET);
+  if (counted === undefined) return [];
+  return [
+    {
+      field: 'entity',
+      aggregations: Object.fromEntries(counted.values.map((v) => [v.value, v.count])),
+    },
+  ];
+}
+
+/** The cross-entity scroll's body (CrossEntitiesScrollRequest). */
+interface ScrollBody {
+  readonly entities?: string[];
+  readonly aspects?: string[];
+  readonly filter?: { readonly and?: readonly { readonly criteria?: readonly Json[] }[] };
+  readonly sortCriteria?: readonly { readonly field: string; readonly order?: SortOrder }[];
+}
+
+/**
+ * The sort of a scroll: the body's `sortCriteria` objects (each with its own order), else the query's
+ * `sortCriteria` (repeatable), else the deprecated `sort`; the query ones take `sortOrder`. None: by urn.
+ */
+function sortOf(input: RequestInput, body: ScrollBody): SortCriterion[] {
+  const order = input.query['sortOrder'] as SortOrder;
+  if (body.sortCriteria !== undefined && body.sortCriteria.length > 0)
+    return body.sortCriteria.map((c) => ({ field: c.field, order: c.order ?? order }));
+  const fields = (input.query['sortCriteria'] as string[] | undefined) ?? [];
+  const sort = input.query['sort'] as string | undefined;
+  const named = fields.length > 0 ? fields : sort === undefined || sort === '' ? [] : [sort];
+  // Sorting by urn alone is what a keyset scroll does anyway.
+  return named.filter((field) => field !== 'urn').map((field) => ({ field, order }));
+}
+
+/** `sliceId` with `sliceMax`: one of that many disjoint parts of the scroll. */
+function sliceOf(input: RequestInput): SearchSlice | undefined {
+  const id = input.query['sliceId'] as number | undefined;
+  const max = input.query['sliceMax'] as number | undefined;
+  if (id === undefined && max === undefined) return undefined;
+  if (id === undefined || max === undefined)
+    throw new ValidationError('sliceId and sliceMax go together: both or neither');
+  return { id, max };
+}
+
+/**
+ * The cross-entity scroll's filter, `{and: [{criteria: [...]}]}`: the outer list is ORed and each
+ * criteria list ANDed (as the ecosystem reads it), which is the search port's `{or: [{and}]}`.
+ */
+function scrollFilter(filter: NonNullable<ScrollBody['filter']>): Filter {
+  return {
+    or: (filter.and ?? []).map((group) => ({
+      and: (group.criteria ?? []).map((c): Criterion => ({
+        field: String(c['field']),
+        values: Array.isArray(c['values'])
+          ? c['values'].map(String)
+          : c['value'] === undefined
+            ? []
+            : [String(c['value'])],
+        condition: (c['condition'] ?? 'EQUAL') as Criterion['condition'],
+        ...(c['negated'] === true ? { negated: true } : {}),
+      })),
+    })),
+  };
+}
+
 /*
  * Reads come from the aspect store; writes are proposals on the same path as every other interface
  * (sync writes answered once persistence stored them).
@@ -190,6 +272,10 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     res.locals['traceId'] = traceparent(res);
     next();
   });
+
+  /** An entity body holding one aspect value as submitted. */
+  const shapeSubmitted = (urn: string, aspect: string, value: unknown): Json =>
+    v2 ? { urn, aspects: { [aspect]: { value } } } : { urn, [aspect]: { value } };
 
   /** The operations of the routes on `/{type}` and `/{type}/{urn}` for one entity type, in this version. */
   const entityOps = (entity: EntitySpec) => (v2 ? V2_OPERATIONS : entityOperations(entity));
@@ -334,7 +420,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
   router.post('/scroll', json, async (req, res) => {
     v3Only('The cross-entity scroll');
     const input = inputOf(CROSS_ENTITY_OPERATIONS.scroll, req);
-    const body = (input.body ?? {}) as { entities?: string[]; aspects?: string[] };
+    const body = (input.body ?? {}) as ScrollBody;
     const entities = (body.entities ?? []).map((n) => entityOfName(n).name);
     // Absent `aspects`: urns only; `[]`: every aspect; a list: those.
     const aspects = Array.isArray(body.aspects)
@@ -342,7 +428,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
         ? undefined
         : body.aspects
       : null;
-    await scroll(input, res, entities.length > 0 ? entities : undefined, aspects);
+    await scroll(input, res, entities.length > 0 ? entities : undefined, aspects, body);
   });
 
   const scroll = async (
@@ -350,19 +436,27 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     res: Response,
     entities: string[] | undefined,
     aspects: string[] | null | undefined,
+    body: ScrollBody = {},
   ) => {
     // Above the maximum, the ecosystem clamps silently (SEARCH_SERVICE_LIMIT_RESULTS_MAX).
     const count = Math.min(input.query['count'] as number, MAX_SCROLL_COUNT);
-    const scrollId = (input.query['scrollId'] as string | undefined) ?? '';
-    const after = scrollId === '' ? '' : Buffer.from(scrollId, 'base64url').toString('utf8');
+    const sort = sortOf(input, body);
+    const after = decodeScrollId(input.query['scrollId'] as string | undefined, sort);
     const types = entities ?? entityRegistry.entities().map((e) => e.name);
     const query = input.query['query'] as string;
+    const slice = sliceOf(input);
+    // The cross-entity scroll counts its matches per entity type, as the ecosystem's `entity` facet.
+    const crossEntity = !v2 && entities?.length !== 1;
     const response = await deps.search.search({
+      ...(crossEntity ? { facets: [ENTITY_TYPE_FACET], maxAggValues: entityRegistry.entities().length } : {}),
       entityTypes: types,
       input: query === '' ? '*' : query,
       start: 0,
       count,
       searchAfter: after,
+      ...(sort.length > 0 ? { sort } : {}),
+      ...(slice === undefined ? {} : { slice }),
+      ...(body.filter === undefined ? {} : { filter: scrollFilter(body.filter) }),
       ...(bool(input, 'includeSoftDelete') ? { includeRemoved: true } : {}),
     });
     const urns = response.hits.map((h) => h.urn);
@@ -371,16 +465,16 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
       aspects === null
         ? new Map<string, readonly StoredAspect[]>()
         : await deps.store.getLatestMany(urns, aspects);
-    const last = urns[urns.length - 1];
+    const last = response.hits[response.hits.length - 1];
     const next =
       urns.length === count && last !== undefined
-        ? { scrollId: Buffer.from(last).toString('base64url') }
+        ? { scrollId: encodeScrollId(sort, last.sortValues ?? [last.urn]) }
         : {};
     const bodies = urns.map((urn) => shape(urn, found.get(urn) ?? [], withSystemMetadata));
     res.json(
       v2
         ? { ...next, results: bodies }
-        : { ...next, entities: bodies, totalCount: response.total, facets: [] },
+        : { ...next, entities: bodies, totalCount: response.total, facets: entityFacets(response) },
     );
   };
 
@@ -447,12 +541,53 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     res.status(stored.length > 0 && !removed ? 204 : 404).end();
   });
 
+  /**
+   * Version N of an aspect: 0 the latest, 1.. its history; N equal to the number of versions it has had
+   * is the latest too (its systemMetadata version), as the ecosystem reads it.
+   */
+  const storedVersion = async (urn: string, aspect: string, version: number) => {
+    const found = await deps.store.get(urn, aspect, version);
+    if (found !== null || version === 0) return found;
+    const versions = await deps.store.listVersions(urn, aspect);
+    return versions.length === version ? (versions[0] ?? null) : null;
+  };
+
+  /** A time-series aspect's newest value at or before `version` (epoch ms; 0: the newest), as a stored aspect. */
+  const latestTimeseriesValue = async (
+    urn: string,
+    entity: EntitySpec,
+    aspect: AspectSpec,
+    version: number,
+  ): Promise<StoredAspect | null> => {
+    const [newest] = await deps.timeseries.query({
+      entityType: entity.name,
+      aspect: aspect.name,
+      urn,
+      limit: 1,
+      ...(version > 0 ? { endTimeMillis: version } : {}),
+    });
+    if (newest === undefined) return null;
+    const systemMetadata = (newest.systemMetadata ?? null) as StoredAspect['systemMetadata'];
+    return {
+      urn,
+      aspect: aspect.name,
+      version: 0,
+      value: newest.value,
+      systemMetadata,
+      created: { time: newest.timestampMillis, actor: deps.actor },
+    };
+  };
+
   router.get('/:type/*rest', async (req, res) => {
     const { urn, entity, aspect } = target(req);
     if (aspect !== undefined) {
       const input = inputOf(aspectOps(entity, aspect).get, req);
       const withSystemMetadata = bool(input, 'systemMetadata');
-      const stored = await deps.store.get(urn, aspect.name, input.query['version'] as number);
+      const version = input.query['version'] as number;
+      const stored =
+        aspect.kind === 'timeseries'
+          ? await latestTimeseriesValue(urn, entity, aspect, version)
+          : await storedVersion(urn, aspect.name, version);
       if (stored === null) {
         res.status(404).set('Not-Found-Reason', 'ASPECT').end();
         return;
@@ -515,16 +650,12 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
       sync,
     );
     if (!sync) {
-      res
-        .status(202)
-        .json(
-          v2
-            ? { urn, aspects: { [aspect.name]: { value: body['value'] } } }
-            : { urn, [aspect.name]: { value: body['value'] } },
-        );
+      res.status(202).json(shapeSubmitted(urn, aspect.name, body['value']));
       return;
     }
-    res.json((await readBack([urn], [aspect.name], bool(input, 'systemMetadata')))[0]);
+    // A time-series value is not kept in the aspect store: the answer is the value written.
+    if (aspect.kind === 'timeseries') res.json(shapeSubmitted(urn, aspect.name, body['value']));
+    else res.json((await readBack([urn], [aspect.name], bool(input, 'systemMetadata')))[0]);
   });
 
   router.patch('/:type/*rest', json, async (req, res) => {
