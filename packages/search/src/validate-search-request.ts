@@ -62,9 +62,7 @@ export function validateSearchRequest(specs: IndexSpecLookup, request: SearchReq
   checkPage(request.start, request.count, 'count');
   const query = parseSearchInput(typeof request.input === 'string' ? request.input : '');
   const canonicalQuery: SearchQuery =
-    query.kind === 'field'
-      ? { kind: 'field', field: requireField(resolved, query.field, 'search').name, value: query.value }
-      : query;
+    query.kind === 'field' ? { ...query, field: requireField(resolved, query.field, 'search').name } : query;
   const filter = canonicalFilter(resolved, request.filter);
   const facets = (request.facets ?? []).map((facet) => {
     const name = stripKeywordSuffix(facet);

@@ -1,3 +1,4 @@
+import { fieldValueMatches } from '../field-value-matches.js';
 import { NUMERIC_TYPES } from '../document-fields.js';
 import type { Aggregation, EntityDocument, MatchedField, SearchHit, SearchResponse } from '../port.js';
 import { anyTermMatchesText, fullTextOf } from '../text-tokens.js';
@@ -189,7 +190,8 @@ function matchParts(entity: IndexedEntity, search: NormalizedSearch): SqlPart {
   const filter = filterSql(entity, search.filter, 'd.id');
   if (filter.sql !== '1') parts.push(filter);
   const { query } = search;
-  if (query.kind === 'field') parts.push(fieldQueryPart(entity, query.field, query.value));
+  if (query.kind === 'field')
+    parts.push(fieldQueryPart(entity, query.field, query.value, query.prefix === true));
   return { sql: parts.map((p) => p.sql).join(' AND '), params: parts.flatMap((p) => p.params) };
 }
 
@@ -227,16 +229,19 @@ function forwardFilter(
   return (id) => disjuncts.some((tests) => tests.every((test) => test(id)));
 }
 
-function fieldQueryPart(entity: IndexedEntity, field: string, value: string): SqlPart {
+function fieldQueryPart(entity: IndexedEntity, field: string, value: string, prefix: boolean): SqlPart {
   if (!entity.mappings.has(field)) return { sql: '0', params: [] };
+  // Equal ignoring case, or (prefix) starting with the value: LIKE with its wildcards escaped.
+  const test = prefix ? `LIKE ? ESCAPE '\\'` : '= ?';
+  const wanted = prefix ? `${value.toLowerCase().replace(/[\\%_]/g, '\\$&')}%` : value.toLowerCase();
   if (!entity.keyed.has(field))
     return {
-      sql: 'EXISTS (SELECT 1 FROM json_each(d.doc, ?) j WHERE lower(j.value) = ?)',
-      params: [jsonPathOf(field), value.toLowerCase()],
+      sql: `EXISTS (SELECT 1 FROM json_each(d.doc, ?) j WHERE lower(j.value) ${test})`,
+      params: [jsonPathOf(field), wanted],
     };
   return {
-    sql: 'd.id IN (SELECT doc FROM vals WHERE entity_type = ? AND field = ? AND lower(value) = ?)',
-    params: [entity.spec.entityType, field, value.toLowerCase()],
+    sql: `d.id IN (SELECT doc FROM vals WHERE entity_type = ? AND field = ? AND lower(value) ${test})`,
+    params: [entity.spec.entityType, field, wanted],
   };
 }
 
@@ -309,9 +314,8 @@ function matchedFields(
   const { query } = search;
   if (fields === undefined || query.kind === 'all') return [];
   if (query.kind === 'field') {
-    const wanted = query.value.toLowerCase();
     return valuesOf(fields[query.field])
-      .filter((v) => String(v).toLowerCase() === wanted)
+      .filter((v) => fieldValueMatches(query, String(v)))
       .map((v) => ({ name: query.field, value: String(v) }));
   }
   const matched: MatchedField[] = [];

@@ -60,7 +60,8 @@ function searchQuery(
   const must: Query[] = [];
   const { query } = search;
   if (query.kind === 'text') must.push(fullTextQuery(query.terms, textFields));
-  if (query.kind === 'field') must.push(fieldValueQuery(lookup(query.field), query.value));
+  if (query.kind === 'field')
+    must.push(fieldValueQuery(lookup(query.field), query.value, query.prefix === true));
   const filter = [
     filterQuery(search.filter, lookup),
     search.slice === undefined ? undefined : sliceQuery(search.slice),
@@ -77,10 +78,12 @@ function searchQuery(
 }
 
 /** `field:value`: the value, ignoring case for strings (exact for numbers and booleans). */
-function fieldValueQuery(variants: readonly FieldPaths[], value: string): Query {
+function fieldValueQuery(variants: readonly FieldPaths[], value: string, prefix: boolean): Query {
   const clauses = variants.map((paths): Query =>
     paths.kind === 'string'
-      ? { term: { [paths.folded ?? paths.exact]: { value: value.toLowerCase() } } }
+      ? prefix
+        ? { prefix: { [paths.folded ?? paths.exact]: { value: value.toLowerCase() } } }
+        : { term: { [paths.folded ?? paths.exact]: { value: value.toLowerCase() } } }
       : exactValues(paths, [value]),
   );
   return clauses.length === 1 && clauses[0] !== undefined

@@ -1,3 +1,4 @@
+import { fieldValueMatches } from '../field-value-matches.js';
 import type { SearchQuery } from '../parse-search-input.js';
 import { anyTermMatchesText, fullTextOf } from '../text-tokens.js';
 import type { MatchedField } from '../port.js';
@@ -57,8 +58,7 @@ export function matchedFields(
 ): MatchedField[] {
   if (query.kind === 'all') return [];
   if (query.kind === 'field') {
-    const wanted = query.value.toLowerCase();
-    const value = valuesOf(source[query.field]).find((v) => v.toLowerCase() === wanted);
+    const value = valuesOf(source[query.field]).find((v) => fieldValueMatches(query, v));
     return value === undefined ? [] : [{ name: query.field, value }];
   }
   const matched: MatchedField[] = [];

@@ -89,7 +89,8 @@ export function aspectStoreReadContract(store: () => AspectStore): void {
         aspect: 'datasetProperties',
         version: 0,
         value,
-        systemMetadata,
+        // As written, with the version bookkeeping the store adds to the first version.
+        systemMetadata: { ...systemMetadata, version: '1', aspectCreated: created, aspectModified: created },
         created,
       });
       expect(result?.current).toEqual(stored);

@@ -10,6 +10,7 @@ import {
 } from './aspect-store-fixtures.js';
 import { aspectStorePatchCases } from './aspect-store-patch.cases.js';
 import { aspectStoreReadContract } from './aspect-store-reads.contract.js';
+import { aspectStoreSystemMetadataCases } from './aspect-store-system-metadata.cases.js';
 
 export interface AspectStoreUnderTest {
   readonly store: AspectStore;
@@ -40,6 +41,7 @@ export function aspectStoreContract(name: string, factory: () => Promise<AspectS
 
     aspectStoreWriteContract(store);
     aspectStorePatchCases(store);
+    aspectStoreSystemMetadataCases(store);
     aspectStoreReadContract(store);
   });
 }

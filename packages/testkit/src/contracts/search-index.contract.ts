@@ -255,6 +255,12 @@ function searchFullTextCases(index: CurrentSearchIndex): void {
         [prod.urn],
       );
       expect(urnsOf(await index().search(datasets({ input: 'name:ord' })))).toEqual([]);
+      // A trailing `*` makes it a prefix match; `\\x` is a literal x (the ecosystem's query escapes).
+      expect(urnsOf(await index().search(datasets({ input: 'name:ORD*' })))).toEqual(sortedUrns([prod, dev]));
+      expect(urnsOf(await index().search(datasets({ input: 'name:orders\\_d*' })))).toEqual([dev.urn]);
+      expect(urnsOf(await index().search(datasets({ input: 'name:orders%*' })))).toEqual([]);
+      const prefixed = await index().search(datasets({ input: 'name:orders_*' }));
+      expect(prefixed.hits[0]!.matchedFields).toContainEqual({ name: 'name', value: 'orders_dev' });
       expect(urnsOf(await index().search(datasets({ input: prod.urn })))).toEqual([prod.urn]);
       const matched = await index().search(datasets({ input: 'origin:DEV' }));
       expect(matched.hits[0]!.matchedFields).toContainEqual({ name: 'origin', value: 'DEV' });
