@@ -49,6 +49,12 @@ export const SCROLL_PARAMETERS: readonly Parameter[] = [
   ),
   SYSTEM_METADATA,
   bool('skipCache', false, 'Accepted for compatibility; reads are never cached'),
+  bool('skipAggregation', false, 'Leave out the facets (the cross-entity scroll counts entity types)'),
+  bool(
+    'scrollIdPerEntity',
+    false,
+    'Accepted for compatibility; the page-level scrollId continues every entity type at once',
+  ),
   bool('includeSoftDelete', false, 'Include soft-deleted entities'),
   queryParam('sliceId', { type: 'integer', minimum: 0 }, 'Which slice to scroll (with sliceMax)'),
   queryParam(

@@ -446,7 +446,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     const query = input.query['query'] as string;
     const slice = sliceOf(input);
     // The cross-entity scroll counts its matches per entity type, as the ecosystem's `entity` facet.
-    const crossEntity = !v2 && entities?.length !== 1;
+    const crossEntity = !v2 && entities?.length !== 1 && !bool(input, 'skipAggregation');
     const response = await deps.search.search({
       ...(crossEntity ? { facets: [ENTITY_TYPE_FACET], maxAggValues: entityRegistry.entities().length } : {}),
       entityTypes: types,
