@@ -159,6 +159,25 @@ for (const family of FAMILIES) {
       expect((await call(base, 'GET', `${V3}/dataset/${encodeURIComponent(urn)}/status`)).status).toBe(404);
     });
 
+    it('reads a stored version in batchGet when an aspect carries If-Version-Match', async () => {
+      const urn = `urn:li:dataset:(urn:li:dataPlatform:hive,v3_${run}.versions,PROD)`;
+      const path = `${V3}/dataset/${encodeURIComponent(urn)}/globalTags?createIfNotExists=false`;
+      for (const tag of ['first', 'second'])
+        expect(
+          (await call(base, 'POST', path, { value: { tags: [{ tag: `urn:li:tag:${tag}` }] } })).status,
+        ).toBe(200);
+      const read = async (version?: string) =>
+        (
+          await call(base, 'POST', `${V3}/dataset/batchGet`, [
+            { urn, globalTags: version === undefined ? {} : { headers: { 'If-Version-Match': version } } },
+          ])
+        ).body as { globalTags: { value: { tags: { tag: string }[] } } }[];
+      expect((await read())[0]!.globalTags.value.tags[0]!.tag).toBe('urn:li:tag:second');
+      expect((await read('1'))[0]!.globalTags.value.tags[0]!.tag).toBe('urn:li:tag:first');
+      expect((await read('2'))[0]!.globalTags.value.tags[0]!.tag).toBe('urn:li:tag:second');
+      expect(await read('7')).toEqual([]);
+    });
+
     it('honours If-Version-Match in the aspect headers: a stale version is a 412', async () => {
       const urn = `urn:li:dataset:(urn:li:dataPlatform:hive,v3_${run}.conditional,PROD)`;
       const write = (version: string, removed: boolean) =>

@@ -195,6 +195,17 @@ function entityFacets(response: SearchResponse): Json[] {
   ];
 }
 
+/** The version a batchGet item asks for with its `If-Version-Match` header (any case); 0 = latest. */
+function versionAsked(options: unknown): number {
+  const headers = (options as { headers?: Record<string, string> } | null)?.headers ?? {};
+  const raw = Object.entries(headers).find(([k]) => k.toLowerCase() === 'if-version-match')?.[1];
+  if (raw === undefined || raw.trim() === '') return 0;
+  const version = Number(raw);
+  if (!Number.isSafeInteger(version) || version < 0)
+    throw new ValidationError(`If-Version-Match must be a version number, got ${JSON.stringify(raw)}`);
+  return version;
+}
+
 /** The cross-entity scroll's body (CrossEntitiesScrollRequest). */
 interface ScrollBody {
   readonly entities?: string[];
@@ -511,8 +522,21 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     const out: Json[] = [];
     for (const item of body as Json[]) {
       const { urn, ...rest } = item as Json & { urn: string };
-      const names = Object.keys(rest).flatMap((n) => aspectOfName(entity, n)?.name ?? []);
-      const stored = await deps.store.getLatest(urn, names.length === 0 ? undefined : names);
+      const asked = Object.entries(rest).flatMap(([n, options]) => {
+        const aspect = aspectOfName(entity, n);
+        return aspect === undefined ? [] : [{ aspect, version: versionAsked(options) }];
+      });
+      // An aspect's `If-Version-Match: N` header selects its stored version N (0: the latest).
+      const versioned = asked.filter((a) => a.version > 0);
+      const latest = asked.filter((a) => a.version === 0).map((a) => a.aspect.name);
+      const stored = [
+        ...(asked.length === 0 || latest.length > 0
+          ? await deps.store.getLatest(urn, asked.length === 0 ? undefined : latest)
+          : []),
+        ...(await Promise.all(versioned.map((a) => storedVersion(urn, a.aspect.name, a.version)))).flatMap(
+          (a) => (a === null ? [] : [a]),
+        ),
+      ];
       if (stored.length > 0) out.push(shape(urn, stored, withSystemMetadata));
     }
     return out;
