@@ -42,3 +42,11 @@ export {
   type ProposalInput,
   type SupportedChangeType,
 } from './proposal.js';
+export {
+  TIMESERIES_END_TIME_HEADER,
+  TIMESERIES_START_TIME_HEADER,
+  timeseriesRangeFromHeaders,
+  timeseriesRangeHeaders,
+  withoutTimeseriesRangeHeaders,
+  type TimeseriesRange,
+} from './timeseries-range.js';

@@ -4,6 +4,7 @@ import type { AspectSpec, EntitySpec, FieldProblem, Urn } from './types.js';
 import { parseUrn } from './urn.js';
 import { validateAspect } from './validate.js';
 import { parseAspectPatch, type AspectPatch } from './patch/apply-patch.js';
+import { timeseriesRangeFromHeaders, type TimeseriesRange } from './timeseries-range.js';
 
 /** Every change type of the ecosystem's MetadataChangeProposal. */
 export const CHANGE_TYPES = [
@@ -60,6 +61,12 @@ export interface CheckedProposal {
   readonly patch?: AspectPatch;
   /** For PATCH: the patch document as it came, to pass on unchanged. */
   readonly patchDocument?: unknown;
+  /**
+   * For a DELETE of a time-series aspect: the values to delete, by timestampMillis, from the headers
+   * X-Timeseries-Start-Time-Millis and X-Timeseries-End-Time-Millis (see timeseries-range.ts); {} (no
+   * bound) deletes every value of the entity's aspect.
+   */
+  readonly timeseriesRange?: TimeseriesRange;
   readonly systemMetadata?: CheckedSystemMetadata;
   readonly headers?: Readonly<Record<string, string>>;
 }
@@ -85,10 +92,15 @@ export function checkProposal(input: unknown): CheckedProposal {
   const systemMetadata = checkSystemMetadata(p.systemMetadata);
   const headers = checkHeaders(p.headers);
 
-  if (aspect.kind === 'timeseries' && changeType !== 'UPSERT') {
+  if (aspect.kind === 'timeseries' && changeType !== 'UPSERT' && changeType !== 'DELETE') {
     throw new ValidationError(
-      `Time-series aspect ${aspect.name} only takes changeType UPSERT, got ${changeType}`,
+      `Time-series aspect ${aspect.name} only takes changeType UPSERT or DELETE, got ${changeType}`,
     );
+  }
+  if (changeType === 'DELETE' && aspect.kind === 'timeseries') {
+    // The range to delete; a DELETE of a versioned aspect ignores these headers, as it does any other.
+    const timeseriesRange = timeseriesRangeFromHeaders(headers);
+    return { entity, urn, changeType, aspect, timeseriesRange, ...opt({ systemMetadata, headers }) };
   }
   if (changeType === 'DELETE') {
     return { entity, urn, changeType, aspect, ...opt({ systemMetadata, headers }) };

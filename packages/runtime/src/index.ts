@@ -20,6 +20,7 @@ export { PendingOutcomes } from './outcomes/pending-outcomes.js';
 export {
   changeLogForStored,
   changeLogForTimeseries,
+  changeLogForTimeseriesDelete,
   systemMetadataFor,
   undecodableProposal,
 } from './change-log.js';

@@ -27,6 +27,7 @@ export {
   type SearchSortValue,
   type SortCriterion,
   type SortOrder,
+  type TimeseriesDeletion,
   type TimeseriesDocument,
   type TimeseriesIndex,
   type TimeseriesPosition,

@@ -313,11 +313,26 @@ export interface TimeseriesQuery {
   readonly after?: TimeseriesPosition;
 }
 
+/** One entity's documents of one aspect, by timestampMillis: the range is inclusive, an absent bound open. */
+export interface TimeseriesDeletion {
+  readonly entityType: string;
+  readonly aspect: string;
+  readonly urn: string;
+  readonly startTimeMillis?: number;
+  readonly endTimeMillis?: number;
+}
+
 export interface TimeseriesIndex {
   ensure(entityType: string, aspect: string): Promise<void>;
   upsert(documents: readonly TimeseriesDocument[]): Promise<void>;
   /** Newest first; equal timestamps in ascending id order, so `after` pages neither repeat nor skip. */
   query(query: TimeseriesQuery): Promise<readonly TimeseriesDocument[]>;
+  /**
+   * Deletes the documents `deletion` names (no bound: all of the urn's documents of the aspect), also
+   * those upserted just before, and returns how many it deleted. Idempotent: deleting what is gone (or
+   * an aspect never written) deletes 0 and succeeds. Once it returns, `query` no longer finds them.
+   */
+  delete(deletion: TimeseriesDeletion): Promise<number>;
   refresh(): Promise<void>;
   close(): Promise<void>;
 }

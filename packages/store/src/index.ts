@@ -12,6 +12,7 @@ export type {
   SystemMetadata,
 } from './port.js';
 export { canonicalJson, sameAspectValue } from './canonical-json.js';
+export { DEFAULT_RUN_ID } from './write-rules.js';
 export { decodeScanCursor, encodeScanCursor, type ScanPosition } from './scan-cursor.js';
 export {
   openSqliteAspectStore,

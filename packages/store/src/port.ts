@@ -20,7 +20,15 @@ export interface SystemMetadata {
   readonly registryName?: string;
   readonly registryVersion?: string;
   readonly properties?: Readonly<Record<string, string>>;
+  /**
+   * The aspect's version number, as a string: "1" for its first value, one more for each new value.
+   * The stores set it (with aspectCreated and aspectModified) on every value they store as version 0.
+   */
   readonly version?: string;
+  /** The audit stamp of the aspect's first version. */
+  readonly aspectCreated?: AuditStamp;
+  /** The audit stamp of the write that made the current version. */
+  readonly aspectModified?: AuditStamp;
   readonly [extra: string]: unknown;
 }
 
@@ -39,6 +47,11 @@ export interface StoredState {
   readonly versions: number;
   /** When version 0 was written (its audit stamp), ms since the epoch; undefined when absent. */
   readonly modifiedAt: number | undefined;
+  /**
+   * The `version` of version 0's stored system metadata; undefined when the aspect is absent or was
+   * stored without one (before the stores kept it: its version is then the count, `versions`).
+   */
+  readonly version: string | undefined;
 }
 
 export type AspectWriteMode =

@@ -1,7 +1,11 @@
 export { eventLogContract } from './contracts/event-log.contract.js';
 export type { EventLogContractOptions, EventLogFixture } from './contracts/event-log.contract.js';
 export { waitFor } from './wait-for.js';
-export { aspectStoreContract, type AspectStoreUnderTest } from './contracts/aspect-store.contract.js';
+export {
+  aspectStoreContract,
+  type AspectStoreUnderTest,
+  type SystemMetadataEdit,
+} from './contracts/aspect-store.contract.js';
 export {
   dockerEngine,
   isSkipped,

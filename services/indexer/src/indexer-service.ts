@@ -6,20 +6,11 @@ import {
   type MetadataChangeLog,
   type TopicNames,
 } from '@catalog/events';
-import {
-  type GraphIndex,
-  type SearchIndex,
-  type TimeseriesDocument,
-  type TimeseriesIndex,
-} from '@catalog/search';
+import { type GraphIndex, type SearchIndex, type TimeseriesIndex } from '@catalog/search';
 import type { AspectStore } from '@catalog/store';
 import type { Logger } from '@catalog/runtime';
-import {
-  ensureReadModels,
-  EntityProjector,
-  timeseriesDocumentOf,
-  type EntityChange,
-} from '@catalog/projection';
+import { ensureReadModels, EntityProjector, type EntityChange } from '@catalog/projection';
+import { indexTimeseriesChangeLogs } from './index-timeseries.js';
 
 export interface IndexerDeps {
   readonly log: EventLog;
@@ -40,7 +31,8 @@ export interface IndexerService {
 
 /**
  * The indexer consumer: versioned change logs rebuild the touched entities' documents and edges from the
- * store; time-series change logs become time-series documents. Commits after the index writes return.
+ * store; time-series change logs become time-series documents, or delete them (a DELETE, with its
+ * range). Commits after the index writes return.
  */
 export async function startIndexer(deps: IndexerDeps): Promise<IndexerService> {
   const { log, topics, logger } = deps;
@@ -59,10 +51,7 @@ export async function startIndexer(deps: IndexerDeps): Promise<IndexerService> {
     handler: async (batch) => {
       const changeLogs = decodeAll(batch.records, logger);
       if (batch.topic === topics.metadataChangeLogTimeseries) {
-        const documents = changeLogs
-          .map(timeseriesDocumentOf)
-          .filter((d): d is TimeseriesDocument => d !== undefined);
-        if (documents.length > 0) await deps.timeseries.upsert(documents);
+        await indexTimeseriesChangeLogs(changeLogs, deps.timeseries, logger);
       } else {
         await projector.project(changeLogs.flatMap(changeOf));
       }

@@ -4,6 +4,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  decodeMcl,
+  encodeMcl,
   encodeMcp,
   genericAspectFromJson,
   type LogRecord,
@@ -306,18 +308,116 @@ function createEntitySuite(open: () => Promise<StoreUnderTest>): void {
   });
 }
 
-describe('CREATE_ENTITY through persistence, on the embedded SQLite store', () => {
-  createEntitySuite(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'persistence-create-entity-'));
-    const store = await openSqliteAspectStore({ file: join(dir, 'aspects.db') });
-    return {
-      store,
-      async cleanup() {
-        await store.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
+/** The outcome of one proposal applied alone. */
+async function applyOne(store: AspectStore, mcp: MetadataChangeProposal): Promise<ProposalEffects> {
+  return applyProposals([record(mcp)], store);
+}
+
+function systemMetadataSuite(open: () => Promise<StoreUnderTest>): void {
+  let underTest: StoreUnderTest;
+  let store: AspectStore;
+  beforeEach(async () => {
+    underTest = await open();
+    store = underTest.store;
   });
+  afterEach(() => underTest.cleanup());
+
+  it('stores the version bookkeeping and no run id the writer did not send; the change log has the default', async () => {
+    const urn = datasetUrn('bookkeeping');
+    const mcp = {
+      ...proposal(urn, 'UPSERT', 'datasetProperties', { description: 'one' }),
+      systemMetadata: { properties: { eventSource: 'OPENAPI' } },
+    };
+    const effects = await applyOne(store, mcp);
+    const sm = (await store.get(urn, 'datasetProperties'))?.systemMetadata;
+    expect(sm).toEqual({
+      properties: { eventSource: 'OPENAPI' },
+      lastObserved: expect.any(Number),
+      version: '1',
+      aspectCreated: { actor: ACTOR, time: expect.any(Number) },
+      aspectModified: { actor: ACTOR, time: expect.any(Number) },
+    });
+    expect(sm?.aspectModified).toEqual(sm?.aspectCreated);
+    const logged = effects.versioned.find(({ mcl }) => mcl.aspectName === 'datasetProperties')?.mcl;
+    expect(logged?.systemMetadata).toMatchObject({ version: '1', aspectCreated: sm?.aspectCreated });
+    const wire = decodeMcl(encodeMcl(logged!)).systemMetadata;
+    expect(wire).toMatchObject({
+      runId: 'no-run-id-provided',
+      lastRunId: 'no-run-id-provided',
+      version: '1',
+    });
+
+    const withRun = await applyOne(store, {
+      ...proposal(urn, 'UPSERT', 'datasetProperties', { description: 'two' }),
+      systemMetadata: { runId: 'run-2' },
+    });
+    expect(withRun.failed).toEqual([]);
+    expect((await store.get(urn, 'datasetProperties'))?.systemMetadata).toMatchObject({
+      runId: 'run-2',
+      version: '2',
+      aspectCreated: sm?.aspectCreated,
+    });
+  });
+
+  it('compares If-Version-Match with the stored version: "-1" absent, then "1", "2"; an identical write keeps it', async () => {
+    const urn = datasetUrn('conditional');
+    const write = (version: string, removed: boolean) =>
+      applyOne(store, proposal(urn, 'UPSERT', 'status', { removed }, { 'If-Version-Match': version }));
+    const refused = async (version: string, removed: boolean) =>
+      (await write(version, removed)).outcomes.map((o) => (o.ok ? o.status : `${o.code}: ${o.message}`));
+
+    expect(await refused('1', false)).toEqual(['PRECONDITION: Expected version 1, actual version -1']);
+    expect(await refused('-1', false)).toEqual(['CREATED']);
+    expect((await store.get(urn, 'status'))?.systemMetadata?.version).toBe('1');
+    expect(await refused('-1', true)).toEqual(['PRECONDITION: Expected version -1, actual version 1']);
+    expect(await refused('1', true)).toEqual(['UPDATED']);
+    expect((await store.get(urn, 'status'))?.systemMetadata?.version).toBe('2');
+    expect(await refused('1', false)).toEqual(['PRECONDITION: Expected version 1, actual version 2']);
+    expect(await refused('2', true)).toEqual(['UNCHANGED']);
+    expect((await store.get(urn, 'status'))?.systemMetadata?.version).toBe('2');
+    expect(await refused('2', false)).toEqual(['UPDATED']);
+    expect((await store.get(urn, 'status'))?.systemMetadata?.version).toBe('3');
+    expect(await store.listVersions(urn, 'status')).toHaveLength(3);
+  });
+
+  it('counts a patch like an upsert', async () => {
+    const urn = datasetUrn('patched');
+    const patch = (tag: string): MetadataChangeProposal => ({
+      entityType: 'dataset',
+      entityUrn: urn,
+      changeType: 'PATCH',
+      aspectName: 'globalTags',
+      aspect: {
+        value: Buffer.from(JSON.stringify([{ op: 'add', path: `/tags/${tag}`, value: { tag } }])),
+        contentType: 'application/json-patch+json',
+      },
+    });
+    await applyOne(store, patch('urn:li:tag:a'));
+    await applyOne(store, patch('urn:li:tag:b'));
+    const sm = (await store.get(urn, 'globalTags'))?.systemMetadata;
+    expect(sm).toMatchObject({ version: '2', aspectModified: { actor: ACTOR } });
+    expect(sm).not.toHaveProperty('runId');
+  });
+}
+
+async function openSqlite(): Promise<StoreUnderTest> {
+  const dir = mkdtempSync(join(tmpdir(), 'persistence-create-entity-'));
+  const store = await openSqliteAspectStore({ file: join(dir, 'aspects.db') });
+  return {
+    store,
+    async cleanup() {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+describe('CREATE_ENTITY through persistence, on the embedded SQLite store', () => {
+  createEntitySuite(openSqlite);
+});
+
+describe('system metadata through persistence, on the embedded SQLite store', () => {
+  systemMetadataSuite(openSqlite);
 });
 
 const mongo = await mongoForTests();
@@ -346,8 +446,10 @@ describe.skipIf(isSkipped(mongo))('CREATE_ENTITY through persistence, on the Mon
     await client.db(databaseName).dropDatabase();
     await client.close();
   });
-  createEntitySuite(async () => {
+  const openMongo = async (): Promise<StoreUnderTest> => {
     const store = await openMongoAspectStore({ uri, databaseName });
     return { store, cleanup: () => store.close() };
-  });
+  };
+  describe('CREATE_ENTITY', () => createEntitySuite(openMongo));
+  describe('system metadata', () => systemMetadataSuite(openMongo));
 });

@@ -14,6 +14,7 @@ import type { ProposalOutcome } from '@catalog/runtime';
 import {
   changeLogForStored,
   changeLogForTimeseries,
+  changeLogForTimeseriesDelete,
   systemMetadataFor,
   undecodableProposal,
 } from '@catalog/runtime';
@@ -24,7 +25,10 @@ import { decodeProposalRecord, type DecodedProposal } from './proposal-record.js
  * aspect) exists, a conditional write.
  */
 const IF_NONE_MATCH = 'If-None-Match';
-/** With a version: write only when the aspect has had that many versions ("-1": it must be absent). */
+/**
+ * With a version: write only when the aspect is at that version: its stored systemMetadata `version`
+ * (the number of values it has had; the count of versions for data stored without one), "-1" when absent.
+ */
 const IF_VERSION_MATCH = 'If-Version-Match';
 /** ISO-8601 instants: write only when the aspect was modified after (or, unmodified, not after) them. */
 const IF_MODIFIED_SINCE = 'If-Modified-Since';
@@ -111,10 +115,13 @@ export async function applyProposals(
     const { proposal } = item;
     const created = { time: item.time, actor: item.actor };
     if (proposal.aspect.kind === 'timeseries') {
-      effects.timeseries.push(
-        own(item, changeLogForTimeseries(proposal, systemMetadataFor(proposal, item.time), created)),
-      );
-      effects.outcomes.push(success(item, 'TIMESERIES'));
+      // A DELETE is a change log with the range to delete, for the indexer: idempotent, so 'DELETED'
+      // whether or not there were values in that range (the store holds none to look at).
+      const deletes = proposal.changeType === 'DELETE';
+      const toChangeLog = deletes ? changeLogForTimeseriesDelete : changeLogForTimeseries;
+      const systemMetadata = systemMetadataFor(proposal, item.time);
+      effects.timeseries.push(own(item, toChangeLog(proposal, systemMetadata, created)));
+      effects.outcomes.push(success(item, deletes ? 'DELETED' : 'TIMESERIES'));
       continue;
     }
     let write: AspectWrite;
@@ -317,7 +324,8 @@ function toWrite(item: Checked): AspectWrite {
 /**
  * How a write computes its value inside the store's atomic step, when it must: a PATCH applies to the
  * latest value; an `If-Version-Match: N` header (the ecosystem's conditional write) compares N with the
- * versions the aspect has had ("-1" when absent) and refuses the write on a mismatch.
+ * aspect's current version (its stored systemMetadata `version`, else the count of its versions; "-1"
+ * when absent) and refuses the write on a mismatch.
  */
 function writeFunction(proposal: CheckedProposal, now: number): AspectWrite['patch'] {
   const expected = headerOf(proposal, IF_VERSION_MATCH);
@@ -329,7 +337,7 @@ function writeFunction(proposal: CheckedProposal, now: number): AspectWrite['pat
   const value = proposal.value ?? {};
   return (current, stored) => {
     if (expected !== undefined) {
-      const actual = current === undefined ? '-1' : String(stored.versions);
+      const actual = current === undefined ? '-1' : (stored.version ?? String(Math.max(1, stored.versions)));
       if (expected.trim() !== actual)
         throw new PreconditionError(`Expected version ${expected}, actual version ${actual}`);
     }

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { matchesFilter } from '../matches-filter.js';
 import { normalizeFilter } from '../normalize-filter.js';
-import type { TimeseriesDocument, TimeseriesIndex, TimeseriesQuery } from '../port.js';
+import type { TimeseriesDeletion, TimeseriesDocument, TimeseriesIndex, TimeseriesQuery } from '../port.js';
 import type { SqliteHandle } from './sqlite-handle.js';
 
 interface TimeseriesRow {
@@ -22,6 +22,7 @@ interface TimeseriesRow {
  */
 export class SqliteTimeseriesIndex implements TimeseriesIndex {
   private readonly write: (documents: readonly TimeseriesDocument[]) => void;
+  private readonly remove: Database.Statement<unknown[]>;
   private readonly selects = new Map<string, Database.Statement<unknown[], TimeseriesRow>>();
   private released = false;
 
@@ -44,6 +45,10 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
           d.systemMetadata === undefined ? null : JSON.stringify(d.systemMetadata),
         );
     });
+    // Through the (entity_type, aspect, urn, ts) index, as a one-urn read.
+    this.remove = db.prepare(
+      `DELETE FROM timeseries WHERE entity_type = ? AND aspect = ? AND urn = ? AND ts >= ? AND ts <= ?`,
+    );
   }
 
   /** One prepared statement per shape: with or without a urn, with or without a resume position. */
@@ -98,6 +103,17 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
       if (found.length >= query.limit) break;
     }
     return found;
+  }
+
+  async delete(deletion: TimeseriesDeletion): Promise<number> {
+    const { changes } = this.remove.run(
+      deletion.entityType,
+      deletion.aspect,
+      deletion.urn,
+      deletion.startTimeMillis ?? Number.MIN_SAFE_INTEGER,
+      deletion.endTimeMillis ?? Number.MAX_SAFE_INTEGER,
+    );
+    return changes;
   }
 
   async refresh(): Promise<void> {}

@@ -1,6 +1,6 @@
 import type { Client, Types } from '@opensearch-project/opensearch';
 import { matchesFilter } from '../matches-filter.js';
-import type { TimeseriesDocument, TimeseriesIndex, TimeseriesQuery } from '../port.js';
+import type { TimeseriesDeletion, TimeseriesDocument, TimeseriesIndex, TimeseriesQuery } from '../port.js';
 import type { AliasedIndices } from './aliased-index.js';
 import { runBulk, type BulkOperation, type RefreshPolicy } from './bulk-writer.js';
 import type { IndexShape } from './entity-mappings.js';
@@ -103,6 +103,40 @@ export class OpenSearchTimeseriesIndex implements TimeseriesIndex {
       after = sort.filter(isSortValue);
     }
     return found;
+  }
+
+  /**
+   * A delete_by_query of the urn's documents in the range. It reads a refreshed view, so the index is
+   * refreshed first (documents upserted just before, under refresh 'false', are deleted too), and it
+   * refreshes after, so a read that follows does not find what it deleted, whatever the refresh policy
+   * of writes. A document rewritten while the query runs (a version conflict) is left as rewritten,
+   * not failed on: conflicts=proceed. An index not created yet holds nothing to delete.
+   */
+  async delete(deletion: TimeseriesDeletion): Promise<number> {
+    const index = this.parts.names.timeseries(deletion.entityType, deletion.aspect);
+    const range: Record<string, number> = {};
+    if (deletion.startTimeMillis !== undefined) range['gte'] = deletion.startTimeMillis;
+    if (deletion.endTimeMillis !== undefined) range['lte'] = deletion.endTimeMillis;
+    const filter: Query[] = [{ term: { urn: deletion.urn } }];
+    if (Object.keys(range).length > 0) filter.push({ range: { timestampMillis: range } });
+    const absent = { ignore_unavailable: true, allow_no_indices: true } as const;
+    await this.parts.client.indices.refresh({ index, ...absent });
+    const response = await this.parts.client.deleteByQuery({
+      index,
+      ...absent,
+      conflicts: 'proceed',
+      refresh: true,
+      body: { query: { bool: { filter } } },
+    });
+    const body = asObject(response.body, 'delete_by_query response');
+    const failures = body['failures'];
+    if (body['timed_out'] === true || (Array.isArray(failures) && failures.length > 0)) {
+      throw new Error(
+        `OpenSearch delete_by_query on ${index} for ${deletion.urn} failed: ` +
+          JSON.stringify(body['timed_out'] === true ? { timed_out: true } : failures).slice(0, 1000),
+      );
+    }
+    return typeof body['deleted'] === 'number' ? body['deleted'] : 0;
   }
 
   async refresh(): Promise<void> {

@@ -3,7 +3,7 @@ import type { ApplyResult, AspectWrite, AuditStamp, StoredAspect, SystemMetadata
 import { storedAspectOf, toStoredAspect } from './aspect-row.js';
 import { RecordedResultWriter } from './recorded-result.js';
 import type { SqliteStatements } from './sqlite-statements.js';
-import { newValue, observedAgain } from '../write-rules.js';
+import { newValue, newVersionMetadata, observedAgain, storedVersionText } from '../write-rules.js';
 
 const recorder = new RecordedResultWriter();
 
@@ -42,12 +42,14 @@ function upsert(stmts: SqliteStatements, write: AspectWrite, now: number): Apply
   if (previous !== undefined && write.mode === 'CREATE') {
     return { requestId, status: 'CONFLICT', previous, replayed: false };
   }
-  // Versions: the latest plus the history rows below it (history numbers run 1..max).
-  const versions =
-    write.patch === undefined || previous === undefined
-      ? 0
-      : (stmts.maxVersion.get(urn, aspect)?.max ?? 0) + 1;
-  const made = newValue(write, previous?.value, { versions, modifiedAt: previous?.created.time });
+  // Versions: the latest plus the history rows below it (history numbers run 1..max), read when needed.
+  let historyMax: number | undefined;
+  const versions = () => (historyMax ??= stmts.maxVersion.get(urn, aspect)?.max ?? 0) + 1;
+  const made = newValue(write, previous?.value, {
+    versions: write.patch === undefined || previous === undefined ? 0 : versions(),
+    modifiedAt: previous?.created.time,
+    version: storedVersionText(previous?.systemMetadata),
+  });
   if (!made.ok) {
     return {
       requestId,
@@ -59,13 +61,14 @@ function upsert(stmts: SqliteStatements, write: AspectWrite, now: number): Apply
   }
   const value = made.value;
   const text = JSON.stringify(value);
-  const systemMetadata = write.systemMetadata ?? null;
+  const incoming = write.systemMetadata ?? null;
   let result: ApplyResult;
   if (latestRow === undefined || previous === undefined) {
+    const systemMetadata = newVersionMetadata(incoming, undefined, write.created);
     const current = writeLatest(stmts, 'insert', urn, aspect, value, text, systemMetadata, write.created);
     result = { requestId, status: 'CREATED', current, replayed: false };
   } else if (text === latestRow.metadata || sameAspectValue(previous.value, value)) {
-    const observed = observedAgain(previous.systemMetadata, systemMetadata, now);
+    const observed = observedAgain(previous.systemMetadata, incoming, now, versions);
     stmts.updateSystemMetadata.run(JSON.stringify(observed), urn, aspect);
     result = {
       requestId,
@@ -75,9 +78,13 @@ function upsert(stmts: SqliteStatements, write: AspectWrite, now: number): Apply
       replayed: false,
     };
   } else {
-    // The old latest keeps its content and audit stamp under the next history number.
-    const max = stmts.maxVersion.get(urn, aspect)?.max ?? 0;
-    stmts.copyLatestToHistory.run(max + 1, urn, aspect);
+    const systemMetadata = newVersionMetadata(
+      incoming,
+      { systemMetadata: previous.systemMetadata, versions },
+      write.created,
+    );
+    // The old latest keeps its content, system metadata and audit stamp under the next history number.
+    stmts.copyLatestToHistory.run(versions(), urn, aspect);
     const current = writeLatest(stmts, 'replace', urn, aspect, value, text, systemMetadata, write.created);
     result = { requestId, status: 'UPDATED', previous, current, replayed: false };
   }
@@ -101,7 +108,7 @@ function ensureKeyAspect(stmts: SqliteStatements, write: AspectWrite): StoredAsp
     key.name,
     key.value,
     text,
-    write.systemMetadata ?? null,
+    newVersionMetadata(write.systemMetadata ?? null, undefined, write.created),
     write.created,
   );
 }

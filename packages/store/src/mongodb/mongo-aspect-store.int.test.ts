@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { aspectStoreContract, isSkipped, mongoForTests } from '@catalog/testkit';
+import { aspectStoreContract, isSkipped, mongoForTests, type SystemMetadataEdit } from '@catalog/testkit';
 import { MongoClient } from 'mongodb';
 import { afterAll, describe } from 'vitest';
+import type { SystemMetadata } from '../port.js';
+import type { AspectDocument } from './aspect-document.js';
 import { openMongoAspectStore } from './mongo-aspect-store.js';
 
 const service = await mongoForTests();
@@ -20,6 +22,27 @@ describe.skipIf(isSkipped(service))('MongoDB aspect store', () => {
   });
   aspectStoreContract('MongoDB', async () => {
     const store = await openMongoAspectStore({ uri, databaseName });
-    return { store, cleanup: () => store.close() };
+    return {
+      store,
+      cleanup: () => store.close(),
+      /** Through a client of its own, as another process (an older release) would write the documents. */
+      async editSystemMetadata(urn: string, aspect: string, edit: SystemMetadataEdit) {
+        const client = await MongoClient.connect(uri);
+        try {
+          const aspects = client.db(databaseName).collection<AspectDocument>('aspects');
+          for (const doc of await aspects.find({ urn, aspect }).toArray()) {
+            const stored =
+              doc.systemMetadata === null ? null : (JSON.parse(doc.systemMetadata) as SystemMetadata);
+            const edited = edit(stored);
+            await aspects.updateOne(
+              { _id: doc._id },
+              { $set: { systemMetadata: edited === null ? null : JSON.stringify(edited) } },
+            );
+          }
+        } finally {
+          await client.close();
+        }
+      },
+    };
   });
 });

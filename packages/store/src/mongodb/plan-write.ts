@@ -10,7 +10,7 @@ import {
   type LatestDocument,
 } from './aspect-document.js';
 import type { PendingWrite, WriteContext } from './write-context.js';
-import { observedAgain, newValue } from '../write-rules.js';
+import { newValue, newVersionMetadata, observedAgain, storedVersionText } from '../write-rules.js';
 
 /** What the key aspect of an UPSERT/CREATE needs: nothing, an insert, or a report (recovery). */
 export interface KeyPlan {
@@ -98,13 +98,22 @@ export function planWrite(
     }
     return { kind: 'rebuild-update', latest: current, key };
   }
+  const stored =
+    current === undefined || current.systemMetadata === null
+      ? null
+      : (JSON.parse(current.systemMetadata) as SystemMetadata);
   // `seq` counts the updates of version 0, so the aspect has had seq + 1 versions.
+  const versions = () => (current === undefined ? 0 : current.seq + 1);
   const made = newValue(
     write,
     current === undefined ? undefined : (JSON.parse(current.metadata) as Record<string, unknown>),
     current === undefined
-      ? { versions: 0, modifiedAt: undefined }
-      : { versions: current.seq + 1, modifiedAt: toStoredAspect(current).created.time },
+      ? { versions: 0, modifiedAt: undefined, version: undefined }
+      : {
+          versions: versions(),
+          modifiedAt: toStoredAspect(current).created.time,
+          version: storedVersionText(stored),
+        },
   );
   if (!made.ok) {
     const result: ApplyResult = {
@@ -117,8 +126,9 @@ export function planWrite(
     return { kind: 'done', result };
   }
   const value = made.value;
-  const systemMetadata = write.systemMetadata ?? null;
+  const incoming = write.systemMetadata ?? null;
   if (current === undefined) {
+    const systemMetadata = newVersionMetadata(incoming, undefined, write.created);
     return {
       kind: 'create',
       latest: latestDocument(urn, aspect, 0, requestId, value, systemMetadata, write.created),
@@ -133,15 +143,14 @@ export function planWrite(
   }
   const text = JSON.stringify(value);
   if (text === current.metadata || sameAspectValue(JSON.parse(current.metadata), value)) {
-    const stored =
-      current.systemMetadata === null ? null : (JSON.parse(current.systemMetadata) as SystemMetadata);
     return {
       kind: 'unchanged',
       previous: current,
-      observed: observedAgain(stored, systemMetadata, ctx.now),
+      observed: observedAgain(stored, incoming, ctx.now, versions),
       key,
     };
   }
+  const systemMetadata = newVersionMetadata(incoming, { systemMetadata: stored, versions }, write.created);
   const next = current.seq + 1;
   const latest = latestDocument(urn, aspect, next, requestId, value, systemMetadata, write.created);
   if (pending.contestedClaim === next) {
@@ -203,7 +212,7 @@ function planKey(write: AspectWrite, docs: ReadonlyMap<string, AspectDocument>):
     0,
     write.requestId,
     key.value,
-    write.systemMetadata ?? null,
+    newVersionMetadata(write.systemMetadata ?? null, undefined, write.created),
     write.created,
   );
   return { insert };

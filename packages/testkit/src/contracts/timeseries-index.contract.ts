@@ -11,7 +11,9 @@ export interface TimeseriesIndexUnderTest {
  * The behaviour every TimeseriesIndex adapter must show; a fresh, empty index set per test. Queries
  * return one (entityType, aspect, urn)'s documents newest first, the time range inclusive at both ends,
  * at most `limit`; a filter applies to top-level fields of the value (EQUAL compares numbers as numbers).
- * The same id written twice is one document, holding the last value.
+ * The same id written twice is one document, holding the last value. A delete removes one
+ * (entityType, aspect, urn)'s documents in an inclusive range (all of them without one), is seen by the
+ * next query with no refresh, and deleting again deletes nothing and succeeds.
  */
 export function timeseriesIndexContract(
   name: string,
@@ -151,6 +153,70 @@ export function timeseriesIndexContract(
       expect(seen.map((d) => d.id)).toEqual(expected.map((d) => d.id));
       const unpaged = await ts().query({ ...window, limit: 100 });
       expect(unpaged.map((d) => d.id)).toEqual(expected.map((d) => d.id));
+    });
+
+    it('deletes a urn’s documents of an aspect in an inclusive range, and no others', async () => {
+      const ns = uniqueNamespace();
+      const urn = urnOf(ns, 'orders');
+      const other = urnOf(ns, 'other');
+      await ts().upsert([1_000, 2_000, 3_000, 4_000, 5_000].map((t) => profile(urn, t, t / 1000)));
+      await ts().upsert([profile(other, 3_000, 9), profile(urn, 3_000, 9, 'datasetUsageStatistics')]);
+      const deletion = {
+        entityType: 'dataset',
+        aspect: 'datasetProfile',
+        urn,
+        startTimeMillis: 2_000,
+        endTimeMillis: 4_000,
+      };
+      expect(await ts().delete(deletion)).toBe(3);
+      // Read at once, no refresh in between: what was deleted is gone.
+      const left = await ts().query({ entityType: 'dataset', aspect: 'datasetProfile', urn, limit: 100 });
+      expect(left.map((d) => d.timestampMillis)).toEqual([5_000, 1_000]);
+      expect((await query({ urn: other })).map((d) => d.timestampMillis)).toEqual([3_000]);
+      const usage = await query({ urn, aspect: 'datasetUsageStatistics' });
+      expect(usage.map((d) => d.timestampMillis)).toEqual([3_000]);
+
+      // Redelivered: nothing more to delete, and no failure.
+      expect(await ts().delete(deletion)).toBe(0);
+      expect((await query({ urn })).map((d) => d.timestampMillis)).toEqual([5_000, 1_000]);
+    });
+
+    it('deletes from the earliest or up to the latest when a bound is absent', async () => {
+      const ns = uniqueNamespace();
+      const urn = urnOf(ns, 'orders');
+      await ts().upsert([1_000, 2_000, 3_000, 4_000, 5_000].map((t) => profile(urn, t, t / 1000)));
+      const where = { entityType: 'dataset', aspect: 'datasetProfile', urn };
+      expect(await ts().delete({ ...where, endTimeMillis: 2_000 })).toBe(2);
+      expect(await ts().delete({ ...where, startTimeMillis: 4_000 })).toBe(2);
+      expect((await query({ urn })).map((d) => d.timestampMillis)).toEqual([3_000]);
+      expect(await ts().delete({ ...where, startTimeMillis: 3_000, endTimeMillis: 3_000 })).toBe(1);
+      expect(await query({ urn })).toEqual([]);
+    });
+
+    it('deletes every document of the urn’s aspect without a range, also ones just written', async () => {
+      const ns = uniqueNamespace();
+      const urn = urnOf(ns, 'orders');
+      const other = urnOf(ns, 'other');
+      await ts().upsert([profile(urn, 0, 0), profile(urn, 1_000, 1), profile(other, 1_000, 1)]);
+      await ts().refresh();
+      // Written and deleted with no refresh in between.
+      await ts().upsert([profile(urn, 2_000, 2)]);
+      expect(await ts().delete({ entityType: 'dataset', aspect: 'datasetProfile', urn })).toBe(3);
+      expect(await query({ urn })).toEqual([]);
+      expect((await query({ urn: other })).map((d) => d.timestampMillis)).toEqual([1_000]);
+      expect(await ts().delete({ entityType: 'dataset', aspect: 'datasetProfile', urn })).toBe(0);
+
+      // The aspect takes values again afterwards.
+      await ts().upsert([profile(urn, 1_000, 5)]);
+      expect((await query({ urn })).map((d) => d.value['rowCount'])).toEqual([5]);
+    });
+
+    it('deletes nothing, without failing, for an unknown urn or an aspect never written', async () => {
+      const urn = urnOf(uniqueNamespace(), 'none');
+      expect(await ts().delete({ entityType: 'dataset', aspect: 'datasetProfile', urn })).toBe(0);
+      expect(await ts().delete({ entityType: 'dataset', aspect: 'operation', urn, endTimeMillis: 5 })).toBe(
+        0,
+      );
     });
 
     it('returns nothing for an unknown urn', async () => {
