@@ -4,6 +4,7 @@ import {
   checkProposal,
   entityRegistry,
   SchemaValidationError,
+  timeseriesRangeHeaders,
   ValidationError,
   type AspectSpec,
   type CheckedProposal,
@@ -722,12 +723,39 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
         : clear
           ? (await deps.store.getLatest(urn)).map((a) => a.aspect).filter((a) => a !== entity.keyAspect)
           : asked;
-    const proposals = names.map((name) =>
-      checkProposal({ entityType: entity.name, entityUrn: urn, changeType: 'DELETE', aspectName: name }),
-    );
+    const proposals = (
+      await Promise.all(names.map((name) => deleteProposal(urn, entity, name, aspect !== undefined)))
+    ).flatMap((p) => (p === undefined ? [] : [p]));
     if (proposals.length > 0) await write(proposals, true);
     res.status(200).end();
   });
+
+  /**
+   * The DELETE of one aspect. A time-series aspect named on its own route loses its newest value (the
+   * values at the newest timestamp), as the ecosystem's aspect DELETE does: nothing when it has none.
+   */
+  const deleteProposal = async (
+    urn: string,
+    entity: EntitySpec,
+    name: string,
+    newestOnly: boolean,
+  ): Promise<CheckedProposal | undefined> => {
+    const spec = entity.aspects.get(name);
+    let headers: Record<string, string> | undefined;
+    if (spec?.kind === 'timeseries' && newestOnly) {
+      const newest = await latestTimeseriesValue(urn, entity, spec, 0);
+      if (newest === null) return undefined;
+      const at = newest.created.time;
+      headers = timeseriesRangeHeaders({ startTimeMillis: at, endTimeMillis: at });
+    }
+    return checkProposal({
+      entityType: entity.name,
+      entityUrn: urn,
+      changeType: 'DELETE',
+      aspectName: name,
+      ...(headers === undefined ? {} : { headers }),
+    });
+  };
 
   router.use((req: Request, res: Response) => {
     res.status(404).json({ error: `No endpoint ${req.method} ${req.originalUrl}.` });
