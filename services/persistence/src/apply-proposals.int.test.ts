@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import {
   decodeMcl,
   encodeMcl,
-  encodeMcp,
   genericAspectFromJson,
   type LogRecord,
   type MetadataChangeProposal,
@@ -15,6 +14,7 @@ import { openSqliteAspectStore, type AspectStore } from '@catalog/store';
 import { openMongoAspectStore } from '@catalog/store/mongodb';
 import { isSkipped, mongoForTests } from '@catalog/testkit';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { proposalRecord, TEST_ACTOR } from './proposal-records.testing.js';
 import {
   applyProposals,
   CREATE_CONFLICT_MESSAGE,
@@ -27,21 +27,8 @@ interface StoreUnderTest {
   cleanup(): Promise<void>;
 }
 
-const ACTOR = 'urn:li:corpuser:tester';
-let offset = 0;
-
-/** A proposal record as the gateway produces it: the request id and actor in its headers. */
-function record(mcp: MetadataChangeProposal, requestId: string = randomUUID()): LogRecord {
-  return {
-    topic: 'MetadataChangeProposal_v1',
-    partition: 0,
-    offset: String(offset++),
-    key: mcp.entityUrn ?? '',
-    value: encodeMcp(mcp),
-    headers: { requestId, actor: ACTOR },
-    timestamp: Date.now(),
-  };
-}
+const ACTOR = TEST_ACTOR;
+const record = (mcp: MetadataChangeProposal, requestId?: string): LogRecord => proposalRecord(mcp, requestId);
 
 function datasetUrn(name: string): string {
   return `urn:li:dataset:(urn:li:dataPlatform:hive,db.${name}_${randomUUID().slice(0, 8)},PROD)`;

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import {
   decodeMcl,
   encodeMcl,
-  encodeMcp,
   genericAspectFromJson,
   SchemaIds,
   type LogRecord,
@@ -14,22 +13,12 @@ import {
 import { TIMESERIES_END_TIME_HEADER, TIMESERIES_START_TIME_HEADER } from '@catalog/model';
 import { openSqliteAspectStore, type AspectStore } from '@catalog/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { proposalRecord, TEST_ACTOR } from './proposal-records.testing.js';
 import { applyProposals } from './apply-proposals.js';
 
-const ACTOR = 'urn:li:corpuser:tester';
-let offset = 0;
-
-function record(mcp: MetadataChangeProposal, requestId: string = randomUUID()): LogRecord {
-  return {
-    topic: 'MetadataChangeProposal_v1',
-    partition: 0,
-    offset: String(offset++),
-    key: mcp.entityUrn ?? '',
-    value: encodeMcp(mcp),
-    headers: { requestId, actor: ACTOR },
-    timestamp: 1_700_000_000_000,
-  };
-}
+const ACTOR = TEST_ACTOR;
+const record = (mcp: MetadataChangeProposal, requestId?: string): LogRecord =>
+  proposalRecord(mcp, requestId, 1_700_000_000_000);
 
 function datasetUrn(): string {
   return `urn:li:dataset:(urn:li:dataPlatform:hive,db.profiled_${randomUUID().slice(0, 8)},PROD)`;
