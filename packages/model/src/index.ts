@@ -50,3 +50,4 @@ export {
   withoutTimeseriesRangeHeaders,
   type TimeseriesRange,
 } from './timeseries-range.js';
+export * from './structured-properties/index.js';

@@ -8,7 +8,23 @@ import {
   URN_FIELD,
 } from './document-fields.js';
 import type { EntityDocument, SearchScalar } from './port.js';
+import { STRUCTURED_PROPERTY_URNS_FIELD } from './structured-property-fields.js';
+import {
+  structuredPropertyDocumentFields,
+  type StructuredPropertyIndexing,
+} from './structured-property-values.js';
 import { valuesAtPath } from './values-at-path.js';
+
+/** What a document needs besides the entity's aspects. */
+export interface DocumentContext {
+  /**
+   * Definitions and limits for the entity's structured property values; without it, only their
+   * property urns are indexed (STRUCTURED_PROPERTY_URNS_FIELD).
+   */
+  readonly structuredProperties?: StructuredPropertyIndexing;
+}
+
+const STRUCTURED_PROPERTIES_ASPECT = 'structuredProperties';
 
 /**
  * The search document of an entity from its current aspect values (by aspect name). Every annotated
@@ -18,11 +34,14 @@ import { valuesAtPath } from './values-at-path.js';
  * comes from the browsePaths aspect or, when the entity has that aspect type but no value, from the
  * URN (see defaultBrowsePath). The key aspect is derived from the URN when it is not among `aspects`.
  * A field that would hold one value from a non-array path is a scalar; otherwise an array.
+ * Structured property values become typed fields named from their definitions (see
+ * structuredPropertyDocumentFields), always arrays, with the assigned property urns beside them.
  */
 export function buildEntityDocument(
   entity: EntitySpec,
   urn: string,
   aspects: ReadonlyMap<string, Record<string, unknown>>,
+  context: DocumentContext = {},
 ): EntityDocument {
   const collected = new Map<string, { values: SearchScalar[]; many: boolean }>();
   const collect = (name: string, values: readonly SearchScalar[], many: boolean): void => {
@@ -53,6 +72,16 @@ export function buildEntityDocument(
       if (field.numValuesFieldName !== undefined)
         counts.set(field.numValuesFieldName, (counts.get(field.numValuesFieldName) ?? 0) + converted.length);
     }
+  }
+
+  const assignments = entity.aspects.has(STRUCTURED_PROPERTIES_ASPECT)
+    ? aspects.get(STRUCTURED_PROPERTIES_ASPECT)
+    : undefined;
+  if (assignments !== undefined) {
+    const structured = structuredPropertyDocumentFields(assignments, context.structuredProperties);
+    if (structured.propertyUrns.length > 0)
+      collect(STRUCTURED_PROPERTY_URNS_FIELD, structured.propertyUrns, true);
+    for (const [name, values] of structured.fields) collect(name, values, true);
   }
 
   if (entity.aspects.has('browsePaths') && !collected.has(BROWSE_PATHS_FIELD)) {

@@ -151,4 +151,35 @@ describe('browseEntityName', () => {
     );
     expect(browseEntityName('urn:li:chart:(looker,c1)', '')).toBe('c1');
   });
+
+  it('indexes structured property values under their definitions, with the assigned property urns', () => {
+    const score = {
+      urn: 'urn:li:structuredProperty:io.x.score',
+      qualifiedName: 'io.x.score',
+      valueType: 'number' as const,
+      removed: false,
+    };
+    const aspects = new Map(
+      Object.entries({
+        structuredProperties: {
+          properties: [
+            { propertyUrn: score.urn, values: [{ double: 42 }] },
+            { propertyUrn: 'urn:li:structuredProperty:orphan', values: [{ string: 'a' }] },
+          ],
+        },
+      }),
+    );
+    const doc = buildEntityDocument(dataset, urn, aspects, {
+      structuredProperties: {
+        definitions: new Map([[score.urn, score]]),
+        writtenAt: 0,
+        limits: { keywordMaxLength: 32_766, dropOversizedKeywordValuesFromIndex: false },
+      },
+    });
+    expect(doc.fields['structuredPropertyUrns']).toEqual([score.urn, 'urn:li:structuredProperty:orphan']);
+    expect(doc.fields['structuredProperties.io_x_score']).toEqual([42]);
+    expect(
+      buildEntityDocument(dataset, urn, aspects).fields['structuredProperties.io_x_score'],
+    ).toBeUndefined();
+  });
 });

@@ -7,6 +7,7 @@ import {
   URN_FIELD,
 } from './document-fields.js';
 import type { EntityIndexSpec, FieldMapping } from './port.js';
+import { STRUCTURED_PROPERTY_URNS_FIELD } from './structured-property-fields.js';
 
 interface MutableMapping {
   name: string;
@@ -35,8 +36,10 @@ export function fullTextBoost(field: SearchableField): number {
  * The index shape of an entity type: one field per searchable annotation of its versioned aspects
  * (annotations sharing a field name merge: highest boost, autocomplete if any asks), the `hasX` and
  * `numX` companions, aliases (`aliasOf`), and the fixed fields `urn`, `_entityType`, `removed`,
- * `customProperties` and, when the entity has a browsePaths aspect, `browsePaths`. Time-series aspects
- * have their own documents (TimeseriesIndex) and add nothing here.
+ * `customProperties`, when the entity has a browsePaths aspect, `browsePaths`, and, when it has a
+ * structuredProperties aspect, `structuredPropertyUrns`. Structured property values get their fields
+ * from their definitions (the definitions view), not from here. Time-series aspects have their own
+ * documents (TimeseriesIndex) and add nothing here.
  */
 export function indexSpecFor(entity: EntitySpec): EntityIndexSpec {
   const fields = new Map<string, MutableMapping>();
@@ -79,6 +82,8 @@ export function indexSpecFor(entity: EntitySpec): EntityIndexSpec {
   if (entity.aspects.has('browsePaths'))
     add({ name: BROWSE_PATHS_FIELD, type: 'BROWSE_PATH', boost: 0, autocomplete: false });
   add({ name: CUSTOM_PROPERTIES_FIELD, type: 'KEYWORD', boost: 0, autocomplete: false });
+  if (entity.aspects.has('structuredProperties'))
+    add({ name: STRUCTURED_PROPERTY_URNS_FIELD, type: 'KEYWORD', boost: 0, autocomplete: false });
   for (const alias of aliases) if (!fields.has(alias.name)) fields.set(alias.name, alias);
   return { entityType: entity.name, fields: [...fields.values()].map(toFieldMapping) };
 }

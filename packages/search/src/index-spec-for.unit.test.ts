@@ -81,4 +81,12 @@ describe('indexSpecFor', () => {
     expect(tag.fields.filter((f) => f.name === 'name')).toHaveLength(1);
     expect(field(dataset, 'platform')?.type).toBe('URN');
   });
+
+  it('gives entities with structured properties the field of their assigned property urns', () => {
+    expect(field(dataset, 'structuredPropertyUrns')).toEqual({
+      name: 'structuredPropertyUrns',
+      type: 'KEYWORD',
+    });
+    expect(field(spec('structuredProperty'), 'structuredPropertyUrns')).toBeUndefined();
+  });
 });

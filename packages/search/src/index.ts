@@ -27,6 +27,7 @@ export {
   type SearchSortValue,
   type SortCriterion,
   type SortOrder,
+  type StructuredPropertySearchDefinition,
   type TimeseriesDeletion,
   type TimeseriesDocument,
   type TimeseriesIndex,
@@ -44,7 +45,31 @@ export {
   URN_FIELD,
 } from './document-fields.js';
 export { fullTextBoost, indexSpecFor, resolveField } from './index-spec-for.js';
-export { buildEntityDocument } from './build-entity-document.js';
+export { buildEntityDocument, type DocumentContext } from './build-entity-document.js';
+export {
+  dateToEpochMillis,
+  epochMillisToDate,
+  isStructuredPropertyField,
+  normalizedPropertyName,
+  STRUCTURED_PROPERTIES_PREFIX,
+  STRUCTURED_PROPERTY_URNS_FIELD,
+  structuredFieldMapping,
+  structuredPropertyFieldName,
+  structuredValueTypeOf,
+  type StructuredValueType,
+} from './structured-property-fields.js';
+export {
+  structuredPropertyDocumentFields,
+  type OversizedValue,
+  type StructuredPropertyDocumentFields,
+  type StructuredPropertyIndexing,
+} from './structured-property-values.js';
+export {
+  resolveStructuredProperties,
+  withoutStructuredProperties,
+  type DefinitionsByName,
+  type StructuredResolution,
+} from './resolve-structured-properties.js';
 export { defaultBrowsePath, normalizeBrowsePath } from './default-browse-path.js';
 export { edgesFor } from './edges-for.js';
 export { timeseriesDocumentId } from './timeseries-document-id.js';

@@ -4,6 +4,7 @@
  * documents. The OpenSearch adapters and the embedded adapters satisfy the same contract suites.
  */
 import type { SearchFieldType } from '@catalog/model';
+import type { StructuredValueType } from './structured-property-fields.js';
 
 export type SearchScalar = string | number | boolean;
 
@@ -95,7 +96,14 @@ export interface SearchRequest {
   readonly filter?: Filter;
   readonly start: number;
   readonly count: number;
-  /** Fields to aggregate (facets); each gives value → count over the whole match set. */
+  /**
+   * Fields to aggregate (facets); each gives value → count over the whole match set.
+   *
+   * Filters, facets and sorts may also name `structuredProperties.<qualifiedName>` (see
+   * resolveStructuredProperties): the property's values as its definition types them, in every
+   * requested entity type; facet values print as the ecosystem prints them (`60.0`, `2020-10-01`).
+   * An unknown or soft-deleted property is a ValidationError. They take no part in full text.
+   */
   readonly facets?: readonly string[];
   readonly maxAggValues?: number;
   /** Soft-deleted entities (removed = true) are left out unless this is set. */
@@ -212,6 +220,29 @@ export interface AutocompleteResponse {
   readonly entities: readonly string[];
 }
 
+/**
+ * (Added.) One structured property as search needs it: the definitions view the indexer keeps beside
+ * the documents (from the structuredProperty entities' propertyDefinition and status aspects). It names
+ * and types the property's document field (see structuredPropertyFieldName) and decides which filters
+ * and facets on `structuredProperties.<qualifiedName>` are allowed.
+ */
+export interface StructuredPropertySearchDefinition {
+  readonly urn: string;
+  readonly qualifiedName: string;
+  /** The logical type of its valueType urn (`urn:li:dataType:datahub.number` → `number`). */
+  readonly valueType: StructuredValueType;
+  /** The definition's version; absent for an unversioned property. */
+  readonly version?: string;
+  /**
+   * When `version` became the definition's version (ms since the epoch, the store's audit time of the
+   * first definition write that carried it). Only values assigned at or after it are indexed: values
+   * of older versions stay stored but leave search, filters and facets. Absent without a version.
+   */
+  readonly versionSince?: number;
+  /** Soft-deleted (status.removed): its values stay indexed, but filters and facets on it are refused. */
+  readonly removed: boolean;
+}
+
 export interface SearchIndex {
   /** Creates the entity type's index with its mappings, or updates mappings compatibly (idempotent). */
   ensureIndex(spec: EntityIndexSpec): Promise<void>;
@@ -225,6 +256,18 @@ export interface SearchIndex {
   search(request: SearchRequest): Promise<SearchResponse>;
   browse(request: BrowseRequest): Promise<BrowseResponse>;
   autocomplete(request: AutocompleteRequest): Promise<AutocompleteResponse>;
+  /**
+   * (Added.) Stores structured property definitions in the definitions view (replacing those of the
+   * same urn) and gives every entity index an explicit, typed mapping of their document fields, so
+   * that their values are never mapped dynamically. Call before upserting documents with those fields.
+   */
+  putStructuredProperties(definitions: readonly StructuredPropertySearchDefinition[]): Promise<void>;
+  /** (Added.) Drops definitions from the view (hard delete); mappings stay. Absent urns are no error. */
+  deleteStructuredProperties(urns: readonly string[]): Promise<void>;
+  /** (Added.) The view's definitions of these urns; unknown urns are absent from the map. */
+  getStructuredProperties(
+    urns: readonly string[],
+  ): Promise<ReadonlyMap<string, StructuredPropertySearchDefinition>>;
   /** Makes every completed write visible to reads (tests and read-your-writes waits). */
   refresh(): Promise<void>;
   close(): Promise<void>;

@@ -1,6 +1,7 @@
 import { composeGateway, startHttpServer } from '@catalog/gateway';
 import { startIndexer } from '@catalog/indexer';
 import { startPersistence } from '@catalog/persistence';
+import { bootstrapTypeEntities } from '@catalog/system-update';
 import {
   describeAdapters,
   InProcessOutcomeChannel,
@@ -49,6 +50,14 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
       : await startConsumersHere(config, logger, { log, store, readModels, outcomes });
     lifecycle.onClose('consumers', () => consumers.stop());
     await consumers.ready;
+    // The data-type and entity-type entities structured properties refer to, as system-update
+    // bootstraps them for the distributed services: proposed when missing (one store read when not).
+    await bootstrapTypeEntities({
+      log,
+      store,
+      topic: config.adapters.topics.metadataChangeProposal,
+      logger: logger.child({ component: 'bootstrap' }),
+    });
 
     const app = composeGateway({
       adapters: config.adapters,
@@ -111,6 +120,7 @@ async function startConsumersHere(
     logger: logger.child({ component: 'persistence' }),
     groupId: config.persistence.groupId,
     maxBatchSize: config.persistence.maxBatchSize,
+    structuredProperties: config.persistence.structuredProperties,
   });
   const indexer = await startIndexer({
     log,
@@ -122,6 +132,7 @@ async function startConsumersHere(
     logger: logger.child({ component: 'indexer' }),
     groupId: config.indexer.groupId,
     maxBatchSize: config.indexer.maxBatchSize,
+    structuredProperties: config.indexer.structuredProperties,
   });
   return {
     ready: Promise.all([persistence.ready, indexer.ready]).then(() => undefined),

@@ -5,8 +5,8 @@ import { EnvReader, readAdapterSettings, readLogLevel } from '@catalog/runtime';
 
 /** The all-in-one process: the gateway's and persistence's settings over one set of adapters. */
 export interface CatalogConfig extends GatewayConfig {
-  readonly persistence: Pick<PersistenceConfig, 'groupId' | 'maxBatchSize'>;
-  readonly indexer: Pick<IndexerConfig, 'groupId' | 'maxBatchSize'>;
+  readonly persistence: Pick<PersistenceConfig, 'groupId' | 'maxBatchSize' | 'structuredProperties'>;
+  readonly indexer: Pick<IndexerConfig, 'groupId' | 'maxBatchSize' | 'structuredProperties'>;
   /** Run persistence and the indexer in worker threads (other cores) rather than on the HTTP event loop. */
   readonly consumerThreads: boolean;
   /** Nice value of the indexer thread (0 = same as the rest; up to 19 = only spare CPU). */

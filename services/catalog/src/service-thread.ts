@@ -54,6 +54,7 @@ if (kind === 'persistence') {
     logger,
     groupId: config.persistence.groupId,
     maxBatchSize: config.persistence.maxBatchSize,
+    structuredProperties: config.persistence.structuredProperties,
     decoder: createEventDecoder(schemas.resolver),
   });
   closers.push(() => service.stop());
@@ -78,6 +79,7 @@ if (kind === 'persistence') {
     logger,
     groupId: config.indexer.groupId,
     maxBatchSize: config.indexer.maxBatchSize,
+    structuredProperties: config.indexer.structuredProperties,
   });
   closers.push(() => service.stop());
   await service.ready;

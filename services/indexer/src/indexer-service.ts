@@ -8,6 +8,7 @@ import {
 } from '@catalog/events';
 import { type GraphIndex, type SearchIndex, type TimeseriesIndex } from '@catalog/search';
 import type { AspectStore } from '@catalog/store';
+import type { StructuredPropertySettings } from '@catalog/model';
 import type { Logger } from '@catalog/runtime';
 import { ensureReadModels, EntityProjector, type EntityChange } from '@catalog/projection';
 import { indexTimeseriesChangeLogs } from './index-timeseries.js';
@@ -22,6 +23,8 @@ export interface IndexerDeps {
   readonly logger: Logger;
   readonly groupId: string;
   readonly maxBatchSize: number;
+  /** The oversize rule of structured property values (defaults: the ecosystem's). */
+  readonly structuredProperties?: StructuredPropertySettings;
 }
 
 export interface IndexerService {
@@ -31,8 +34,9 @@ export interface IndexerService {
 
 /**
  * The indexer consumer: versioned change logs rebuild the touched entities' documents and edges from the
- * store; time-series change logs become time-series documents, or delete them (a DELETE, with its
- * range). Commits after the index writes return.
+ * store (a structured property's definition also updates the definitions view and rebuilds the
+ * documents holding its values: see EntityProjector); time-series change logs become time-series
+ * documents, or delete them (a DELETE, with its range). Commits after the index writes return.
  */
 export async function startIndexer(deps: IndexerDeps): Promise<IndexerService> {
   const { log, topics, logger } = deps;
@@ -41,7 +45,10 @@ export async function startIndexer(deps: IndexerDeps): Promise<IndexerService> {
     { name: topics.metadataChangeLogVersioned },
     { name: topics.metadataChangeLogTimeseries },
   ]);
-  const projector = new EntityProjector(deps.store, deps.search, deps.graph);
+  const projector = new EntityProjector(deps.store, deps.search, deps.graph, {
+    logger,
+    ...(deps.structuredProperties ? { structuredProperties: deps.structuredProperties } : {}),
+  });
 
   const consumer: Consumer = await log.consume({
     groupId: deps.groupId,

@@ -29,6 +29,7 @@ await runMain(logger, async () => {
     logger,
     groupId: config.groupId,
     maxBatchSize: config.maxBatchSize,
+    structuredProperties: config.structuredProperties,
   });
   lifecycle.onClose('indexer consumer', () => service.stop());
   await service.ready;

@@ -1,12 +1,16 @@
 import type { CheckedProposal } from '@catalog/model';
 import {
   applyAspectPatch,
+  DEFAULT_STRUCTURED_PROPERTY_SETTINGS,
   defaultAspectsFor,
   entityRegistry,
   isDomainError,
   PreconditionError,
+  StructuredPropertyRuleError,
   ValidationError,
+  type DomainError,
   type ErrorCode,
+  type StructuredPropertySettings,
 } from '@catalog/model';
 import type { EventDecoder, LogRecord, MetadataChangeLog, MetadataChangeProposal } from '@catalog/events';
 import type { ApplyResult, AspectStore, AspectWrite, AspectWriteMode } from '@catalog/store';
@@ -19,6 +23,7 @@ import {
   undecodableProposal,
 } from '@catalog/runtime';
 import { decodeProposalRecord, type DecodedProposal } from './proposal-record.js';
+import { StructuredPropertyRules, type RulesLogger } from './structured-property-rules.js';
 
 /**
  * With value `*` on a CREATE (CREATE_ENTITY): drop the write silently when the aspect (the entity's key
@@ -56,6 +61,16 @@ export interface ProposalEffects {
 
 type Checked = Extract<DecodedProposal, { kind: 'checked' }>;
 
+/** What applying proposals takes besides the records and the store. */
+export interface ApplyOptions {
+  /** The structured-property settings (persistence config); the ecosystem's defaults when absent. */
+  readonly structuredProperties?: StructuredPropertySettings;
+  /** Where rule warnings go (dropped orphan assignments); nowhere when absent. */
+  readonly logger?: RulesLogger;
+}
+
+const SILENT: RulesLogger = { warn: () => undefined };
+
 /** The ecosystem's messages (CreateIfNotExistsValidator) for a create of what exists. */
 export const CREATE_CONFLICT_MESSAGE = 'Cannot perform CREATE since the aspect already exists.';
 export const CREATE_ENTITY_CONFLICT_MESSAGE =
@@ -80,8 +95,10 @@ interface AppliedStep {
 /**
  * Applies a batch of proposal records, in order, to the store. Versioned aspects go to the store in one
  * applyBatch (one more after each CREATE_ENTITY of a non-key aspect, see applySteps), then the default
- * aspects of the entities the batch created in another; time-series aspects skip the store. Rejections
- * become failed proposals with their reason.
+ * aspects of the entities the batch created in another; time-series aspects skip the store. Writes of
+ * structured-property definitions and values are judged by the structured-property rules inside the
+ * store's atomic write (see StructuredPropertyRules), whatever route they came by. Rejections become
+ * failed proposals with their reason.
  * A redelivered record returns its recorded store result, so the same change logs are emitted again and
  * no second version is made.
  */
@@ -89,8 +106,13 @@ export async function applyProposals(
   records: readonly LogRecord[],
   store: AspectStore,
   decoder?: EventDecoder,
+  options: ApplyOptions = {},
 ): Promise<ProposalEffects> {
   const effects: ProposalEffects = { versioned: [], timeseries: [], failed: [], outcomes: [] };
+  const rules = new StructuredPropertyRules(
+    options.structuredProperties ?? DEFAULT_STRUCTURED_PROPERTY_SETTINGS,
+    options.logger ?? SILENT,
+  );
   const decoded = await Promise.all(records.map((r) => decodeProposalRecord(r, decoder)));
 
   const steps: Step[] = [];
@@ -126,7 +148,7 @@ export async function applyProposals(
     }
     let write: AspectWrite;
     try {
-      write = toWrite(item);
+      write = rules.bind(proposal, toWrite(item));
     } catch (error) {
       // A proposal this write cannot be made of (a malformed condition header) is refused, not retried.
       if (!isDomainError(error)) throw error;
@@ -143,10 +165,31 @@ export async function applyProposals(
   }
 
   if (steps.length > 0) {
-    const applied = await applySteps(steps, store, effects);
+    await rules.load(store);
+    const allowed = steps.filter((step) => {
+      const refusal = rules.deleteRefusal(step.write);
+      if (refusal === undefined) return true;
+      refuse(step.owner, new StructuredPropertyRuleError(refusal), effects);
+      return false;
+    });
+    const applied = await applySteps(allowed, store, effects, rules);
     await applyEntityDefaults(applied, store, effects);
   }
   return effects;
+}
+
+/** A proposal refused before it reached the store: a failed proposal and its outcome. */
+function refuse(item: Checked, error: DomainError, effects: ProposalEffects): void {
+  const { proposal } = item;
+  effects.failed.push({ key: proposal.urn.raw, mcp: item.mcp, error: error.message });
+  effects.outcomes.push({
+    requestId: item.requestId,
+    ok: false,
+    code: error.code,
+    message: error.message,
+    urn: proposal.urn.raw,
+    aspectName: proposal.aspect.name,
+  });
 }
 
 /**
@@ -182,12 +225,16 @@ function entityCheck(item: Checked, write: AspectWrite): Step | undefined {
  * Applies the steps in order, in as few store batches as the entity checks allow: a batch ends at each
  * entity check, and the aspect write that follows a successful one opens the next batch, ahead of the
  * proposals after it, so a later proposal of the same aspect still applies after it (batch order is
- * proposal order). Records each proposal's result as it comes; returns every write made, in order.
+ * proposal order). A batch also ends before a write the structured-property rules judge when it holds
+ * a write of what they judge by (a property's definition or status): the store applies a batch's writes
+ * to different entities independently, so the later write would not see it otherwise. Records each
+ * proposal's result as it comes; returns every write made, in order.
  */
 async function applySteps(
   steps: readonly Step[],
   store: AspectStore,
   effects: ProposalEffects,
+  rules: StructuredPropertyRules,
 ): Promise<AppliedStep[]> {
   const applied: AppliedStep[] = [];
   let next: Step[] = [];
@@ -199,6 +246,7 @@ async function applySteps(
     results.forEach((result, i) => {
       const step = batch[i]!;
       applied.push({ step, result });
+      rules.observe(step.write, result);
       if (step.then !== undefined && result.status === 'CREATED') {
         recordEntityCreated(step.owner, result, effects);
         next.push({ owner: step.owner, write: step.then });
@@ -209,6 +257,7 @@ async function applySteps(
     });
   };
   for (const step of steps) {
+    if (rules.reads(step.write) && next.some((s) => rules.writes(s.write))) await flush();
     next.push(step);
     if (step.then !== undefined) await flush();
   }

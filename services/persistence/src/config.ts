@@ -1,23 +1,51 @@
 import {
-  readConsumerConfig,
+  EnvReader,
+  readAdapterSettings,
   readConsumerSettings,
+  readLogLevel,
   type ConsumerConfig,
   type ConsumerSettings,
-  type EnvReader,
 } from '@catalog/runtime';
+import { readStructuredPropertySettings, type StructuredPropertySettings } from '@catalog/model';
 import type { TopicNames } from '@catalog/events';
 
-export type PersistenceConfig = ConsumerConfig;
+/** What persistence reads beyond the adapters: its consumer settings and the write rules' settings. */
+export interface PersistenceSettings extends ConsumerSettings {
+  /**
+   * The structured-property write rules: STRUCTURED_PROPERTIES_DROP_MISSING_PROPERTY_VALUES_WITH_WARNING
+   * (default true), STRUCTURED_PROPERTIES_KEYWORD_MAX_LENGTH (default 32766) and
+   * STRUCTURED_PROPERTIES_DROP_OVERSIZED_KEYWORD_VALUES_FROM_INDEX (default false). Read once, at
+   * start: a change needs a restart.
+   */
+  readonly structuredProperties: StructuredPropertySettings;
+}
+
+export type PersistenceConfig = ConsumerConfig & PersistenceSettings;
 
 const DEFAULT_BATCH = 500;
 
-/** PERSISTENCE_GROUP_ID and PERSISTENCE_MAX_BATCH (shared with the all-in-one catalog). */
-export function readPersistenceSection(env: EnvReader, topics: TopicNames): ConsumerSettings {
-  return readConsumerSettings(env, 'persistence', topics, DEFAULT_BATCH);
+/**
+ * PERSISTENCE_GROUP_ID, PERSISTENCE_MAX_BATCH and the STRUCTURED_PROPERTIES_* settings (shared with
+ * the all-in-one catalog).
+ */
+export function readPersistenceSection(env: EnvReader, topics: TopicNames): PersistenceSettings {
+  return {
+    ...readConsumerSettings(env, 'persistence', topics, DEFAULT_BATCH),
+    structuredProperties: readStructuredPropertySettings(env),
+  };
 }
 
+/** The whole validated configuration of the persistence deployable; throws a ConfigError naming every bad variable. */
 export function readPersistenceConfig(
   source: Readonly<Record<string, string | undefined>>,
 ): Readonly<PersistenceConfig> {
-  return readConsumerConfig(source, 'persistence', DEFAULT_BATCH);
+  const env = new EnvReader(source);
+  const adapters = readAdapterSettings(env);
+  const config: PersistenceConfig = {
+    ...readPersistenceSection(env, adapters.topics),
+    logLevel: readLogLevel(env),
+    adapters,
+  };
+  env.finish();
+  return Object.freeze(config);
 }

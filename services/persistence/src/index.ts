@@ -1,4 +1,14 @@
 export { startPersistence, type PersistenceDeps, type PersistenceService } from './persistence-service.js';
-export { applyProposals, type ProposalEffects, type FailedProposal } from './apply-proposals.js';
-export { readPersistenceConfig, readPersistenceSection, type PersistenceConfig } from './config.js';
+export {
+  applyProposals,
+  type ApplyOptions,
+  type ProposalEffects,
+  type FailedProposal,
+} from './apply-proposals.js';
+export {
+  readPersistenceConfig,
+  readPersistenceSection,
+  type PersistenceConfig,
+  type PersistenceSettings,
+} from './config.js';
 export { PROPOSAL_HEADERS, DEFAULT_ACTOR } from './proposal-record.js';

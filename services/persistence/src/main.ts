@@ -37,6 +37,7 @@ await runMain(logger, async () => {
     logger,
     groupId: config.groupId,
     maxBatchSize: config.maxBatchSize,
+    structuredProperties: config.structuredProperties,
   });
   lifecycle.onClose('persistence consumer', () => service.stop());
   await service.ready;

@@ -9,6 +9,7 @@ import {
   type RecordPosition,
   type TopicNames,
 } from '@catalog/events';
+import type { StructuredPropertySettings } from '@catalog/model';
 import type { AspectStore } from '@catalog/store';
 import type { Logger, OutcomeChannel } from '@catalog/runtime';
 import { applyProposals, type OwnedChangeLog, type ProposalEffects } from './apply-proposals.js';
@@ -23,6 +24,8 @@ export interface PersistenceDeps {
   readonly maxBatchSize: number;
   /** Resolves writer schemas of producers that registered elsewhere; default: our fixed ids only. */
   readonly decoder?: EventDecoder;
+  /** The structured-property write rules' settings (see config.ts); the ecosystem's defaults when absent. */
+  readonly structuredProperties?: StructuredPropertySettings;
 }
 
 export interface PersistenceService {
@@ -58,7 +61,10 @@ export async function startPersistence(deps: PersistenceDeps): Promise<Persisten
 async function handleBatch(batch: RecordBatch, deps: PersistenceDeps): Promise<void> {
   const first = batch.records[0];
   if (!first) return;
-  const effects = await applyProposals(batch.records, deps.store, deps.decoder);
+  const effects = await applyProposals(batch.records, deps.store, deps.decoder, {
+    ...(deps.structuredProperties === undefined ? {} : { structuredProperties: deps.structuredProperties }),
+    logger: deps.logger,
+  });
   const positions = await emit(effects, deps);
   await deps.outcomes.publish(
     effects.outcomes.map((o) => {

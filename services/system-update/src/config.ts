@@ -1,3 +1,4 @@
+import { readStructuredPropertySettings, type StructuredPropertySettings } from '@catalog/model';
 import { EnvReader, readAdapterSettings, type AdapterSettings } from '@catalog/runtime';
 
 export type SystemUpdateStep = 'setup' | 'restore-indices';
@@ -10,6 +11,11 @@ export interface SystemUpdateConfig {
   readonly clean: boolean;
   readonly batchSize: number;
   readonly urnLike?: string;
+  /**
+   * The STRUCTURED_PROPERTIES_* settings; a restore leaves out oversized values as the indexer does
+   * (STRUCTURED_PROPERTIES_KEYWORD_MAX_LENGTH, STRUCTURED_PROPERTIES_DROP_OVERSIZED_KEYWORD_VALUES_FROM_INDEX).
+   */
+  readonly structuredProperties: StructuredPropertySettings;
 }
 
 /**
@@ -38,6 +44,7 @@ export function readSystemUpdateConfig(
     clean: reindex || args.includes('--clean') || env.bool('SYSTEM_UPDATE_CLEAN', false),
     batchSize: env.int('SYSTEM_UPDATE_BATCH_SIZE', 2000, { min: 1, max: 50_000 }),
     ...(urnLike ? { urnLike } : {}),
+    structuredProperties: readStructuredPropertySettings(env),
   };
   env.finish();
   if (unknown.length > 0)

@@ -1,3 +1,8 @@
 export { readSystemUpdateConfig, type SystemUpdateConfig, type SystemUpdateStep } from './config.js';
 export { restoreAll, type RestoreOptions, type RestoreReport } from './restore-all.js';
 export { runSystemUpdate, type SystemUpdateDeps } from './system-update.js';
+export {
+  bootstrapTypeEntities,
+  type BootstrapTypeEntitiesDeps,
+  type BootstrapTypeEntitiesReport,
+} from './bootstrap-type-entities.js';

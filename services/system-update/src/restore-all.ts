@@ -2,11 +2,14 @@ import { EntityProjector, type EntityChange } from '@catalog/projection';
 import type { GraphIndex, SearchIndex } from '@catalog/search';
 import type { AspectStore, StoredAspect } from '@catalog/store';
 import type { Logger } from '@catalog/runtime';
+import type { StructuredPropertySettings } from '@catalog/model';
 
 export interface RestoreOptions {
   readonly batchSize: number;
   /** Only aspects of URNs matching this LIKE pattern. */
   readonly urnLike?: string;
+  /** The indexer's oversize rule of structured property values, so the documents come out the same. */
+  readonly structuredProperties?: StructuredPropertySettings;
 }
 
 export interface RestoreReport {
@@ -25,7 +28,10 @@ export async function restoreAll(
   deps: { store: AspectStore; search: SearchIndex; graph: GraphIndex; logger: Logger },
   options: RestoreOptions,
 ): Promise<RestoreReport> {
-  const projector = new EntityProjector(deps.store, deps.search, deps.graph);
+  const projector = new EntityProjector(deps.store, deps.search, deps.graph, {
+    logger: deps.logger,
+    ...(options.structuredProperties ? { structuredProperties: options.structuredProperties } : {}),
+  });
   const started = performance.now();
   let aspects = 0;
   let entities = 0;

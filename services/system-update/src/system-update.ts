@@ -3,6 +3,7 @@ import { ensureReadModels } from '@catalog/projection';
 import { entityRegistry } from '@catalog/model';
 import type { Logger, SearchAdapters } from '@catalog/runtime';
 import type { AspectStore } from '@catalog/store';
+import { bootstrapTypeEntities } from './bootstrap-type-entities.js';
 import type { SystemUpdateConfig } from './config.js';
 import { restoreAll, type RestoreReport } from './restore-all.js';
 
@@ -17,7 +18,8 @@ export interface SystemUpdateDeps {
 /** Runs the job's steps; resolves with the restore report when indices were restored. */
 export async function runSystemUpdate(
   deps: SystemUpdateDeps,
-  config: Pick<SystemUpdateConfig, 'steps' | 'clean' | 'batchSize' | 'urnLike'>,
+  config: Pick<SystemUpdateConfig, 'steps' | 'clean' | 'batchSize' | 'urnLike'> &
+    Partial<Pick<SystemUpdateConfig, 'structuredProperties'>>,
 ): Promise<RestoreReport | undefined> {
   const { topics, readModels, logger } = deps;
   await deps.log.ensureTopics([
@@ -36,10 +38,23 @@ export async function runSystemUpdate(
   }
   await ensureReadModels(readModels);
   logger.info('topics and index mappings are in place');
+  // The data-type and entity-type entities structured properties refer to, as the ecosystem's
+  // system update ingests them: proposed when missing, applied by persistence.
+  const types = await bootstrapTypeEntities({
+    log: deps.log,
+    store: deps.store,
+    topic: topics.metadataChangeProposal,
+    logger,
+  });
+  logger.info(types, 'type entities in place or proposed');
   if (!config.steps.includes('restore-indices')) return undefined;
   const report = await restoreAll(
     { store: deps.store, search: readModels.search, graph: readModels.graph, logger },
-    { batchSize: config.batchSize, ...(config.urnLike ? { urnLike: config.urnLike } : {}) },
+    {
+      batchSize: config.batchSize,
+      ...(config.urnLike ? { urnLike: config.urnLike } : {}),
+      ...(config.structuredProperties ? { structuredProperties: config.structuredProperties } : {}),
+    },
   );
   logger.info(report, 'indices restored from the aspect store');
   return report;

@@ -1,5 +1,6 @@
 import type { SearchFieldType } from '@catalog/model';
 import type { EntityIndexSpec, FieldMapping, SearchScalar } from '../port.js';
+import { isStructuredPropertyField } from '../structured-property-fields.js';
 import { fullTextOf } from '../text-tokens.js';
 
 /** One column of an entity type's FTS table. */
@@ -19,17 +20,24 @@ export interface IndexedEntity {
   /**
    * Fields whose values go to the `vals` table (indexed for filters and facets): every type but free
    * text. TEXT / TEXT_PARTIAL fields (descriptions, schema field paths) are many and long; filters on
-   * them read the document JSON instead (`json_each`), which is slower but rare.
+   * them read the document JSON instead (`json_each`), which is slower but rare. Structured property
+   * fields are not in the stored spec (their definitions name them) but are always keyed.
    */
   readonly keyed: ReadonlySet<string>;
 }
 
 const FREE_TEXT: ReadonlySet<SearchFieldType> = new Set(['TEXT', 'TEXT_PARTIAL']);
 
-/** customProperties is annotated TEXT but filtered by exact `key=value`, so it stays keyed. */
+/**
+ * customProperties is annotated TEXT but filtered by exact `key=value`, so it stays keyed; so are
+ * structured property fields of every type (rich text too: few values, filtered and faceted exactly).
+ */
 function isKeyed(mapping: FieldMapping): boolean {
   return (
-    mapping.aliasOf === undefined && (!FREE_TEXT.has(mapping.type) || mapping.name === 'customProperties')
+    mapping.aliasOf === undefined &&
+    (!FREE_TEXT.has(mapping.type) ||
+      mapping.name === 'customProperties' ||
+      isStructuredPropertyField(mapping.name))
   );
 }
 

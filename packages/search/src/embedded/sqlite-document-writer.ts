@@ -3,6 +3,7 @@ import { ValidationError } from '@catalog/model';
 import { browseEntityName, normalizeBrowsePath } from '../default-browse-path.js';
 import { BROWSE_PATHS_FIELD, NAME_FIELD, REMOVED_FIELD, URN_FIELD } from '../document-fields.js';
 import type { EntityDocument, EntityIndexSpec } from '../port.js';
+import { isStructuredPropertyField } from '../structured-property-fields.js';
 import { REPLAY_AT_MOST } from './facet-forward-index.js';
 import { columnText, indexedEntity, valuesOf, type IndexedEntity } from './indexed-entity.js';
 import { ftsTableOf } from './sqlite-search-schema.js';
@@ -330,12 +331,15 @@ export class SqliteDocumentWriter {
   }
 }
 
-/** The distinct (field, value) rows of a document's keyed fields; the first of equal texts wins. */
+/**
+ * The distinct (field, value) rows of a document's keyed fields (structured property fields included,
+ * numbers and dates with `num`); the first of equal texts wins.
+ */
 function valRowsOf(entity: IndexedEntity, fields: Fields): ValRow[] {
   const rows: ValRow[] = [];
   const seen = new Set<string>();
   for (const [field, value] of Object.entries(fields)) {
-    if (!entity.keyed.has(field)) continue;
+    if (!entity.keyed.has(field) && !isStructuredPropertyField(field)) continue;
     for (const v of valuesOf(value)) {
       const row = { field, value: String(v), num: typeof v === 'number' ? v : null };
       const key = valKey(row);

@@ -8,7 +8,9 @@ import type {
   SearchIndex,
   SearchRequest,
   SearchResponse,
+  StructuredPropertySearchDefinition,
 } from '../port.js';
+import { resolveStructuredProperties, type StructuredResolution } from '../resolve-structured-properties.js';
 import {
   validateAutocompleteRequest,
   validateBrowseRequest,
@@ -17,13 +19,14 @@ import {
 } from '../validate-search-request.js';
 import { FacetCache } from './facet-cache.js';
 import { FacetForwardIndex } from './facet-forward-index.js';
-import type { IndexedEntity } from './indexed-entity.js';
+import { indexedEntity, type IndexedEntity } from './indexed-entity.js';
 import { runAutocomplete } from './sqlite-autocomplete.js';
 import { runBrowse } from './sqlite-browse.js';
 import { SqliteDocumentWriter } from './sqlite-document-writer.js';
 import type { SqliteHandle } from './sqlite-handle.js';
 import { runSearch } from './sqlite-search-query.js';
 import { registerSliceFunction } from './sqlite-slice.js';
+import { SqliteStructuredProperties } from './sqlite-structured-properties.js';
 import { StatementCache } from './statement-cache.js';
 
 /**
@@ -34,12 +37,14 @@ import { StatementCache } from './statement-cache.js';
 export class SqliteSearchIndex implements SearchIndex {
   private readonly writer: SqliteDocumentWriter;
   private readonly queries: StatementCache;
+  private readonly definitions: SqliteStructuredProperties;
   private released = false;
 
   constructor(private readonly handle: SqliteHandle) {
     handle.acquire();
     this.writer = new SqliteDocumentWriter(handle.db);
     this.queries = new StatementCache(handle.db);
+    this.definitions = new SqliteStructuredProperties(handle.db);
     registerSliceFunction(handle.db);
     handle.db.exec(
       'CREATE TEMP TABLE IF NOT EXISTS search_hits (id INTEGER PRIMARY KEY, score REAL NOT NULL)',
@@ -95,14 +100,17 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async search(request: SearchRequest): Promise<SearchResponse> {
-    const search = validateSearchRequest(this.specOf, request);
-    const entities = search.specs.map((spec) => this.writer.requireEntity(spec.entityType));
-    return this.searchInSnapshot(entities, search);
+    const resolution = await this.resolve(request);
+    const search = validateSearchRequest(resolution.specs(this.specOf), resolution.request);
+    const entities = search.specs.map((spec) => this.entityOf(spec, resolution));
+    const response = this.searchInSnapshot(entities, search);
+    return { ...response, aggregations: resolution.formatAggregations(response.aggregations) };
   }
 
   async browse(request: BrowseRequest): Promise<BrowseResponse> {
-    const { spec, path, filter } = validateBrowseRequest(this.specOf, request);
-    const entity = this.writer.requireEntity(spec.entityType);
+    const resolution = await this.resolve(request);
+    const { spec, path, filter } = validateBrowseRequest(resolution.specs(this.specOf), resolution.request);
+    const entity = this.entityOf(spec, resolution);
     const browse = () => runBrowse(this.queries, entity, path, filter, request.start, request.limit);
     if (filter !== undefined) return browse();
     return this.facetCache.get(
@@ -113,9 +121,40 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async autocomplete(request: AutocompleteRequest): Promise<AutocompleteResponse> {
-    const { spec, fields, filter } = validateAutocompleteRequest(this.specOf, request);
-    const entity = this.writer.requireEntity(spec.entityType);
+    const resolution = await this.resolve(request);
+    const { spec, fields, filter } = validateAutocompleteRequest(
+      resolution.specs(this.specOf),
+      resolution.request,
+    );
+    const entity = this.entityOf(spec, resolution);
     return runAutocomplete(this.queries, entity, fields, request.query, filter, request.limit);
+  }
+
+  async putStructuredProperties(definitions: readonly StructuredPropertySearchDefinition[]): Promise<void> {
+    // Nothing to map: the writer keys every structured property field, typed by its JSON values.
+    this.definitions.put(definitions);
+  }
+
+  async deleteStructuredProperties(urns: readonly string[]): Promise<void> {
+    this.definitions.delete(urns);
+  }
+
+  async getStructuredProperties(
+    urns: readonly string[],
+  ): Promise<ReadonlyMap<string, StructuredPropertySearchDefinition>> {
+    return this.definitions.byUrn(urns);
+  }
+
+  private resolve<R extends SearchRequest | BrowseRequest | AutocompleteRequest>(
+    request: R,
+  ): Promise<StructuredResolution<R>> {
+    return resolveStructuredProperties(request, async (names) => this.definitions.byNormalizedName(names));
+  }
+
+  /** The indexed entity of a validated spec: the stored one, or one with the request's structured fields. */
+  private entityOf(spec: EntityIndexSpec, resolution: StructuredResolution<unknown>): IndexedEntity {
+    const stored = this.writer.requireEntity(spec.entityType);
+    return resolution.fields.length === 0 ? stored : indexedEntity(spec);
   }
 
   async refresh(): Promise<void> {}

@@ -83,13 +83,22 @@ export function runSearch(
     matchedFields: matchedFields(entity, search, docs.get(row.id)),
     ...(search.after === undefined ? {} : { sortValues: sortValuesOf(row, search) }),
   }));
-  const aggregations: Aggregation[] = search.facets.map((facet, i) => ({
-    field: facet.name,
-    values: [...(facetCounts[i] ?? new Map<string, number>())]
-      .map(([value, count]) => ({ value, count }))
-      .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
-      .slice(0, search.maxAggValues),
-  }));
+  const aggregations: Aggregation[] = search.facets.map((facet, i) => {
+    // Equal counts order by value as OpenSearch's terms order does: numbers (dates too) as numbers.
+    const numeric = entities.some((e) => {
+      const type = e.mappings.get(facet.field)?.type;
+      return type !== undefined && NUMERIC_TYPES.has(type);
+    });
+    const byValue = (a: string, b: string): number =>
+      numeric ? Number(a) - Number(b) : a < b ? -1 : a > b ? 1 : 0;
+    return {
+      field: facet.name,
+      values: [...(facetCounts[i] ?? new Map<string, number>())]
+        .map(([value, count]) => ({ value, count }))
+        .sort((a, b) => b.count - a.count || byValue(a.value, b.value))
+        .slice(0, search.maxAggValues),
+    };
+  });
   return { total, hits, aggregations };
 }
 

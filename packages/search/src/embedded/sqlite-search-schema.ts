@@ -10,6 +10,8 @@ import type Database from 'better-sqlite3';
  *   to keep their in-memory facet indexes current (FacetForwardIndex).
  * - `browse`: one row per browse-path step (parent path, child segment, leaf or group), for browse.
  * - `fts_<entityType>` (created by ensureIndex): contentless FTS5, one column per full-text field.
+ * - `structured_properties`: the structured property definitions view, by urn, findable by the field
+ *   form of the qualified name (SearchIndex.putStructuredProperties).
  * - `edges`: graph edges keyed by (source, aspect, relationship, target), indexed from both ends.
  * - `timeseries`: time-series documents by id, indexed by (entity_type, aspect, urn, ts) for one
  *   entity's values and by (entity_type, aspect, ts, id) for a scan of an aspect.
@@ -55,6 +57,12 @@ export function migrateSearchSchema(db: Database.Database): void {
       PRIMARY KEY (entity_type, parent, leaf, segment, doc)
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS browse_by_doc ON browse (doc);
+    CREATE TABLE IF NOT EXISTS structured_properties (
+      urn TEXT PRIMARY KEY,
+      normalized_name TEXT NOT NULL,
+      definition TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS structured_properties_by_name ON structured_properties (normalized_name);
     CREATE TABLE IF NOT EXISTS edges (
       source TEXT NOT NULL,
       aspect TEXT NOT NULL,

@@ -14,6 +14,7 @@ import {
   hitsOf,
   loadSpecs,
   pathsAcross,
+  resolveStructured,
   type ReadContext,
 } from './read-context.js';
 
@@ -30,8 +31,13 @@ export async function runAutocomplete(
   context: ReadContext,
   request: AutocompleteRequest,
 ): Promise<AutocompleteResponse> {
-  const { lookup, resolved } = await loadSpecs(context.specs, [request.entityType]);
-  const checked = validateAutocompleteRequest(lookup, request);
+  const resolution = await resolveStructured(context, request);
+  const { lookup, resolved } = await loadSpecs(
+    context.specs,
+    [request.entityType],
+    resolution.fields.length > 0 ? resolution.extend : undefined,
+  );
+  const checked = validateAutocompleteRequest(lookup, resolution.request);
   const spec = resolved.get(checked.spec.entityType);
   if (spec === undefined) throw new Error(`no index for ${checked.spec.entityType}`);
   const words = tokenize(request.query);

@@ -14,6 +14,7 @@ import {
   hitsOf,
   loadSpecs,
   pathsAcross,
+  resolveStructured,
   type ReadContext,
 } from './read-context.js';
 
@@ -27,8 +28,13 @@ const MAX_GROUPS = 10_000;
  * below P has P among its ancestors.
  */
 export async function runBrowse(context: ReadContext, request: BrowseRequest): Promise<BrowseResponse> {
-  const { lookup, resolved } = await loadSpecs(context.specs, [request.entityType]);
-  const browse = validateBrowseRequest(lookup, request);
+  const resolution = await resolveStructured(context, request);
+  const { lookup, resolved } = await loadSpecs(
+    context.specs,
+    [request.entityType],
+    resolution.fields.length > 0 ? resolution.extend : undefined,
+  );
+  const browse = validateBrowseRequest(lookup, resolution.request);
   const spec = resolved.get(browse.spec.entityType);
   if (spec === undefined) throw new Error(`no index for ${browse.spec.entityType}`);
   const paths = pathsOf(spec, BROWSE_PATHS_FIELD);

@@ -1,6 +1,8 @@
 import type { Types } from '@opensearch-project/opensearch';
+import { KEYWORD_MAX_LENGTH } from '@catalog/model';
 import type { EntityIndexSpec, FieldMapping } from '../port.js';
 import { MAX_KEYWORD_LENGTH } from '../sort-values.js';
+import { STRUCTURED_PROPERTIES_PREFIX } from '../structured-property-fields.js';
 import { fieldPaths, META_FIELD, SUBFIELD } from './field-paths.js';
 
 type Property = Types.Common_Mapping.Property;
@@ -62,9 +64,15 @@ export function entityIndexSettings(shape: IndexShape): Types.Indices_Common.Ind
   } as unknown as Types.Indices_Common.IndexSettings;
 }
 
-/** The mappings of one entity index: every declared field, the adapter's own fields, the spec in _meta. */
-export function entityIndexMappings(spec: EntityIndexSpec): TypeMapping {
-  const properties: Record<string, Property> = {};
+/**
+ * The mappings of one entity index: every declared field, the adapter's own fields, the spec in _meta,
+ * and the structured property fields of the definitions view (see structuredFieldMappings).
+ */
+export function entityIndexMappings(
+  spec: EntityIndexSpec,
+  structuredFields: readonly FieldMapping[] = [],
+): TypeMapping {
+  const properties: Record<string, Property> = structuredFieldMappings(structuredFields);
   const browse: Record<string, Property> = {};
   for (const field of spec.fields) {
     // Aliases index nothing: the query side resolves them to their target's paths.
@@ -104,7 +112,28 @@ export function entityIndexMappings(spec: EntityIndexSpec): TypeMapping {
   };
 }
 
-function fieldProperty(field: FieldMapping): Property {
+/**
+ * The `structuredProperties` object of an entity index: `dynamic: false`, so that a value without an
+ * explicit mapping is kept in the source but never mapped by guess (a first value `60` would make a
+ * long, `"60"` a keyword), with the given fields typed. Their keyword forms hold values up to Lucene's
+ * 32766-byte term limit (the indexer never sends longer ones), so long values filter as on SQLite.
+ */
+export function structuredFieldMappings(fields: readonly FieldMapping[]): Record<string, Property> {
+  const inner: Record<string, Property> = {};
+  for (const field of fields) {
+    if (!field.name.startsWith(STRUCTURED_PROPERTIES_PREFIX)) continue;
+    setPath(
+      inner,
+      field.name.slice(STRUCTURED_PROPERTIES_PREFIX.length),
+      fieldProperty(field, KEYWORD_MAX_LENGTH),
+    );
+  }
+  return {
+    [STRUCTURED_PROPERTIES_PREFIX.slice(0, -1)]: { type: 'object', dynamic: false, properties: inner },
+  };
+}
+
+function fieldProperty(field: FieldMapping, keywordLimit: number = KEYWORD_LIMIT): Property {
   const paths = fieldPaths(field);
   const partial: Record<string, Property> = paths.partial
     ? { [SUBFIELD.partial]: { type: 'text', analyzer: PARTIAL_ANALYZER, search_analyzer: WORD_ANALYZER } }
@@ -117,8 +146,8 @@ function fieldProperty(field: FieldMapping): Property {
         type: 'text',
         analyzer: WORD_ANALYZER,
         fields: {
-          [SUBFIELD.keyword]: { type: 'keyword', ignore_above: KEYWORD_LIMIT },
-          [SUBFIELD.folded]: folded(),
+          [SUBFIELD.keyword]: { type: 'keyword', ignore_above: keywordLimit },
+          [SUBFIELD.folded]: folded(keywordLimit),
           ...partial,
         },
       };
@@ -128,9 +157,9 @@ function fieldProperty(field: FieldMapping): Property {
     case 'OBJECT':
       return {
         type: 'keyword',
-        ignore_above: KEYWORD_LIMIT,
+        ignore_above: keywordLimit,
         fields: {
-          [SUBFIELD.folded]: folded(),
+          [SUBFIELD.folded]: folded(keywordLimit),
           [SUBFIELD.text]: {
             type: 'text',
             analyzer:
@@ -142,9 +171,9 @@ function fieldProperty(field: FieldMapping): Property {
     case 'BROWSE_PATH':
       return {
         type: 'keyword',
-        ignore_above: KEYWORD_LIMIT,
+        ignore_above: keywordLimit,
         fields: {
-          [SUBFIELD.folded]: folded(),
+          [SUBFIELD.folded]: folded(keywordLimit),
           [SUBFIELD.hierarchy]: { type: 'text', analyzer: PATH_ANALYZER, search_analyzer: 'keyword' },
           ...partial,
         },
@@ -172,8 +201,8 @@ function sortAliases(spec: EntityIndexSpec): Record<string, Property> {
   return aliases;
 }
 
-function folded(): Property {
-  return { type: 'keyword', ignore_above: KEYWORD_LIMIT, normalizer: LOWERCASE_NORMALIZER };
+function folded(keywordLimit: number = KEYWORD_LIMIT): Property {
+  return { type: 'keyword', ignore_above: keywordLimit, normalizer: LOWERCASE_NORMALIZER };
 }
 
 /** Dotted field names become object paths, as OpenSearch itself reads them. */

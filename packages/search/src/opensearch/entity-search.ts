@@ -15,14 +15,20 @@ import {
   hitsOf,
   loadSpecs,
   pathsAcross,
+  resolveStructured,
   type ReadContext,
 } from './read-context.js';
 import { sliceQuery } from './slice-query.js';
 
 /** Runs a search: validated as the embedded adapter validates it, then one request over every alias. */
 export async function runSearch(context: ReadContext, request: SearchRequest): Promise<SearchResponse> {
-  const { lookup, resolved } = await loadSpecs(context.specs, request.entityTypes ?? []);
-  const search = validateSearchRequest(lookup, request);
+  const resolution = await resolveStructured(context, request);
+  const { lookup, resolved } = await loadSpecs(
+    context.specs,
+    request.entityTypes ?? [],
+    resolution.fields.length > 0 ? resolution.extend : undefined,
+  );
+  const search = validateSearchRequest(lookup, resolution.request);
   const indices = search.specs
     .map((spec) => resolved.get(spec.entityType))
     .filter((s): s is ResolvedSpec => s !== undefined);
@@ -48,7 +54,7 @@ export async function runSearch(context: ReadContext, request: SearchRequest): P
   return {
     total: totalHits(hits),
     hits: list.map((hit) => toHit(hit, search, byType)),
-    aggregations: facetsOf(response.body, search),
+    aggregations: resolution.formatAggregations(facetsOf(response.body, search)),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Types } from '@opensearch-project/opensearch';
 import type { SearchSortValue } from '../port.js';
+import { isStructuredPropertyField } from '../structured-property-fields.js';
 import type { NormalizedSearch } from '../validate-search-request.js';
 import type { NormalizedSort } from '../validate-sort.js';
 import type { ResolvedSpec } from './entity-specs.js';
@@ -22,7 +23,11 @@ export function sortOf(
 ): Sort[] {
   const aliased = indices.every((spec) => spec.sortAliases);
   const keys = search.sort.map((key): Sort => {
-    const path = aliased ? sortAliasPath(key.name) : (lookup(key.name)[0]?.exact ?? key.name);
+    // Structured property fields have no sort alias (they are mapped apart from the spec).
+    const path =
+      aliased && !isStructuredPropertyField(key.field)
+        ? sortAliasPath(key.name)
+        : (lookup(key.name)[0]?.exact ?? key.name);
     const order = key.order === 'ASCENDING' ? 'asc' : 'desc';
     const typed =
       key.kind === 'number'

@@ -37,7 +37,7 @@ export class EntitySpecs {
 
   /** The spec of an index just ensured (so with every mapping this adapter writes). */
   remember(spec: EntityIndexSpec, sortAliases = true): ResolvedSpec {
-    const resolved = resolve(spec, this.names.entity(spec.entityType), sortAliases);
+    const resolved = resolveSpec(spec, this.names.entity(spec.entityType), sortAliases);
     this.known.set(spec.entityType, resolved);
     return resolved;
   }
@@ -67,7 +67,8 @@ function hasSortAliases(mapping: Record<string, unknown>): boolean {
   return isObject(meta) && isObject(meta['sort']);
 }
 
-function resolve(spec: EntityIndexSpec, alias: string, sortAliases: boolean): ResolvedSpec {
+/** A spec with the paths of its fields in the index behind `alias`. */
+export function resolveSpec(spec: EntityIndexSpec, alias: string, sortAliases: boolean): ResolvedSpec {
   const byName = new Map(spec.fields.map((field) => [field.name, field]));
   const paths = new Map<string, FieldPaths>();
   for (const field of spec.fields) {

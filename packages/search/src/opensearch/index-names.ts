@@ -18,6 +18,17 @@ export class IndexNames {
     return this.prefixed('graph_service_v1');
   }
 
+  /** `<prefix_>structured_property_definitions_v1`: the structured property definitions view. */
+  structuredPropertyDefinitions(): string {
+    return this.prefixed('structured_property_definitions_v1');
+  }
+
+  /** Whether a name is an entity alias of this prefix (`entity()` of some entity type, not another prefix's). */
+  isEntityAlias(name: string): boolean {
+    const head = this.prefix === '' ? '' : `${this.prefix}_`;
+    return name.startsWith(head) && /^[a-z0-9]+index_v2$/.test(name.slice(head.length));
+  }
+
   private prefixed(name: string): string {
     return this.prefix === '' ? name : `${this.prefix}_${name}`;
   }

@@ -8,6 +8,7 @@ import { silentOpenSearchLogger, type OpenSearchLogger } from './logger.js';
 import { OpenSearchGraphIndex } from './opensearch-graph-index.js';
 import { OpenSearchSearchIndex } from './opensearch-search-index.js';
 import { OpenSearchTimeseriesIndex } from './opensearch-timeseries-index.js';
+import { OpenSearchStructuredProperties } from './structured-property-definitions.js';
 
 export interface OpenSearchOptions {
   /** e.g. `http://localhost:9200`. */
@@ -66,7 +67,12 @@ export async function openOpenSearch(options: OpenSearchOptions): Promise<OpenSe
     'connected to OpenSearch',
   );
   return {
-    search: new OpenSearchSearchIndex({ ...parts, specs }),
+    search: new OpenSearchSearchIndex({
+      ...parts,
+      specs,
+      logger,
+      definitions: new OpenSearchStructuredProperties(client, names, indices, logger),
+    }),
     graph: new OpenSearchGraphIndex(parts),
     timeseries: new OpenSearchTimeseriesIndex(parts),
     close: () => client.close(),

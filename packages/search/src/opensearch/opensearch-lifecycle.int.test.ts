@@ -209,6 +209,37 @@ describe.skipIf(skip !== undefined)(`OpenSearch index lifecycle${skip ? ` (skipp
     }
   });
 
+  it('maps structured property fields explicitly in the entity indices, and indexes a refused document without them', async () => {
+    await adapters.search.ensureIndex(datasetSpec);
+    const score = {
+      urn: 'urn:li:structuredProperty:io.lc.score',
+      qualifiedName: 'io.lc.score',
+      valueType: 'number' as const,
+      removed: false,
+    };
+    await adapters.search.putStructuredProperties([score]);
+    const mapping = (await raw.indices.getMapping({ index: alias })).body as Record<
+      string,
+      {
+        mappings: { properties: Record<string, { dynamic?: unknown; properties?: Record<string, unknown> }> };
+      }
+    >;
+    const structured = Object.values(mapping)[0]!.mappings.properties['structuredProperties'];
+    expect(String(structured?.dynamic)).toBe('false');
+    expect(structured?.properties?.['io_lc_score']).toEqual({ type: 'double' });
+
+    // A value the mapping cannot take (here: text in a number field) must not fail the write forever.
+    const refused = dataset('refused', {
+      'structuredProperties.io_lc_score': 'many',
+      owners: 'urn:li:corpuser:x',
+    });
+    await adapters.search.upsert([refused, dataset('accepted', { 'structuredProperties.io_lc_score': 3 })]);
+    const stored = await adapters.search.getDocument('dataset', refused.urn);
+    expect(stored?.fields['owners']).toBe('urn:li:corpuser:x');
+    expect(stored?.fields['structuredProperties.io_lc_score']).toBeUndefined();
+    await adapters.search.deleteIndex('dataset');
+  });
+
   it('names graph and time-series indices with the prefix, and drops indices', async () => {
     await adapters.graph.ensure();
     await adapters.timeseries.ensure('dataset', 'datasetProfile');

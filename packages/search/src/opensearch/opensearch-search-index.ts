@@ -9,9 +9,11 @@ import type {
   SearchIndex,
   SearchRequest,
   SearchResponse,
+  StructuredPropertySearchDefinition,
 } from '../port.js';
+import { isStructuredPropertyField } from '../structured-property-fields.js';
 import type { AliasedIndices } from './aliased-index.js';
-import { runBulk, type BulkOperation, type RefreshPolicy } from './bulk-writer.js';
+import { BulkWriteError, runBulk, type BulkOperation, type RefreshPolicy } from './bulk-writer.js';
 import { runAutocomplete } from './entity-autocomplete.js';
 import { runBrowse } from './entity-browse.js';
 import { decodeEntityDocument, encodeEntityDocument } from './entity-document-codec.js';
@@ -19,7 +21,9 @@ import { entityIndexMappings, entityIndexSettings, type IndexShape } from './ent
 import { runSearch } from './entity-search.js';
 import type { EntitySpecs } from './entity-specs.js';
 import { documentId, type IndexNames } from './index-names.js';
+import type { OpenSearchLogger } from './logger.js';
 import { asObject } from './narrow.js';
+import type { OpenSearchStructuredProperties } from './structured-property-definitions.js';
 
 export interface SearchIndexParts {
   readonly client: Client;
@@ -28,6 +32,8 @@ export interface SearchIndexParts {
   readonly specs: EntitySpecs;
   readonly refresh: RefreshPolicy;
   readonly shape: IndexShape;
+  readonly definitions: OpenSearchStructuredProperties;
+  readonly logger: OpenSearchLogger;
 }
 
 /** Entity documents in one OpenSearch index per entity type (`<prefix_><type>index_v2`, an alias). */
@@ -38,7 +44,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
     const { indices, names, shape, specs } = this.parts;
     await indices.ensure(names.entity(spec.entityType), {
       settings: entityIndexSettings(shape),
-      mappings: entityIndexMappings(spec),
+      mappings: entityIndexMappings(spec, await this.parts.definitions.fieldMappings()),
     });
     specs.remember(spec);
   }
@@ -49,6 +55,49 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   async upsert(documents: readonly EntityDocument[]): Promise<void> {
+    try {
+      await runBulk(this.parts.client, await this.operations(documents), this.parts.refresh);
+    } catch (error) {
+      if (!(error instanceof BulkWriteError)) throw error;
+      await this.retryWithoutStructuredValues(documents, error);
+    }
+  }
+
+  /**
+   * A document the index refuses for one of its structured property values (a field mapped otherwise
+   * by a hard-deleted property of the same name, a term the analyzer cannot take) would fail its
+   * entity's indexing forever: it is indexed again without its structured property values, with an
+   * error logged. Any other failure is thrown as it is.
+   */
+  private async retryWithoutStructuredValues(
+    documents: readonly EntityDocument[],
+    error: BulkWriteError,
+  ): Promise<void> {
+    const byId = new Map(documents.map((d) => [documentId(d.urn), d]));
+    const refused = error.failures.map((f) => ({ failure: f, document: byId.get(f.id) }));
+    const retriable = refused.filter(
+      ({ failure, document }) =>
+        failure.status === 400 &&
+        document !== undefined &&
+        Object.keys(document.fields).some(isStructuredPropertyField),
+    );
+    if (retriable.length !== refused.length) throw error;
+    const stripped = retriable.map(({ document, failure }) => {
+      this.parts.logger.error(
+        { urn: document!.urn, reason: failure.reason },
+        'document refused for its structured property values; indexed without them',
+      );
+      return {
+        ...document!,
+        fields: Object.fromEntries(
+          Object.entries(document!.fields).filter(([name]) => !isStructuredPropertyField(name)),
+        ),
+      };
+    });
+    await runBulk(this.parts.client, await this.operations(stripped), this.parts.refresh);
+  }
+
+  private async operations(documents: readonly EntityDocument[]): Promise<BulkOperation[]> {
     const operations: BulkOperation[] = [];
     for (const document of documents) {
       const spec = await this.parts.specs.get(document.entityType);
@@ -61,7 +110,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
         document: encodeEntityDocument(document, spec),
       });
     }
-    await runBulk(this.parts.client, operations, this.parts.refresh);
+    return operations;
   }
 
   async delete(refs: readonly { readonly entityType: string; readonly urn: string }[]): Promise<void> {
@@ -97,6 +146,20 @@ export class OpenSearchSearchIndex implements SearchIndex {
 
   autocomplete(request: AutocompleteRequest): Promise<AutocompleteResponse> {
     return runAutocomplete(this.parts, request);
+  }
+
+  putStructuredProperties(definitions: readonly StructuredPropertySearchDefinition[]): Promise<void> {
+    return this.parts.definitions.put(definitions);
+  }
+
+  deleteStructuredProperties(urns: readonly string[]): Promise<void> {
+    return this.parts.definitions.delete(urns);
+  }
+
+  getStructuredProperties(
+    urns: readonly string[],
+  ): Promise<ReadonlyMap<string, StructuredPropertySearchDefinition>> {
+    return this.parts.definitions.byUrn(urns);
   }
 
   async refresh(): Promise<void> {

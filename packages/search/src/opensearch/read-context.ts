@@ -1,8 +1,10 @@
 import type { Client } from '@opensearch-project/opensearch';
-import type { EntityIndexSpec } from '../port.js';
+import type { AutocompleteRequest, BrowseRequest, EntityIndexSpec, SearchRequest } from '../port.js';
+import { resolveStructuredProperties, type StructuredResolution } from '../resolve-structured-properties.js';
 import type { IndexSpecLookup } from '../validate-search-request.js';
 import type { EntitySpecs, ResolvedSpec } from './entity-specs.js';
-import { pathsOf } from './entity-specs.js';
+import { pathsOf, resolveSpec } from './entity-specs.js';
+import type { OpenSearchStructuredProperties } from './structured-property-definitions.js';
 import type { FieldPaths } from './field-paths.js';
 import type { PathsLookup } from './filter-query.js';
 import { asArray, asObject, type JsonObject } from './narrow.js';
@@ -10,21 +12,38 @@ import { asArray, asObject, type JsonObject } from './narrow.js';
 export interface ReadContext {
   readonly client: Client;
   readonly specs: EntitySpecs;
+  readonly definitions: OpenSearchStructuredProperties;
 }
 
-/** The specs of the entity types a request names, loaded (from memory or the index) before validation. */
+/**
+ * The specs of the entity types a request names, loaded (from memory or the index) before validation;
+ * `extend` adds fields a request resolved apart from the stored spec (structured properties).
+ */
 export async function loadSpecs(
   specs: EntitySpecs,
   entityTypes: readonly string[],
+  extend?: (spec: EntityIndexSpec) => EntityIndexSpec,
 ): Promise<{ readonly lookup: IndexSpecLookup; readonly resolved: ReadonlyMap<string, ResolvedSpec> }> {
   const resolved = new Map<string, ResolvedSpec>();
   for (const entityType of new Set(entityTypes)) {
     if (typeof entityType !== 'string') continue;
     const spec = await specs.get(entityType);
-    if (spec !== null) resolved.set(entityType, spec);
+    if (spec === null) continue;
+    resolved.set(
+      entityType,
+      extend === undefined ? spec : resolveSpec(extend(spec.spec), spec.alias, spec.sortAliases),
+    );
   }
   const lookup = (entityType: string): EntityIndexSpec | undefined => resolved.get(entityType)?.spec;
   return { lookup, resolved };
+}
+
+/** A request with its structured property names resolved against the definitions view. */
+export function resolveStructured<R extends SearchRequest | BrowseRequest | AutocompleteRequest>(
+  context: ReadContext,
+  request: R,
+): Promise<StructuredResolution<R>> {
+  return resolveStructuredProperties(request, (names) => context.definitions.byNormalizedName(names));
 }
 
 /**

@@ -5,6 +5,7 @@ import { searchFacetCases } from './search-index-facets.cases.js';
 import { searchFilterCases } from './search-index-filter.cases.js';
 import { searchScrollCases } from './search-index-scroll.cases.js';
 import { searchSliceCases } from './search-index-slice.cases.js';
+import { searchStructuredPropertyCases } from './search-index-structured-properties.cases.js';
 import {
   chartDoc,
   countsOf,
@@ -59,6 +60,7 @@ export function searchIndexContract(name: string, factory: () => Promise<SearchI
     searchBrowseCases(index);
     searchScrollCases(index);
     searchSliceCases(index);
+    searchStructuredPropertyCases(index);
   });
 }
 

@@ -17,6 +17,8 @@ import { lineageSearchSchema, scrollAcrossLineage, searchAcrossLineage } from '.
 import { searchResolvers } from './search/search-resolvers.js';
 import { useStoreCallCount } from './store-call-count.js';
 import { searchSchema } from './search/search-schema.js';
+import { structuredPropertyMutationResolvers } from './structured-properties/structured-properties-mutations.js';
+import { structuredPropertySchema } from './structured-properties/structured-properties-schema.js';
 
 /** Where the ecosystem's clients post: GMS serves the first, its frontend proxies the second. */
 export const GRAPHQL_PATHS = ['/api/graphql', '/api/v2/graphql'] as const;
@@ -57,6 +59,7 @@ export function createGraphQLServer(
       mutationSchema,
       labelMutationSchema,
       entityUpdateSchema,
+      structuredPropertySchema,
     ],
     resolvers: [
       entityResolvers(),
@@ -66,6 +69,7 @@ export function createGraphQLServer(
       mutationResolvers(),
       labelMutationResolvers(),
       entityUpdateResolvers(),
+      structuredPropertyMutationResolvers(),
     ],
   });
   const { logger } = services;

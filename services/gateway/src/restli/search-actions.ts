@@ -7,6 +7,7 @@ import {
   validateAutocompleteRequest,
   validateBrowseRequest,
   validateSearchRequest,
+  withoutStructuredProperties,
   type EntityIndexSpec,
   type Filter,
   type SearchIndex,
@@ -52,7 +53,11 @@ const FACETS = new Set([
   'typeNames',
 ]);
 
-/** POST /entities?action=search */
+/**
+ * POST /entities?action=search. The request is checked against the static index spec first; filters
+ * on `structuredProperties.<qualifiedName>` are left to the search index, which resolves them against
+ * its definitions view (an unknown or soft-deleted property is a 400 from there).
+ */
 export async function searchAction(req: Request, res: Response, index: SearchIndex): Promise<void> {
   const body = ActionBody.of(req);
   const entity = body.requiredString('entity');
@@ -65,7 +70,7 @@ export async function searchAction(req: Request, res: Response, index: SearchInd
     facets: defaultFacets(spec),
     ...optionalFilter(filterOf(body)),
   };
-  validateSearchRequest(searchSpecOf, request);
+  validateSearchRequest(searchSpecOf, withoutStructuredProperties(request));
   const result = await index.search(request);
   const urns = result.hits.map((h) => h.urn);
   const matches = result.hits.map((h) => ({ matchedFields: h.matchedFields }));
@@ -102,7 +107,7 @@ export async function browseAction(req: Request, res: Response, index: SearchInd
   const start = body.int('start', 0, { min: 0 });
   const limit = body.int('limit', 10, { min: 0, max: MAX_PAGE_SIZE });
   const request = { entityType: entity, path, start, limit, ...optionalFilter(filterOf(body)) };
-  validateBrowseRequest(searchSpecOf, request);
+  validateBrowseRequest(searchSpecOf, withoutStructuredProperties(request));
   const result = await index.browse(request);
   res.json({
     value: {
@@ -131,7 +136,7 @@ export async function autocompleteAction(req: Request, res: Response, index: Sea
     ...(field !== undefined ? { field } : {}),
     ...optionalFilter(filterOf(body)),
   };
-  validateAutocompleteRequest(searchSpecOf, request);
+  validateAutocompleteRequest(searchSpecOf, withoutStructuredProperties(request));
   const result = await index.autocomplete(request);
   res.json({
     value: { query, suggestions: result.suggestions, entities: result.entities.map((urn) => ({ urn })) },

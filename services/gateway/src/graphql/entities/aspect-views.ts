@@ -1,3 +1,4 @@
+import { formatUrn } from '@catalog/model';
 import { refOf, type EntityRef } from './entity-ref.js';
 
 /**
@@ -126,8 +127,9 @@ export function schemaFieldType(value: unknown): string {
 }
 
 export function schemaField(field: Json, owner: EntityRef) {
+  const fieldPath = str(field['fieldPath']) ?? '';
   return {
-    fieldPath: str(field['fieldPath']) ?? '',
+    fieldPath,
     nullable: field['nullable'] === true,
     recursive: field['recursive'] === true,
     type: schemaFieldType(field['type']),
@@ -137,7 +139,18 @@ export function schemaField(field: Json, owner: EntityRef) {
     label: str(field['label']),
     tags: globalTags(field['globalTags'] as Json | undefined, owner),
     glossaryTerms: glossaryTerms(field['glossaryTerms'] as Json | undefined, owner),
+    // The field as an entity, which carries the field's structured properties (and other aspects).
+    schemaFieldEntity: schemaFieldRef(owner, fieldPath),
   };
+}
+
+/** The schema field entity of a field of `parent`: `urn:li:schemaField:(<parent urn>,<field path>)`. */
+export function schemaFieldRef(parent: EntityRef, fieldPath: string): EntityRef | null {
+  try {
+    return { urn: formatUrn('schemaField', [parent.urn, fieldPath]), entity: 'schemaField' };
+  } catch {
+    return null;
+  }
 }
 
 export { list };

@@ -13,8 +13,12 @@ import {
   ownership,
   schemaField,
   str,
-  unionMember,
 } from './aspect-views.js';
+import {
+  PROPERTY_VALUE_RESOLVER,
+  STRUCTURED_PROPERTY_TYPE_RESOLVERS,
+  structuredPropertiesField,
+} from '../structured-properties/structured-properties-views.js';
 import { keyOf, refOf, requireRef, type EntityRef } from './entity-ref.js';
 import { TYPED_GETTERS } from './entity-schema.js';
 import { RESOLVABLE_TYPES, typeNameOfEntity, typeOfEntity } from './entity-types.js';
@@ -137,31 +141,7 @@ const COMMON: Record<string, Resolver> = {
       known: { platform },
     };
   },
-  structuredProperties: async (ref, _a, ctx) => {
-    const value = await aspect(ctx, ref, 'structuredProperties');
-    if (value === undefined) return null;
-    return {
-      properties: list(value['properties']).flatMap((p) => {
-        const property = refOf(p['propertyUrn']);
-        if (!property) return [];
-        const values = list(p['values']).map((v) => {
-          const member = unionMember(v);
-          return member?.[0] === 'double'
-            ? { __typename: 'NumberValue', numberValue: member[1] }
-            : { __typename: 'StringValue', stringValue: String(member?.[1] ?? '') };
-        });
-        const valueEntities = values.flatMap((v) => ('stringValue' in v ? [refOf(v.stringValue)] : []));
-        return [
-          {
-            structuredProperty: property,
-            values,
-            valueEntities: valueEntities.filter(Boolean),
-            associatedUrn: ref.urn,
-          },
-        ];
-      }),
-    };
-  },
+  structuredProperties: structuredPropertiesField,
 };
 
 /** `{name, description, externalUrl, customProperties}` of an info aspect, with the name's fallback. */
@@ -430,20 +410,7 @@ const SPECIFIC: Record<string, Record<string, Resolver>> = {
     properties: async (ref, _a, ctx) =>
       infoProperties(await aspect(ctx, ref, 'mlModelProperties'), ref, str(keyOf(ref)['name']) ?? ref.urn),
   },
-  StructuredPropertyEntity: {
-    definition: async (ref, _a, ctx) => {
-      const value = await aspect(ctx, ref, 'propertyDefinition');
-      return value === undefined
-        ? null
-        : {
-            qualifiedName: str(value['qualifiedName']) ?? '',
-            displayName: str(value['displayName']),
-            description: str(value['description']),
-            cardinality: str(value['cardinality']),
-            immutable: value['immutable'] === true,
-          };
-    },
-  },
+  ...STRUCTURED_PROPERTY_TYPE_RESOLVERS,
 };
 
 function editable(value: Json | undefined) {
@@ -483,7 +450,7 @@ export function entityResolvers(): Record<string, Record<string, unknown>> {
     Entity: { __resolveType: resolveEntityType },
     EntityWithRelationships: { __resolveType: resolveEntityType },
     OwnerType: { __resolveType: resolveEntityType },
-    PropertyValue: { __resolveType: (value: { __typename: string }) => value.__typename },
+    ...PROPERTY_VALUE_RESOLVER,
   };
   for (const { typeName } of RESOLVABLE_TYPES)
     resolvers[typeName] = { ...COMMON, ...(SPECIFIC[typeName] ?? {}) };

@@ -1,4 +1,5 @@
 import { namedAvroType } from '@catalog/model';
+import { STRUCTURED_PROPERTY_ENTITY_FIELDS } from '../structured-properties/structured-properties-schema.js';
 import { ENTITY_TYPES, RESOLVABLE_TYPES } from './entity-types.js';
 
 /** Fields every entity type carries: what the common aspects hold, null where the entity has none. */
@@ -105,8 +106,7 @@ const SPECIFIC_FIELDS: Readonly<Record<string, string>> = {
   platform: DataPlatform!
   origin: FabricType!
   properties: GenericProperties`,
-  StructuredPropertyEntity: `
-  definition: StructuredPropertyDefinition`,
+  ...STRUCTURED_PROPERTY_ENTITY_FIELDS,
 };
 
 /** Enum symbols of a registry enum, by its wire name (e.g. `com.linkedin.common.FabricType`). */
@@ -267,6 +267,7 @@ type SchemaField {
   label: String
   tags: GlobalTags
   glossaryTerms: GlossaryTerms
+  schemaFieldEntity: SchemaFieldEntity
 }
 type EditableSchemaMetadata { editableSchemaFieldInfo: [EditableSchemaFieldInfo!]! }
 type EditableSchemaFieldInfo {
@@ -362,23 +363,6 @@ type DataPlatformProperties {
   datasetNameDelimiter: String!
   logoUrl: String
 }
-type StructuredPropertyDefinition {
-  qualifiedName: String!
-  displayName: String
-  description: String
-  cardinality: String
-  immutable: Boolean!
-}
-type StringValue { stringValue: String! }
-type NumberValue { numberValue: Float! }
-union PropertyValue = StringValue | NumberValue
-type StructuredPropertiesEntry {
-  structuredProperty: StructuredPropertyEntity!
-  values: [PropertyValue]!
-  valueEntities: [Entity]
-  associatedUrn: String!
-}
-type StructuredProperties { properties: [StructuredPropertiesEntry!] }
 
 ${[...named].sort().map(entityTypeSdl).join('\n\n')}
 

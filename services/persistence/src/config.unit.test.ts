@@ -1,0 +1,39 @@
+import { ConfigError } from '@catalog/runtime';
+import { describe, expect, it } from 'vitest';
+import { readPersistenceConfig } from './config.js';
+
+describe('persistence config: structured property settings', () => {
+  it('defaults to the ecosystem: drop orphans with a warning, 32766-byte keywords, refuse oversize values', () => {
+    expect(readPersistenceConfig({}).structuredProperties).toEqual({
+      dropMissingPropertyValuesWithWarning: true,
+      keywordMaxLength: 32766,
+      dropOversizedKeywordValuesFromIndex: false,
+    });
+  });
+
+  it('reads the STRUCTURED_PROPERTIES_* variables', () => {
+    const config = readPersistenceConfig({
+      STRUCTURED_PROPERTIES_DROP_MISSING_PROPERTY_VALUES_WITH_WARNING: 'false',
+      STRUCTURED_PROPERTIES_KEYWORD_MAX_LENGTH: '8191',
+      STRUCTURED_PROPERTIES_DROP_OVERSIZED_KEYWORD_VALUES_FROM_INDEX: 'TRUE',
+    });
+    expect(config.structuredProperties).toEqual({
+      dropMissingPropertyValuesWithWarning: false,
+      keywordMaxLength: 8191,
+      dropOversizedKeywordValuesFromIndex: true,
+    });
+    expect(config.groupId).toBeTruthy();
+  });
+
+  it('refuses invalid values at start, naming each variable', () => {
+    const read = () =>
+      readPersistenceConfig({
+        STRUCTURED_PROPERTIES_DROP_MISSING_PROPERTY_VALUES_WITH_WARNING: 'sometimes',
+        STRUCTURED_PROPERTIES_KEYWORD_MAX_LENGTH: '0',
+      });
+    expect(read).toThrow(ConfigError);
+    expect(read).toThrow(
+      /STRUCTURED_PROPERTIES_DROP_MISSING_PROPERTY_VALUES_WITH_WARNING must be true or false.*STRUCTURED_PROPERTIES_KEYWORD_MAX_LENGTH must be >= 1/,
+    );
+  });
+});

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import {
+  encodeMcp,
+  genericAspectFromJson,
+  type EventLog,
+  type MetadataChangeProposal,
+} from '@catalog/events';
+import { typeEntities, type TypeEntity } from '@catalog/model';
+import type { Logger } from '@catalog/runtime';
+import type { AspectStore } from '@catalog/store';
+
+/** The proposal record headers persistence reads (the log is the contract, as for the gateway). */
+const HEADER_REQUEST_ID = 'requestId';
+const HEADER_ACTOR = 'actor';
+const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
+
+export interface BootstrapTypeEntitiesDeps {
+  readonly log: EventLog;
+  readonly store: AspectStore;
+  /** The proposal topic (METADATA_CHANGE_PROPOSAL_TOPIC_NAME). */
+  readonly topic: string;
+  readonly logger: Logger;
+}
+
+export interface BootstrapTypeEntitiesReport {
+  /** Type entities whose info aspect is stored already (left alone). */
+  readonly existing: number;
+  /** Type entities proposed now. */
+  readonly proposed: number;
+}
+
+/**
+ * The ecosystem's type-entity bootstrap (IngestDataTypesStep, IngestEntityTypesStep): a `dataType`
+ * entity per data type a structured property's valueType names, an `entityType` entity per registry
+ * entity. Written as proposals, so persistence stores them and the indexer indexes them like any
+ * write: a CREATE of the info aspect with `If-None-Match: *`, which persistence drops when the aspect
+ * exists. Idempotent and cheap to repeat: one store read finds what exists, and only what is missing
+ * is proposed (nothing at all on a catalog that has them), in one append; it does not wait for
+ * persistence to apply them.
+ */
+export async function bootstrapTypeEntities(
+  deps: BootstrapTypeEntitiesDeps,
+): Promise<BootstrapTypeEntitiesReport> {
+  const all = typeEntities();
+  const stored = await deps.store.getLatestMany(
+    all.map((t) => t.urn),
+    ['dataTypeInfo', 'entityTypeInfo'],
+  );
+  const missing = all.filter((t) => !(stored.get(t.urn) ?? []).some((a) => a.aspect === t.aspectName));
+  if (missing.length > 0) {
+    await deps.log.produce(
+      deps.topic,
+      missing.map((t) => ({
+        key: t.urn,
+        value: encodeMcp(proposalOf(t)),
+        headers: { [HEADER_REQUEST_ID]: `bootstrap-${randomUUID()}`, [HEADER_ACTOR]: SYSTEM_ACTOR },
+      })),
+    );
+    deps.logger.info({ proposed: missing.length }, 'type entities proposed');
+  }
+  return { existing: all.length - missing.length, proposed: missing.length };
+}
+
+function proposalOf(t: TypeEntity): MetadataChangeProposal {
+  return {
+    entityType: t.entityType,
+    entityUrn: t.urn,
+    changeType: 'CREATE',
+    aspectName: t.aspectName,
+    aspect: genericAspectFromJson(t.value),
+    headers: { 'If-None-Match': '*' },
+  };
+}
