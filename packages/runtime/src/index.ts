@@ -1,6 +1,7 @@
 export { ConfigError, EnvReader } from './env-reader.js';
 export { createLogger, REDACTED_PATHS, type Logger, type LoggerSettings } from './logger.js';
 export { Lifecycle, runMain, type Closer } from './lifecycle.js';
+export { PROPOSAL_HEADERS, proposalRecord, SYSTEM_ACTOR } from './proposal-records.js';
 export {
   defaultConsumerGroup,
   describeAdapters,

@@ -1,49 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from './families.js';
+import { graphql, graphqlData as data } from './graphql-client.js';
 import { datasetUrn, proposal, startTestCatalog, waitUntil, type TestCatalog } from './harness.js';
 
 /**
  * The structured-property operations of GraphQL (spec 2.6, 2.7, 3.2, 3.3, 4.1) on each family: definitions
  * created, updated and deleted; values upserted, read and removed; soft delete and restore.
  */
-
-interface GraphQLError {
-  readonly message: string;
-  readonly path?: string[];
-  readonly extensions?: Record<string, unknown>;
-}
-interface GraphQLResponse {
-  readonly status: number;
-  readonly data?: Record<string, unknown> | null;
-  readonly errors?: GraphQLError[];
-  readonly extensions?: Record<string, unknown>;
-}
-
-async function graphql(
-  base: string,
-  query: string,
-  variables: Record<string, unknown> = {},
-  headers: Record<string, string> = {},
-): Promise<GraphQLResponse> {
-  const res = await fetch(`${base}/api/graphql`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...headers },
-    body: JSON.stringify({ query, variables }),
-  });
-  const text = await res.text();
-  return { status: res.status, ...(text === '' ? {} : (JSON.parse(text) as object)) };
-}
-
-async function data<T = Record<string, unknown>>(
-  base: string,
-  query: string,
-  variables: Record<string, unknown> = {},
-): Promise<T> {
-  const res = await graphql(base, query, variables);
-  if (res.status !== 200 || res.errors !== undefined)
-    throw new Error(`GraphQL failed: ${res.status} ${JSON.stringify(res.errors)}`);
-  return res.data as T;
-}
 
 /** The one error of a query that must fail. */
 async function failure(base: string, query: string, variables: Record<string, unknown> = {}) {
@@ -578,7 +541,7 @@ for (const family of FAMILIES) {
             b: dataset(urn: $b) { ${READ_FORM} }
           }`,
           { a: orders, b: customers },
-          { 'x-catalog-store-calls': 'true' },
+          { headers: { 'x-catalog-store-calls': 'true' } },
         );
         expect(res.errors).toBeUndefined();
         // datasets; their properties; the properties' data and entity types (one batch per tick).

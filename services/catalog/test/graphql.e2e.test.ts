@@ -1,39 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from './families.js';
+import { graphql, graphqlData as data } from './graphql-client.js';
 import { datasetUrn, proposal, startTestCatalog, type TestCatalog } from './harness.js';
-
-interface GraphQLResponse {
-  readonly status: number;
-  readonly data?: Record<string, unknown> | null;
-  readonly errors?: { message: string; path?: string[]; extensions?: Record<string, unknown> }[];
-}
-
-async function graphql(
-  base: string,
-  query: string,
-  variables: Record<string, unknown> = {},
-  path = '/api/graphql',
-): Promise<GraphQLResponse> {
-  const res = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ query, variables }),
-  });
-  const text = await res.text();
-  return { status: res.status, ...(text === '' ? {} : (JSON.parse(text) as object)) };
-}
-
-/** The data of a query that must succeed. */
-async function data<T = Record<string, unknown>>(
-  base: string,
-  query: string,
-  variables: Record<string, unknown> = {},
-): Promise<T> {
-  const res = await graphql(base, query, variables);
-  if (res.status !== 200 || res.errors !== undefined)
-    throw new Error(`GraphQL failed: ${res.status} ${JSON.stringify(res.errors)}`);
-  return res.data as T;
-}
 
 async function write(base: string, proposals: Record<string, unknown>[]): Promise<void> {
   const res = await fetch(`${base}/aspects?action=ingestProposalBatch`, {
@@ -126,7 +94,7 @@ for (const family of FAMILIES) {
     describe('transport', () => {
       it('answers POST on /api/graphql and /api/v2/graphql, and 405 to GET', async () => {
         expect((await graphql(base, '{ __typename }')).data).toEqual({ __typename: 'Query' });
-        const v2 = await graphql(base, '{ __typename }', {}, '/api/v2/graphql');
+        const v2 = await graphql(base, '{ __typename }', {}, { path: '/api/v2/graphql' });
         expect(v2.data).toEqual({ __typename: 'Query' });
         const get = await fetch(`${base}/api/graphql?query=%7B__typename%7D`);
         expect(get.status).toBe(405);

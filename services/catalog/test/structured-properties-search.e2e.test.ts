@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from './families.js';
+import { graphql } from './graphql-client.js';
 import { datasetUrn, get, post, proposal, startTestCatalog, waitUntil, type TestCatalog } from './harness.js';
 
 /**
@@ -8,26 +9,7 @@ import { datasetUrn, get, post, proposal, startTestCatalog, waitUntil, type Test
  * scrollAcrossEntities and aggregateAcrossEntities, and Rest.li `/entities?action=search` with filters.
  */
 
-interface GraphQLResponse {
-  readonly status: number;
-  readonly data?: Record<string, unknown> | null;
-  readonly errors?: { message: string; extensions?: Record<string, unknown> }[];
-}
-
 const RESTLI = { 'Content-Type': 'application/json', 'X-RestLi-Protocol-Version': '2.0.0' };
-
-async function graphql(
-  base: string,
-  query: string,
-  variables: Record<string, unknown>,
-): Promise<GraphQLResponse> {
-  const res = await fetch(`${base}/api/graphql`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ query, variables }),
-  });
-  return { status: res.status, ...(JSON.parse(await res.text()) as object) };
-}
 
 /** One proposal through `POST /aspects?action=ingestProposal`, answered once stored and indexed. */
 async function ingest(base: string, p: Record<string, unknown>): Promise<void> {

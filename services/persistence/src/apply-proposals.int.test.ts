@@ -1,8 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   decodeMcl,
   encodeMcl,
@@ -10,22 +6,17 @@ import {
   type LogRecord,
   type MetadataChangeProposal,
 } from '@catalog/events';
-import { openSqliteAspectStore, type AspectStore } from '@catalog/store';
-import { openMongoAspectStore } from '@catalog/store/mongodb';
+import type { AspectStore } from '@catalog/store';
 import { isSkipped, mongoForTests } from '@catalog/testkit';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { proposalRecord, TEST_ACTOR } from './proposal-records.testing.js';
+import { mongoDatabaseUnderTest, openSqliteUnderTest, type StoreUnderTest } from './stores.testing.js';
 import {
   applyProposals,
   CREATE_CONFLICT_MESSAGE,
   CREATE_ENTITY_CONFLICT_MESSAGE,
   type ProposalEffects,
 } from './apply-proposals.js';
-
-interface StoreUnderTest {
-  readonly store: AspectStore;
-  cleanup(): Promise<void>;
-}
 
 const ACTOR = TEST_ACTOR;
 const record = (mcp: MetadataChangeProposal, requestId?: string): LogRecord => proposalRecord(mcp, requestId);
@@ -387,17 +378,7 @@ function systemMetadataSuite(open: () => Promise<StoreUnderTest>): void {
   });
 }
 
-async function openSqlite(): Promise<StoreUnderTest> {
-  const dir = mkdtempSync(join(tmpdir(), 'persistence-create-entity-'));
-  const store = await openSqliteAspectStore({ file: join(dir, 'aspects.db') });
-  return {
-    store,
-    async cleanup() {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+const openSqlite = openSqliteUnderTest;
 
 describe('CREATE_ENTITY through persistence, on the embedded SQLite store', () => {
   createEntitySuite(openSqlite);
@@ -411,32 +392,11 @@ const mongo = await mongoForTests();
 // No MongoDB-wire server here (no MONGODB_URI, no Docker): say why, as the other real-service suites do.
 if (isSkipped(mongo)) console.warn(`skipping the MongoDB-wire CREATE_ENTITY suite: ${mongo.skip}`);
 
-/** The MongoDB driver, the store's own dependency (this package has none of its own), to drop the database. */
-interface MongoDriver {
-  readonly MongoClient: {
-    connect(uri: string): Promise<{
-      db(name: string): { dropDatabase(): Promise<unknown> };
-      close(): Promise<void>;
-    }>;
-  };
-}
-
 describe.skipIf(isSkipped(mongo))('CREATE_ENTITY through persistence, on the MongoDB-wire store', () => {
   if (isSkipped(mongo)) return;
-  const { uri } = mongo;
-  // One fresh database for this file; every test uses URNs of its own inside it.
-  const databaseName = `catalog_test_${randomUUID().slice(0, 8)}`;
-  afterAll(async () => {
-    const require = createRequire(new URL('../../../packages/store/package.json', import.meta.url));
-    const { MongoClient } = require('mongodb') as MongoDriver;
-    const client = await MongoClient.connect(uri);
-    await client.db(databaseName).dropDatabase();
-    await client.close();
-  });
-  const openMongo = async (): Promise<StoreUnderTest> => {
-    const store = await openMongoAspectStore({ uri, databaseName });
-    return { store, cleanup: () => store.close() };
-  };
+  const database = mongoDatabaseUnderTest(mongo.uri);
+  afterAll(() => database.drop());
+  const openMongo = () => database.open();
   describe('CREATE_ENTITY', () => createEntitySuite(openMongo));
   describe('system metadata', () => systemMetadataSuite(openMongo));
 });

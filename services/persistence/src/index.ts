@@ -11,4 +11,4 @@ export {
   type PersistenceConfig,
   type PersistenceSettings,
 } from './config.js';
-export { PROPOSAL_HEADERS, DEFAULT_ACTOR } from './proposal-record.js';
+export { DEFAULT_ACTOR } from './proposal-record.js';

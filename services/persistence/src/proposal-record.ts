@@ -7,11 +7,10 @@ import {
   type LogRecord,
   type MetadataChangeProposal,
 } from '@catalog/events';
+import { PROPOSAL_HEADERS, SYSTEM_ACTOR } from '@catalog/runtime';
 
-/** Header names the gateway sets on every proposal record. */
-export const PROPOSAL_HEADERS = { requestId: 'requestId', actor: 'actor' } as const;
-
-export const DEFAULT_ACTOR = 'urn:li:corpuser:__datahub_system';
+/** The actor of a proposal record that names none. */
+export const DEFAULT_ACTOR = SYSTEM_ACTOR;
 
 export type DecodedProposal =
   | {

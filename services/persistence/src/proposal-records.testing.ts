@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { encodeMcp, type LogRecord, type MetadataChangeProposal } from '@catalog/events';
+import type { LogRecord, MetadataChangeProposal } from '@catalog/events';
+import { proposalRecord as produced } from '@catalog/runtime';
 
 /** The actor the test records are written by. */
 export const TEST_ACTOR = 'urn:li:corpuser:tester';
@@ -11,13 +12,14 @@ export function proposalRecord(
   requestId: string = randomUUID(),
   timestamp: number = Date.now(),
 ): LogRecord {
+  const { key, value, headers = {} } = produced(mcp, requestId, TEST_ACTOR);
   return {
     topic: 'MetadataChangeProposal_v1',
     partition: 0,
     offset: String(offset++),
-    key: mcp.entityUrn ?? '',
-    value: encodeMcp(mcp),
-    headers: { requestId, actor: TEST_ACTOR },
+    key,
+    value,
+    headers,
     timestamp,
   };
 }

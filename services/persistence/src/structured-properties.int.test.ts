@@ -1,21 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { genericAspectFromJson, type LogRecord, type MetadataChangeProposal } from '@catalog/events';
 import { DEFAULT_STRUCTURED_PROPERTY_SETTINGS, type StructuredPropertySettings } from '@catalog/model';
-import { openSqliteAspectStore, type AspectStore } from '@catalog/store';
-import { openMongoAspectStore } from '@catalog/store/mongodb';
+import type { AspectStore } from '@catalog/store';
 import { isSkipped, mongoForTests } from '@catalog/testkit';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyProposals, type ProposalEffects } from './apply-proposals.js';
 import { proposalRecord } from './proposal-records.testing.js';
-
-interface StoreUnderTest {
-  readonly store: AspectStore;
-  cleanup(): Promise<void>;
-}
+import { mongoDatabaseUnderTest, openSqliteUnderTest, type StoreUnderTest } from './stores.testing.js';
 
 const STRING = 'urn:li:dataType:datahub.string';
 const NUMBER = 'urn:li:dataType:datahub.number';
@@ -527,51 +518,19 @@ function suite(open: () => Promise<StoreUnderTest>): void {
   });
 }
 
-async function openSqlite(): Promise<StoreUnderTest> {
-  const dir = mkdtempSync(join(tmpdir(), 'persistence-structured-properties-'));
-  const store = await openSqliteAspectStore({ file: join(dir, 'aspects.db') });
-  return {
-    store,
-    async cleanup() {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 describe('structured property write rules through persistence, on the embedded SQLite store', () => {
-  suite(openSqlite);
+  suite(openSqliteUnderTest);
 });
 
 const mongo = await mongoForTests();
 if (isSkipped(mongo)) console.warn(`skipping the MongoDB-wire structured property suite: ${mongo.skip}`);
 
-/** The MongoDB driver, the store's own dependency, to drop the database. */
-interface MongoDriver {
-  readonly MongoClient: {
-    connect(uri: string): Promise<{
-      db(name: string): { dropDatabase(): Promise<unknown> };
-      close(): Promise<void>;
-    }>;
-  };
-}
-
 describe.skipIf(isSkipped(mongo))(
   'structured property write rules through persistence, on the MongoDB-wire store',
   () => {
     if (isSkipped(mongo)) return;
-    const { uri } = mongo;
-    const databaseName = `catalog_test_${randomUUID().slice(0, 8)}`;
-    afterAll(async () => {
-      const require = createRequire(new URL('../../../packages/store/package.json', import.meta.url));
-      const { MongoClient } = require('mongodb') as MongoDriver;
-      const client = await MongoClient.connect(uri);
-      await client.db(databaseName).dropDatabase();
-      await client.close();
-    });
-    suite(async () => {
-      const store = await openMongoAspectStore({ uri, databaseName });
-      return { store, cleanup: () => store.close() };
-    });
+    const database = mongoDatabaseUnderTest(mongo.uri);
+    afterAll(() => database.drop());
+    suite(() => database.open());
   },
 );

@@ -1,18 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import {
-  encodeMcp,
-  genericAspectFromJson,
-  type EventLog,
-  type MetadataChangeProposal,
-} from '@catalog/events';
+import { genericAspectFromJson, type EventLog, type MetadataChangeProposal } from '@catalog/events';
 import { typeEntities, type TypeEntity } from '@catalog/model';
-import type { Logger } from '@catalog/runtime';
+import { proposalRecord, SYSTEM_ACTOR, type Logger } from '@catalog/runtime';
 import type { AspectStore } from '@catalog/store';
-
-/** The proposal record headers persistence reads (the log is the contract, as for the gateway). */
-const HEADER_REQUEST_ID = 'requestId';
-const HEADER_ACTOR = 'actor';
-const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
 
 export interface BootstrapTypeEntitiesDeps {
   readonly log: EventLog;
@@ -50,11 +40,7 @@ export async function bootstrapTypeEntities(
   if (missing.length > 0) {
     await deps.log.produce(
       deps.topic,
-      missing.map((t) => ({
-        key: t.urn,
-        value: encodeMcp(proposalOf(t)),
-        headers: { [HEADER_REQUEST_ID]: `bootstrap-${randomUUID()}`, [HEADER_ACTOR]: SYSTEM_ACTOR },
-      })),
+      missing.map((t) => proposalRecord(proposalOf(t), `bootstrap-${randomUUID()}`, SYSTEM_ACTOR)),
     );
     deps.logger.info({ proposed: missing.length }, 'type entities proposed');
   }

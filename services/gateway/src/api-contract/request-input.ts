@@ -13,6 +13,8 @@ export interface RequestInput {
 export type ComponentLookup = (name: string) => JsonSchema | undefined;
 
 const COMPONENT_REF = '#/components/schemas/';
+/** Schema extension: the message for a missing required property, by property name. */
+export const REQUIRED_MESSAGES = 'x-required-messages';
 
 interface Compiled {
   readonly query: ValidateFunction;
@@ -169,8 +171,10 @@ function problem(errors: readonly ErrorObject[], where: 'query' | 'body'): Error
   switch (error.keyword) {
     case 'required': {
       const missing = String(error.params['missingProperty']);
-      // The ecosystem's wording (a trailing period for the patch, as it writes it).
-      return new ValidationError(`Missing \`${missing}\` field${missing === 'patch' ? '.' : ''}`);
+      // A schema may word it as the ecosystem does for that object (REQUIRED_MESSAGES).
+      const worded = (error.parentSchema as JsonSchema | undefined)?.[REQUIRED_MESSAGES] as
+        Record<string, string> | undefined;
+      return new ValidationError(worded?.[missing] ?? `Missing \`${missing}\` field`);
     }
     case 'additionalProperties':
       return new ValidationError(`Unknown property ${String(error.params['additionalProperty'])}${at}`);

@@ -1,15 +1,6 @@
 import { UnavailableError, type CheckedProposal } from '@catalog/model';
-import {
-  encodeMcp,
-  genericAspectFromJson,
-  type EventLog,
-  type MetadataChangeProposal,
-} from '@catalog/events';
-import type { OutcomeChannel, ProposalOutcome } from '@catalog/runtime';
-
-/** Header names shared with persistence (kept as strings there too: the log is the contract). */
-const HEADER_REQUEST_ID = 'requestId';
-const HEADER_ACTOR = 'actor';
+import { genericAspectFromJson, type EventLog, type MetadataChangeProposal } from '@catalog/events';
+import { proposalRecord, type OutcomeChannel, type ProposalOutcome } from '@catalog/runtime';
 
 export interface ProposalSubmitterDeps {
   readonly log: EventLog;
@@ -38,11 +29,7 @@ export class ProposalSubmitter {
     try {
       await this.deps.log.produce(
         this.deps.topic,
-        proposals.map((p, i) => ({
-          key: p.urn.raw,
-          value: encodeMcp(toMcp(p)),
-          headers: { [HEADER_REQUEST_ID]: ids[i]!, [HEADER_ACTOR]: options.actor },
-        })),
+        proposals.map((p, i) => proposalRecord(toMcp(p), ids[i]!, options.actor)),
       );
     } catch (error) {
       for (const id of ids) this.deps.outcomes.forget(id);

@@ -1,5 +1,6 @@
 import { entityRegistry, type AspectSpec, type EntitySpec } from '@catalog/model';
 import type { JsonSchema } from '../../api-contract/operation.js';
+import { REQUIRED_MESSAGES } from '../../api-contract/request-input.js';
 import { aspectJsonSchema, componentName, schemaRef } from './avro-json-schema.js';
 
 /** The entity the ecosystem leaves out of its generated document. */
@@ -104,6 +105,8 @@ function sharedComponents(wrapper: (value: JsonSchema) => JsonSchema): Record<st
         forceGenericPatch: { type: 'boolean', default: false },
       },
       required: ['patch'],
+      // The ecosystem's wording, with its period.
+      [REQUIRED_MESSAGES]: { patch: 'Missing `patch` field.' },
     },
     AspectPatchOrOps: {
       description: 'A GenericJsonPatch, or a bare JSON Patch (RFC 6902) operation list',
