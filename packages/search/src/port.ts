@@ -243,6 +243,52 @@ export interface StructuredPropertySearchDefinition {
   readonly removed: boolean;
 }
 
+/** (Added.) One holder of a structured property name (SearchIndex.structuredPropertyNameHolders). */
+export interface StructuredPropertyNameHolder {
+  readonly urn: string;
+  readonly qualifiedName: string;
+  /** The qualified name in its field form (normalizedPropertyName). */
+  readonly normalizedName: string;
+  /** In the view and live, in the view but soft-deleted, or hard-deleted with mappings maybe left. */
+  readonly state: 'active' | 'removed' | 'retired';
+}
+
+/** (Added.) A retired (hard-deleted) structured property and the field mappings it leaves behind. */
+export interface LeftoverStructuredProperty {
+  readonly urn: string;
+  readonly qualifiedName: string;
+  readonly normalizedName: string;
+  /** When it was retired (ms since the epoch). */
+  readonly retiredAt: number;
+  /**
+   * Entity type → document field → documents of that entity index holding a value in it: the fields of
+   * its name (`structuredProperties.<name>`, `structuredProperties._versioned.<name>.*`) that index
+   * still maps and that no definition of the view claims. Empty once nothing is left.
+   */
+  readonly mappedFields: Readonly<Record<string, Readonly<Record<string, number>>>>;
+}
+
+/** (Added.) Options of cleanupStructuredPropertyMappings. */
+export interface StructuredPropertyMappingCleanupOptions {
+  /**
+   * Retired property urns whose fields stay mapped whatever the documents hold, their records kept
+   * (listed in `kept`): e.g. those the store still holds values of that the indexer has yet to remove.
+   */
+  readonly keep?: readonly string[];
+}
+
+/** (Added.) What cleanupStructuredPropertyMappings did. */
+export interface StructuredPropertyMappingCleanup {
+  /** Entity types whose index lost mappings (sorted). */
+  readonly cleanedEntityTypes: readonly string[];
+  /** Entity type → the document fields no longer mapped there (sorted). */
+  readonly removedFields: Readonly<Record<string, readonly string[]>>;
+  /** Retired property urns forgotten: none of their fields is mapped anywhere any more. */
+  readonly forgotten: readonly string[];
+  /** The retired properties still leaving mappings (documents still hold their values), and those kept. */
+  readonly kept: readonly LeftoverStructuredProperty[];
+}
+
 export interface SearchIndex {
   /** Creates the entity type's index with its mappings, or updates mappings compatibly (idempotent). */
   ensureIndex(spec: EntityIndexSpec): Promise<void>;
@@ -262,12 +308,44 @@ export interface SearchIndex {
    * that their values are never mapped dynamically. Call before upserting documents with those fields.
    */
   putStructuredProperties(definitions: readonly StructuredPropertySearchDefinition[]): Promise<void>;
-  /** (Added.) Drops definitions from the view (hard delete); mappings stay. Absent urns are no error. */
+  /**
+   * (Added.) Retires definitions (hard delete): they leave the view (getStructuredProperties no longer
+   * returns them, filters and facets on their names are unknown properties), but a retired record stays
+   * (urn, names, when, the document fields it had mapped) as long as their field mappings do: the
+   * entity indices keep those until cleanupStructuredPropertyMappings removes them. A retired or absent
+   * urn is no error; putting a retired urn again makes it active (and drops its retired record).
+   */
   deleteStructuredProperties(urns: readonly string[]): Promise<void>;
   /** (Added.) The view's definitions of these urns; unknown urns are absent from the map. */
   getStructuredProperties(
     urns: readonly string[],
   ): Promise<ReadonlyMap<string, StructuredPropertySearchDefinition>>;
+  /**
+   * (Added.) Who holds these normalized names (normalizedPropertyName: `.` → `_`): every definition of
+   * the view (`active`, or `removed` when soft-deleted) and every retired property whose mappings may
+   * remain (`retired`). The write path refuses a new property whose name one of them holds under
+   * another urn; a retired holder is forgotten by the cleanup once none of its mappings remain.
+   */
+  structuredPropertyNameHolders(
+    normalizedNames: readonly string[],
+  ): Promise<readonly StructuredPropertyNameHolder[]>;
+  /**
+   * (Added.) Every retired property with the field mappings it still leaves in each entity index and
+   * how many documents there hold a value in each: what an operator waits on before running the
+   * cleanup (values are removed asynchronously, by the indexer rebuilding the documents). Ordered by urn.
+   */
+  leftoverStructuredProperties(): Promise<readonly LeftoverStructuredProperty[]>;
+  /**
+   * (Added; the system-update job's step.) Per entity index, removes every structured property field
+   * mapping that no definition of the view (active or soft-deleted) claims (retired properties' fields,
+   * fields of versions no longer current) and that no document of that index holds a value in; a
+   * mapping stays while even one value remains. Then forgets the retired properties none of whose
+   * fields remain mapped anywhere. Running it again removes nothing more. Adapters say how writes that
+   * arrive meanwhile are treated.
+   */
+  cleanupStructuredPropertyMappings(
+    options?: StructuredPropertyMappingCleanupOptions,
+  ): Promise<StructuredPropertyMappingCleanup>;
   /** Makes every completed write visible to reads (tests and read-your-writes waits). */
   refresh(): Promise<void>;
   close(): Promise<void>;

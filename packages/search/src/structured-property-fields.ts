@@ -49,6 +49,18 @@ export function structuredPropertyFieldName(definition: StructuredPropertySearch
 }
 
 /**
+ * The normalized property name a document field belongs to: `<name>` of `structuredProperties.<name>`
+ * or of `structuredProperties._versioned.<name>.<version>.<type>`; undefined for any other field.
+ */
+export function propertyNameOfField(field: string): string | undefined {
+  if (!isStructuredPropertyField(field)) return undefined;
+  const parts = field.slice(STRUCTURED_PROPERTIES_PREFIX.length).split('.');
+  if (parts.some((p) => p === '')) return undefined;
+  if (parts.length === 1 && parts[0] !== VERSIONED) return parts[0];
+  return parts[0] === VERSIONED && parts.length === 4 ? parts[1] : undefined;
+}
+
+/**
  * The index type of a value type (the ecosystem's: number → double, date → date, rich_text → text,
  * string, urn and unknown → keyword). Dates are indexed as epoch milliseconds (UTC midnight).
  */

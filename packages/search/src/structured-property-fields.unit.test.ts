@@ -3,6 +3,7 @@ import {
   dateToEpochMillis,
   epochMillisToDate,
   formatStructuredFacetValue,
+  propertyNameOfField,
   structuredFieldMapping,
   structuredFieldReference,
   structuredPropertyFieldName,
@@ -24,6 +25,17 @@ describe('structured property fields', () => {
     expect(
       structuredPropertyFieldName({ ...retention, valueType: 'rich_text', version: '20240614080000' }),
     ).toBe('structuredProperties._versioned.io_acryl_privacy_retentionTime.20240614080000.rich_text');
+  });
+
+  it('finds the property name a document field belongs to, plain or versioned', () => {
+    expect(propertyNameOfField('structuredProperties.io_acryl_tier')).toBe('io_acryl_tier');
+    expect(propertyNameOfField('structuredProperties._versioned.io_acryl_tier.20240614080000.number')).toBe(
+      'io_acryl_tier',
+    );
+    expect(propertyNameOfField('structuredProperties._versioned.io_acryl_tier')).toBeUndefined();
+    expect(propertyNameOfField('structuredProperties._versioned')).toBeUndefined();
+    expect(propertyNameOfField('structuredProperties.io.acryl')).toBeUndefined();
+    expect(propertyNameOfField('name')).toBeUndefined();
   });
 
   it('types values by valueType: number double, date date, rich_text text, the rest keyword', () => {

@@ -5,9 +5,13 @@ import type {
   BrowseResponse,
   EntityDocument,
   EntityIndexSpec,
+  LeftoverStructuredProperty,
   SearchIndex,
   SearchRequest,
   SearchResponse,
+  StructuredPropertyMappingCleanup,
+  StructuredPropertyMappingCleanupOptions,
+  StructuredPropertyNameHolder,
   StructuredPropertySearchDefinition,
 } from '../port.js';
 import { resolveStructuredProperties, type StructuredResolution } from '../resolve-structured-properties.js';
@@ -27,6 +31,8 @@ import type { SqliteHandle } from './sqlite-handle.js';
 import { runSearch } from './sqlite-search-query.js';
 import { registerSliceFunction } from './sqlite-slice.js';
 import { SqliteStructuredProperties } from './sqlite-structured-properties.js';
+import { SqliteStructuredPropertyCleanup } from './sqlite-structured-property-cleanup.js';
+import { SqliteStructuredPropertyMappings } from './sqlite-structured-property-mappings.js';
 import { StatementCache } from './statement-cache.js';
 
 /**
@@ -38,13 +44,17 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly writer: SqliteDocumentWriter;
   private readonly queries: StatementCache;
   private readonly definitions: SqliteStructuredProperties;
+  private readonly mappings: SqliteStructuredPropertyMappings;
+  private readonly cleanup: SqliteStructuredPropertyCleanup;
   private released = false;
 
   constructor(private readonly handle: SqliteHandle) {
     handle.acquire();
     this.writer = new SqliteDocumentWriter(handle.db);
     this.queries = new StatementCache(handle.db);
-    this.definitions = new SqliteStructuredProperties(handle.db);
+    this.mappings = new SqliteStructuredPropertyMappings(handle.db);
+    this.definitions = new SqliteStructuredProperties(handle.db, this.mappings);
+    this.cleanup = new SqliteStructuredPropertyCleanup(handle.db, this.definitions, this.mappings);
     registerSliceFunction(handle.db);
     handle.db.exec(
       'CREATE TEMP TABLE IF NOT EXISTS search_hits (id INTEGER PRIMARY KEY, score REAL NOT NULL)',
@@ -71,11 +81,13 @@ export class SqliteSearchIndex implements SearchIndex {
   async ensureIndex(spec: EntityIndexSpec): Promise<void> {
     this.facetCache.invalidate(spec.entityType);
     this.writer.ensureIndex(spec);
+    this.definitions.mapViewIn(spec.entityType);
   }
 
   async deleteIndex(entityType: string): Promise<void> {
     this.facetCache.invalidate(entityType);
     this.writer.deleteIndex(entityType);
+    this.mappings.unmapIndex(entityType);
   }
 
   async upsert(documents: readonly EntityDocument[]): Promise<void> {
@@ -131,18 +143,39 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async putStructuredProperties(definitions: readonly StructuredPropertySearchDefinition[]): Promise<void> {
-    // Nothing to map: the writer keys every structured property field, typed by its JSON values.
+    // The writer keys every structured property field, typed by its JSON values; the mappings are
+    // bookkeeping (SqliteStructuredPropertyMappings).
     this.definitions.put(definitions);
   }
 
   async deleteStructuredProperties(urns: readonly string[]): Promise<void> {
-    this.definitions.delete(urns);
+    this.definitions.retire(urns, Date.now());
   }
 
   async getStructuredProperties(
     urns: readonly string[],
   ): Promise<ReadonlyMap<string, StructuredPropertySearchDefinition>> {
     return this.definitions.byUrn(urns);
+  }
+
+  async structuredPropertyNameHolders(
+    normalizedNames: readonly string[],
+  ): Promise<readonly StructuredPropertyNameHolder[]> {
+    return this.definitions.nameHolders(normalizedNames);
+  }
+
+  async leftoverStructuredProperties(): Promise<readonly LeftoverStructuredProperty[]> {
+    return this.cleanup.leftovers();
+  }
+
+  /**
+   * Removes the bookkeeping rows of unclaimed fields no document holds a value in, in one transaction
+   * (writes wait for it; nothing is rewritten: the documents and their keyed values stay as they are).
+   */
+  async cleanupStructuredPropertyMappings(
+    options?: StructuredPropertyMappingCleanupOptions,
+  ): Promise<StructuredPropertyMappingCleanup> {
+    return this.cleanup.cleanup(options);
   }
 
   private resolve<R extends SearchRequest | BrowseRequest | AutocompleteRequest>(

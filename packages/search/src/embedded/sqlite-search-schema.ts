@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { seedStructuredPropertyMappings } from './sqlite-structured-property-mappings.js';
 
 /**
  * Tables of the embedded read models, all in one SQLite file:
@@ -12,11 +13,19 @@ import type Database from 'better-sqlite3';
  * - `fts_<entityType>` (created by ensureIndex): contentless FTS5, one column per full-text field.
  * - `structured_properties`: the structured property definitions view, by urn, findable by the field
  *   form of the qualified name (SearchIndex.putStructuredProperties).
+ * - `retired_structured_properties`: hard-deleted properties whose field mappings may remain, by urn,
+ *   findable by the field form of the qualified name (SearchIndex.deleteStructuredProperties).
+ * - `structured_property_mappings`: the structured property fields each entity index maps, as OpenSearch
+ *   mappings would (SqliteStructuredPropertyMappings); bookkeeping only, values are keyed regardless.
  * - `edges`: graph edges keyed by (source, aspect, relationship, target), indexed from both ends.
  * - `timeseries`: time-series documents by id, indexed by (entity_type, aspect, urn, ts) for one
  *   entity's values and by (entity_type, aspect, ts, id) for a scan of an aspect.
  */
 export function migrateSearchSchema(db: Database.Database): void {
+  const mappingsExisted =
+    db
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'structured_property_mappings'")
+      .get() !== undefined;
   db.exec(`
     CREATE TABLE IF NOT EXISTS index_specs (
       entity_type TEXT PRIMARY KEY,
@@ -63,6 +72,20 @@ export function migrateSearchSchema(db: Database.Database): void {
       definition TEXT NOT NULL
     );
     CREATE INDEX IF NOT EXISTS structured_properties_by_name ON structured_properties (normalized_name);
+    CREATE TABLE IF NOT EXISTS retired_structured_properties (
+      urn TEXT PRIMARY KEY,
+      qualified_name TEXT NOT NULL,
+      normalized_name TEXT NOT NULL,
+      retired_at INTEGER NOT NULL,
+      fields TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS retired_structured_properties_by_name
+      ON retired_structured_properties (normalized_name);
+    CREATE TABLE IF NOT EXISTS structured_property_mappings (
+      entity_type TEXT NOT NULL,
+      field TEXT NOT NULL,
+      PRIMARY KEY (entity_type, field)
+    ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS edges (
       source TEXT NOT NULL,
       aspect TEXT NOT NULL,
@@ -86,6 +109,7 @@ export function migrateSearchSchema(db: Database.Database): void {
     CREATE INDEX IF NOT EXISTS timeseries_lookup ON timeseries (entity_type, aspect, urn, ts);
     CREATE INDEX IF NOT EXISTS timeseries_scan ON timeseries (entity_type, aspect, ts, id);
   `);
+  if (!mappingsExisted) seedStructuredPropertyMappings(db);
 }
 
 const SAFE_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;

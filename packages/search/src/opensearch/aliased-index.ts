@@ -1,4 +1,6 @@
 import type { Client, Types } from '@opensearch-project/opensearch';
+import { compareCodePoints } from '../sort-values.js';
+import { rebuildBehindAlias, type RebuildOutcome, type RebuildPlan } from './index-rebuild.js';
 import { versionedIndexName } from './index-names.js';
 import type { OpenSearchLogger } from './logger.js';
 import { asObject, isObject, type JsonObject } from './narrow.js';
@@ -10,8 +12,8 @@ export interface IndexDefinition {
 
 /**
  * Indices reached through an alias with the canonical name: the concrete index is `<alias>_<hash>`, so a
- * reindex can build a new one and swap the alias atomically. Ensuring is idempotent: an existing index
- * gets only the mapping additions it lacks.
+ * reindex can build a new one and swap the alias atomically (rebuild). Ensuring is idempotent: an
+ * existing index gets only the mapping additions it lacks.
  */
 export class AliasedIndices {
   constructor(
@@ -76,6 +78,33 @@ export class AliasedIndices {
     const response = await this.client.indices.get({ index: alias }, { ignore: [404] });
     if (response.statusCode === 404) return [];
     return Object.keys(asObject(response.body, 'get index'));
+  }
+
+  /**
+   * Rebuilds the concrete index behind an alias with new mappings and swaps the alias to it (see
+   * rebuildBehindAlias: writes through the alias are refused while the copy is finished, not lost).
+   */
+  rebuild(plan: RebuildPlan): Promise<RebuildOutcome> {
+    return rebuildBehindAlias(this.client, this.logger, plan);
+  }
+
+  /**
+   * The concrete indices behind the aliases matching `pattern` that `accept` takes, each with the
+   * (first accepted) alias it is behind.
+   */
+  async behindAliases(
+    pattern: string,
+    accept: (alias: string) => boolean,
+  ): Promise<{ readonly index: string; readonly alias: string }[]> {
+    const response = await this.client.indices.getAlias({ name: pattern }, { ignore: [404] });
+    if (response.statusCode === 404) return [];
+    const out: { index: string; alias: string }[] = [];
+    for (const [index, entry] of Object.entries(asObject(response.body, 'get alias'))) {
+      const aliases = Object.keys(asObject(asObject(entry, 'alias entry')['aliases'] ?? {}, 'aliases'));
+      const alias = aliases.find(accept);
+      if (alias !== undefined) out.push({ index, alias });
+    }
+    return out.sort((a, b) => compareCodePoints(a.index, b.index));
   }
 
   private async addMissingMappings(indices: readonly string[], wanted: Types.Common_Mapping.TypeMapping) {

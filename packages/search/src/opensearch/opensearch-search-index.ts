@@ -6,9 +6,13 @@ import type {
   BrowseResponse,
   EntityDocument,
   EntityIndexSpec,
+  LeftoverStructuredProperty,
   SearchIndex,
   SearchRequest,
   SearchResponse,
+  StructuredPropertyMappingCleanup,
+  StructuredPropertyMappingCleanupOptions,
+  StructuredPropertyNameHolder,
   StructuredPropertySearchDefinition,
 } from '../port.js';
 import { isStructuredPropertyField } from '../structured-property-fields.js';
@@ -24,6 +28,7 @@ import { documentId, type IndexNames } from './index-names.js';
 import type { OpenSearchLogger } from './logger.js';
 import { asObject } from './narrow.js';
 import type { OpenSearchStructuredProperties } from './structured-property-definitions.js';
+import { OpenSearchStructuredPropertyCleanup } from './structured-property-mapping-cleanup.js';
 
 export interface SearchIndexParts {
   readonly client: Client;
@@ -38,7 +43,11 @@ export interface SearchIndexParts {
 
 /** Entity documents in one OpenSearch index per entity type (`<prefix_><type>index_v2`, an alias). */
 export class OpenSearchSearchIndex implements SearchIndex {
-  constructor(private readonly parts: SearchIndexParts) {}
+  private readonly cleanup: OpenSearchStructuredPropertyCleanup;
+
+  constructor(private readonly parts: SearchIndexParts) {
+    this.cleanup = new OpenSearchStructuredPropertyCleanup(parts);
+  }
 
   async ensureIndex(spec: EntityIndexSpec): Promise<void> {
     const { indices, names, shape, specs } = this.parts;
@@ -153,13 +162,33 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   deleteStructuredProperties(urns: readonly string[]): Promise<void> {
-    return this.parts.definitions.delete(urns);
+    return this.parts.definitions.retire(urns, Date.now());
   }
 
   getStructuredProperties(
     urns: readonly string[],
   ): Promise<ReadonlyMap<string, StructuredPropertySearchDefinition>> {
     return this.parts.definitions.byUrn(urns);
+  }
+
+  structuredPropertyNameHolders(
+    normalizedNames: readonly string[],
+  ): Promise<readonly StructuredPropertyNameHolder[]> {
+    return this.parts.definitions.nameHolders(normalizedNames);
+  }
+
+  leftoverStructuredProperties(): Promise<readonly LeftoverStructuredProperty[]> {
+    return this.cleanup.leftovers();
+  }
+
+  /**
+   * Rebuilds the entity indices that lose mappings behind their aliases; writes meanwhile are refused
+   * for a moment and then land in the new index when retried (see OpenSearchStructuredPropertyCleanup).
+   */
+  cleanupStructuredPropertyMappings(
+    options?: StructuredPropertyMappingCleanupOptions,
+  ): Promise<StructuredPropertyMappingCleanup> {
+    return this.cleanup.cleanup(options);
   }
 
   async refresh(): Promise<void> {

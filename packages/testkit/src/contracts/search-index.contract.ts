@@ -6,6 +6,7 @@ import { searchFilterCases } from './search-index-filter.cases.js';
 import { searchScrollCases } from './search-index-scroll.cases.js';
 import { searchSliceCases } from './search-index-slice.cases.js';
 import { searchStructuredPropertyCases } from './search-index-structured-properties.cases.js';
+import { searchStructuredPropertyCleanupCases } from './search-index-structured-property-cleanup.cases.js';
 import {
   chartDoc,
   countsOf,
@@ -61,6 +62,7 @@ export function searchIndexContract(name: string, factory: () => Promise<SearchI
     searchScrollCases(index);
     searchSliceCases(index);
     searchStructuredPropertyCases(index);
+    searchStructuredPropertyCleanupCases(index);
   });
 }
 
