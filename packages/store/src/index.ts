@@ -19,3 +19,8 @@ export {
   SqliteAspectStore,
   type SqliteAspectStoreOptions,
 } from './embedded/sqlite-aspect-store.js';
+export {
+  assignedPropertyUrns,
+  countStructuredPropertyHolders,
+  structuredPropertyHolders,
+} from './structured-property-holders.js';

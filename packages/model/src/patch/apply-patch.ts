@@ -83,9 +83,11 @@ export function applyAspectPatch(
   // send arrayPrimaryKeys for glossary terms, whose audit stamp the default supplies).
   const start = current !== undefined ? current : (template?.defaultValue(now) ?? {});
   const document = structuredClone(start) as Record<string, unknown>;
-  for (const keyed of arrays) toMaps(document, keyed);
-  for (const operation of patch.operations) {
-    if (!prepare(document, operation)) continue;
+  const numberKeys: NumberKeys = new WeakMap();
+  for (const keyed of arrays) toMaps(document, keyed, numberKeys);
+  for (const given of patch.operations) {
+    const operation = prepare(document, given, numberKeys);
+    if (operation === undefined) continue;
     try {
       jsonPatch.applyOperation(document, structuredClone(operation), true, true, false);
     } catch (error) {
@@ -119,42 +121,74 @@ function segmentsOf(pointer: string): string[] {
         .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
+/** A JSON pointer of segments (RFC 6901 escaping). */
+function pointerOf(segments: readonly string[]): string {
+  return segments.map((s) => `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
 /**
- * Creates every missing intermediate object on the operation's path, as the ecosystem does; false for
- * a remove whose target is absent, which is then a no-op.
+ * Keys of keyed-array maps that were numbers in the elements (`{value: {double: 30}}` is keyed `30`), by
+ * their number: a path may spell the number another way (the SDK writes a float as `30.0`) and still names
+ * that element, instead of adding a second one.
  */
-function prepare(document: Record<string, unknown>, operation: Operation): boolean {
+type NumberKeys = WeakMap<object, Map<number, string>>;
+
+/** A decimal number as JSON or the SDK's Python writes it (`30`, `30.0`, `-1.5e+16`). */
+const DECIMAL = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** The key a path segment stands for in `node`: itself, or the key of the same number. */
+function keyIn(node: Record<string, unknown>, segment: string, numberKeys: NumberKeys): string {
+  if (Object.hasOwn(node, segment) || !DECIMAL.test(segment)) return segment;
+  return numberKeys.get(node)?.get(Number(segment)) ?? segment;
+}
+
+/**
+ * Creates every missing intermediate object on the operation's path, as the ecosystem does, and spells
+ * numeric keys as the document does; undefined for a remove whose target is absent, which is then a no-op.
+ */
+function prepare(
+  document: Record<string, unknown>,
+  operation: Operation,
+  numberKeys: NumberKeys,
+): Operation | undefined {
   const segments = segmentsOf(operation.path);
+  const keyed = (): Operation => {
+    const path = pointerOf(segments);
+    return path === operation.path ? operation : { ...operation, path };
+  };
   let node: Record<string, unknown> = document;
-  for (const segment of segments.slice(0, -1)) {
+  for (let i = 0; i < segments.length - 1; i++) {
+    const segment = (segments[i] = keyIn(node, segments[i]!, numberKeys));
     const next = node[segment];
     if (next === undefined || next === null) {
-      if (operation.op === 'remove') return false;
+      if (operation.op === 'remove') return undefined;
       node[segment] = {};
     } else if (typeof next !== 'object') {
-      return true;
+      return keyed();
     }
     node = node[segment] as Record<string, unknown>;
   }
+  const last = segments.length - 1;
+  if (last >= 0 && !Array.isArray(node)) segments[last] = keyIn(node, segments[last]!, numberKeys);
   if (operation.op === 'remove' && !Array.isArray(node)) {
-    const last = segments[segments.length - 1];
-    return last !== undefined && Object.hasOwn(node, last);
+    const key = segments[last];
+    if (key === undefined || !Object.hasOwn(node, key)) return undefined;
   }
-  return true;
+  return keyed();
 }
 
-function keyOf(element: unknown, key: string): string {
+/** The value an element is keyed by: a union value (`{string: "x"}`) is keyed by its member's value. */
+function keyValueOf(element: unknown, key: string): unknown {
   let value: unknown = element;
   for (const step of key.split(KEY_PATH_SEPARATOR)) {
     value =
       typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[step] : undefined;
   }
-  // A union value ({string: "x"}) is keyed by its member's value.
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const entries = Object.values(value as Record<string, unknown>);
     if (entries.length === 1) value = entries[0];
   }
-  return value === undefined || value === null ? '' : String(value);
+  return value;
 }
 
 function fieldAt(
@@ -169,8 +203,11 @@ function fieldAt(
   return typeof parent === 'object' && parent !== null ? (parent as Record<string, unknown>) : undefined;
 }
 
-/** Turns the keyed array at `keyed.path` into nested maps (and its children inside each element). */
-function toMaps(node: Record<string, unknown>, keyed: ArrayKeys): void {
+/**
+ * Turns the keyed array at `keyed.path` into nested maps (and its children inside each element), noting
+ * in `numberKeys` the keys that were numbers.
+ */
+function toMaps(node: Record<string, unknown>, keyed: ArrayKeys, numberKeys: NumberKeys): void {
   const parent = fieldAt(node, keyed.path);
   const field = keyed.path[keyed.path.length - 1]!;
   if (parent === undefined) return;
@@ -183,10 +220,16 @@ function toMaps(node: Record<string, unknown>, keyed: ArrayKeys): void {
       continue;
     }
     for (const child of keyed.children ?? [])
-      if (typeof element === 'object' && element !== null) toMaps(element as Record<string, unknown>, child);
+      if (typeof element === 'object' && element !== null)
+        toMaps(element as Record<string, unknown>, child, numberKeys);
     let level = map;
     keyed.keys.forEach((key, i) => {
-      const k = keyOf(element, key);
+      const value = keyValueOf(element, key);
+      const k = value === undefined || value === null ? '' : String(value);
+      if (typeof value === 'number') {
+        const numbers = numberKeys.get(level) ?? new Map<number, string>();
+        numberKeys.set(level, numbers.set(value, k));
+      }
       if (i === keyed.keys.length - 1) level[k] = element;
       else level = (level[k] ??= {}) as Record<string, unknown>;
     });

@@ -104,3 +104,90 @@ describe('applyAspectPatch', () => {
     expect(() => parseAspectPatch([{ op: 'add', path: 'x' }])).toThrow(/Invalid JSON Patch/);
   });
 });
+
+describe('the propertyDefinition template, as the SDK StructuredPropertyPatchBuilder patches it', () => {
+  const definitionSpec = entityRegistry.getAspect('structuredProperty', 'propertyDefinition')!;
+  const patchDefinition = (current: Record<string, unknown> | undefined, document: unknown) =>
+    applyAspectPatch(definitionSpec, current, parseAspectPatch(document), 1_000);
+  const DATASET = 'urn:li:entityType:datahub.dataset';
+  const CHART = 'urn:li:entityType:datahub.chart';
+  const stored = {
+    qualifiedName: 'io.tier',
+    valueType: 'urn:li:dataType:datahub.number',
+    cardinality: 'SINGLE',
+    entityTypes: [DATASET],
+    allowedValues: [{ value: { double: 30 }, description: 'a month' }],
+  };
+
+  it('adds and removes entity types keyed by the urn itself, never twice', () => {
+    const added = patchDefinition(stored, [
+      { op: 'add', path: `/entityTypes/${CHART}`, value: CHART },
+      { op: 'add', path: `/entityTypes/${DATASET}`, value: DATASET },
+    ]);
+    expect(added['entityTypes']).toEqual([DATASET, CHART]);
+    const removed = patchDefinition(added, [{ op: 'remove', path: `/entityTypes/${DATASET}` }]);
+    expect(removed['entityTypes']).toEqual([CHART]);
+  });
+
+  it('adds allowed values keyed by their value; a number matches however the path spells it', () => {
+    const result = patchDefinition(stored, [
+      // The SDK writes a float value as `30.0`: it names the stored 30.
+      { op: 'add', path: '/allowedValues/30.0', value: { value: { double: 30.0 }, description: 'thirty' } },
+      { op: 'add', path: '/allowedValues/90', value: { value: { double: 90 } } },
+    ]);
+    expect(result['allowedValues']).toEqual([
+      { value: { double: 30 }, description: 'thirty' },
+      { value: { double: 90 } },
+    ]);
+    const strings = patchDefinition(
+      {
+        ...stored,
+        valueType: 'urn:li:dataType:datahub.string',
+        allowedValues: [{ value: { string: '30' } }],
+      },
+      [
+        { op: 'add', path: '/allowedValues/30.0', value: { value: { string: '30.0' } } },
+        { op: 'add', path: '/allowedValues/a~1b', value: { value: { string: 'a/b' } } },
+      ],
+    );
+    expect(strings['allowedValues']).toEqual([
+      { value: { string: '30' } },
+      { value: { string: '30.0' } },
+      { value: { string: 'a/b' } },
+    ]);
+  });
+
+  it('applies every field the builder sets, typeQualifier as a whole', () => {
+    const result = patchDefinition(stored, [
+      { op: 'add', path: '/typeQualifier', value: { allowedTypes: ['urn:li:entityType:datahub.corpuser'] } },
+      { op: 'add', path: '/displayName', value: 'Tier' },
+      { op: 'add', path: '/description', value: 'How long' },
+      { op: 'add', path: '/cardinality', value: 'MULTIPLE' },
+      { op: 'add', path: '/immutable', value: true },
+      { op: 'add', path: '/version', value: '20240101000000' },
+    ]);
+    expect(result).toMatchObject({
+      ...stored,
+      typeQualifier: { allowedTypes: ['urn:li:entityType:datahub.corpuser'] },
+      displayName: 'Tier',
+      description: 'How long',
+      cardinality: 'MULTIPLE',
+      immutable: true,
+      version: '20240101000000',
+    });
+  });
+
+  it('creates a definition from the ecosystem default when none is stored', () => {
+    const created = patchDefinition(undefined, [
+      { op: 'add', path: '/qualifiedName', value: 'io.new' },
+      { op: 'add', path: `/entityTypes/${DATASET}`, value: DATASET },
+      { op: 'add', path: '/allowedValues/gold', value: { value: { string: 'gold' } } },
+    ]);
+    expect(created).toMatchObject({
+      qualifiedName: 'io.new',
+      valueType: 'urn:li:dataType:datahub.string',
+      entityTypes: [DATASET],
+      allowedValues: [{ value: { string: 'gold' } }],
+    });
+  });
+});

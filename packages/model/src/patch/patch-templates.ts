@@ -20,6 +20,7 @@ export interface PatchTemplate {
 }
 
 const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
+const DEFAULT_VALUE_TYPE = 'urn:li:dataType:datahub.string';
 const stamp = (now: number) => ({ time: now, actor: SYSTEM_ACTOR });
 const edges = (...fields: string[]): ArrayKeys[] =>
   fields.map((f) => ({ path: [f], keys: ['destinationUrn'] }));
@@ -70,5 +71,11 @@ export const PATCH_TEMPLATES: Readonly<Record<string, PatchTemplate>> = {
   },
   dataFlowInfo: { arrays: [], defaultValue: () => ({}) },
   dataJobInfo: { arrays: [], defaultValue: () => ({}) },
-  propertyDefinition: { arrays: [{ path: ['allowedValues'], keys: ['value'] }], defaultValue: () => ({}) },
+  // The SDK's StructuredPropertyPatchBuilder adds `/entityTypes/<urn>` and `/allowedValues/<value>`; every
+  // other path it emits (qualifiedName, displayName, valueType, typeQualifier, cardinality, description,
+  // immutable, version) sets a whole field. The default is the ecosystem's template default.
+  propertyDefinition: {
+    arrays: [...strings('entityTypes'), { path: ['allowedValues'], keys: ['value'] }],
+    defaultValue: () => ({ qualifiedName: '', valueType: DEFAULT_VALUE_TYPE, entityTypes: [] }),
+  },
 };

@@ -7,6 +7,7 @@ import type { GraphQLContext, GraphQLServices } from './context.js';
 import { EntityLoader } from './entities/entity-loader.js';
 import { entityResolvers } from './entities/entity-resolvers.js';
 import { entitySchema } from './entities/entity-schema.js';
+import { useBooleanStringVariables } from './boolean-string-variables.js';
 import { maskError } from './graphql-errors.js';
 import { meResolvers, meSchema } from './me/me.js';
 import { entityUpdateResolvers, entityUpdateSchema } from './mutations/entity-updates.js';
@@ -79,7 +80,7 @@ export function createGraphQLServer(
     graphiql: false,
     landingPage: false,
     maskedErrors: { maskError: maskError(logger) },
-    plugins: [...ARMOR.protect().plugins, useStoreCallCount()],
+    plugins: [...ARMOR.protect().plugins, useBooleanStringVariables(), useStoreCallCount()],
     logging: {
       debug: (...args) => logger.debug({ args }, 'graphql'),
       info: (...args) => logger.info({ args }, 'graphql'),

@@ -3,6 +3,11 @@ import { entityRegistry, parseUrn, ValidationError, type EntitySpec, type Urn } 
 import type { AspectStore, StoredAspect } from '@catalog/store';
 import { readListParam } from './list-param.js';
 import { sendJson } from './send-json.js';
+import {
+  hideSoftDeletedPropertyValues,
+  visibleAspect,
+  visibleAspects,
+} from './soft-deleted-property-values.js';
 
 /** The enveloped aspect of the v2 entity read. */
 export function envelope(stored: StoredAspect): Record<string, unknown> {
@@ -50,7 +55,7 @@ export async function getEntityV2(req: Request, res: Response, store: AspectStor
   const { urn, entity } = parseEntityUrn(req.params['urn']);
   const names = versionedAspectNames(entity, readListParam(req.query['aspects'], 'aspects'));
   const aspects = names && names.length === 0 ? [] : await store.getLatest(urn.raw, names);
-  sendJson(res, entityResponse(urn, aspects));
+  sendJson(res, entityResponse(urn, await visibleAspects(store, aspects)));
 }
 
 /** GET /entitiesV2?ids=List(...): the Rest.li batch-get shape, keyed by URN. */
@@ -59,7 +64,6 @@ export async function batchGetEntitiesV2(req: Request, res: Response, store: Asp
   if (!ids || ids.length === 0) throw new ValidationError('ids is required, as ids=List(<urn>,...)');
   const requested = readListParam(req.query['aspects'], 'aspects');
   const parsed = ids.map((id) => parseEntityUrn(id, 'ids'));
-  const results: Record<string, unknown> = {};
   // Entities of one type share the aspect list, so group them to read each group in one call.
   const byType = new Map<string, { entity: EntitySpec; urns: Urn[] }>();
   for (const { urn, entity } of parsed) {
@@ -67,17 +71,24 @@ export async function batchGetEntitiesV2(req: Request, res: Response, store: Asp
     group.urns.push(urn);
     byType.set(entity.name, group);
   }
+  const read: { urn: Urn; aspects: readonly StoredAspect[] }[] = [];
   for (const { entity, urns } of byType.values()) {
     const names = versionedAspectNames(entity, requested);
     const found =
       names && names.length === 0
-        ? new Map()
+        ? new Map<string, readonly StoredAspect[]>()
         : await store.getLatestMany(
             urns.map((u) => u.raw),
             names,
           );
-    for (const urn of urns) results[urn.raw] = entityResponse(urn, found.get(urn.raw) ?? []);
+    for (const urn of urns) read.push({ urn, aspects: found.get(urn.raw) ?? [] });
   }
+  const visible = await hideSoftDeletedPropertyValues(
+    store,
+    read.map((r) => r.aspects),
+  );
+  const results: Record<string, unknown> = {};
+  read.forEach(({ urn }, i) => (results[urn.raw] = entityResponse(urn, visible[i]!)));
   sendJson(res, { results, statuses: {}, errors: {} });
 }
 
@@ -94,7 +105,7 @@ export async function getVersionedAspect(req: Request, res: Response, store: Asp
     );
   }
   const version = readVersion(req.query['version']);
-  const stored = await store.get(urn.raw, aspectName, version);
+  const stored = await visibleAspect(store, await store.get(urn.raw, aspectName, version));
   if (!stored) {
     res.status(404).end();
     return;
@@ -125,7 +136,7 @@ export async function getEntitySnapshot(req: Request, res: Response, store: Aspe
     );
     return;
   }
-  const items = aspects.flatMap((a) => {
+  const items = (await visibleAspects(store, aspects)).flatMap((a) => {
     const spec = entity.aspects.get(a.aspect);
     return spec ? [{ [spec.recordName]: a.value }] : [];
   });

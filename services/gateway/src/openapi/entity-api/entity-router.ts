@@ -27,6 +27,12 @@ import { errorOfOutcome } from '../../ingest/outcome-error.js';
 import type { ProposalSubmitter } from '../../ingest/proposal-submitter.js';
 import type { Operation } from '../../api-contract/operation.js';
 import { requestValidator } from '../../api-contract/catalog-validator.js';
+import {
+  hideSoftDeletedPropertyValues,
+  visibleAspect,
+  visibleAspects,
+  visibleAspectsByUrn,
+} from '../../restli/soft-deleted-property-values.js';
 import type { RequestInput } from '../../api-contract/request-input.js';
 import { openApiErrorHandler } from '../openapi-errors.js';
 import {
@@ -196,6 +202,12 @@ function entityFacets(response: SearchResponse): Json[] {
   ];
 }
 
+/** What one batchGet item found: the aspects it asked for, as stored. */
+interface BatchRead {
+  readonly urn: string;
+  readonly stored: readonly StoredAspect[];
+}
+
 /** The version a batchGet item asks for with its `If-Version-Match` header (any case); 0 = latest. */
 function versionAsked(options: unknown): number {
   const headers = (options as { headers?: Record<string, string> } | null)?.headers ?? {};
@@ -316,7 +328,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     aspects: readonly string[],
     withSystemMetadata: boolean,
   ) => {
-    const found = await deps.store.getLatestMany(urns, aspects);
+    const found = await visibleAspectsByUrn(deps.store, await deps.store.getLatestMany(urns, aspects));
     return urns.map((urn) => shape(urn, found.get(urn) ?? [], withSystemMetadata));
   };
 
@@ -362,9 +374,11 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
           ),
           deps.store.getLatestMany(created, undefined),
         ]);
-        const stored = urns.map((urn) =>
-          shape(urn, written.get(urn) ?? whole.get(urn) ?? [], withSystemMetadata),
+        const visible = await hideSoftDeletedPropertyValues(
+          deps.store,
+          urns.map((urn) => written.get(urn) ?? whole.get(urn) ?? []),
         );
+        const stored = urns.map((urn, j) => shape(urn, visible[j]!, withSystemMetadata));
         return { entity, items, stored };
       }),
     );
@@ -418,13 +432,14 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
   router.post('/generic/batchGet', json, async (req, res) => {
     v3Only('The generic batchGet');
     const input = inputOf(CROSS_ENTITY_OPERATIONS.genericBatchGet, req);
-    const withSystemMetadata = bool(input, 'systemMetadata');
-    const out: Json = {};
-    for (const { entity, body } of genericBatches(input.body)) {
+    const batches = genericBatches(input.body);
+    const reads: BatchRead[][] = [];
+    for (const { entity, body } of batches) {
       requestValidator.checkBody(entityOperations(entity).batchGet, body);
-      out[entity.name] = await batchGet(entity, body, withSystemMetadata);
+      reads.push(await batchRead(entity, body));
     }
-    res.json(out);
+    const shaped = await batchShapes(reads, bool(input, 'systemMetadata'));
+    res.json(Object.fromEntries(batches.map(({ entity }, i) => [entity.name, shaped[i]])));
   });
   router.post('/generic', json, genericWrite('UPSERT'));
   router.patch('/generic', json, genericWrite('PATCH'));
@@ -476,7 +491,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     const found =
       aspects === null
         ? new Map<string, readonly StoredAspect[]>()
-        : await deps.store.getLatestMany(urns, aspects);
+        : await visibleAspectsByUrn(deps.store, await deps.store.getLatestMany(urns, aspects));
     const last = response.hits[response.hits.length - 1];
     const next =
       urns.length === count && last !== undefined
@@ -508,19 +523,19 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     };
     const urns = body.urns.map((u) => requireUrn(u).urn);
     const names = body.aspectNames?.flatMap((n) => aspectOfName(entity, n)?.name ?? []);
-    const found = await deps.store.getLatestMany(urns, names?.length ? names : undefined);
+    const found = await visibleAspectsByUrn(
+      deps.store,
+      await deps.store.getLatestMany(urns, names?.length ? names : undefined),
+    );
     res.json({
       entities: urns
         .filter((urn) => (found.get(urn) ?? []).length > 0)
         .map((urn) => shape(urn, found.get(urn) ?? [], body.withSystemMetadata === true)),
     });
   });
-  const batchGet = async (
-    entity: EntitySpec,
-    body: unknown,
-    withSystemMetadata: boolean,
-  ): Promise<Json[]> => {
-    const out: Json[] = [];
+  /** The aspects each batchGet item asks for, as stored; items that found none are left out. */
+  const batchRead = async (entity: EntitySpec, body: unknown): Promise<BatchRead[]> => {
+    const out: BatchRead[] = [];
     for (const item of body as Json[]) {
       const { urn, ...rest } = item as Json & { urn: string };
       const asked = Object.entries(rest).flatMap(([n, options]) => {
@@ -538,15 +553,31 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
           (a) => (a === null ? [] : [a]),
         ),
       ];
-      if (stored.length > 0) out.push(shape(urn, stored, withSystemMetadata));
+      if (stored.length > 0) out.push({ urn, stored });
     }
     return out;
+  };
+  /** The entities of batchGet reads, values of soft-deleted properties left out (one status read for all). */
+  const batchShapes = async (
+    reads: readonly (readonly BatchRead[])[],
+    withSystemMetadata: boolean,
+  ): Promise<Json[][]> => {
+    const visible = await hideSoftDeletedPropertyValues(
+      deps.store,
+      reads.flatMap((items) => items.map((r) => r.stored)),
+    );
+    let next = 0;
+    return reads.map((items) => items.map((r) => shape(r.urn, visible[next++]!, withSystemMetadata)));
   };
   router.post('/:type/batchGet', json, async (req, res) => {
     v3Only('POST /{type}/batchGet');
     const entity = entityOfName(String(req.params['type']));
     const input = inputOf(entityOperations(entity).batchGet, req);
-    res.json(await batchGet(entity, input.body, bool(input, 'systemMetadata')));
+    const [entities] = await batchShapes(
+      [await batchRead(entity, input.body)],
+      bool(input, 'systemMetadata'),
+    );
+    res.json(entities);
   });
 
   /** The urn (and aspect) after `/{type}/`, taken from the raw path so an encoded `/` stays in the urn. */
@@ -612,7 +643,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
       const stored =
         aspect.kind === 'timeseries'
           ? await latestTimeseriesValue(urn, entity, aspect, version)
-          : await storedVersion(urn, aspect.name, version);
+          : await visibleAspect(deps.store, await storedVersion(urn, aspect.name, version));
       if (stored === null) {
         res.status(404).set('Not-Found-Reason', 'ASPECT').end();
         return;
@@ -621,7 +652,10 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
       return;
     }
     const input = inputOf(entityOps(entity).get, req);
-    const stored = await deps.store.getLatest(urn, aspectsAsked(input, entity));
+    const stored = await visibleAspects(
+      deps.store,
+      await deps.store.getLatest(urn, aspectsAsked(input, entity)),
+    );
     if (stored.length === 0) {
       res.status(404).set('Not-Found-Reason', 'ENTITY').end();
       return;
