@@ -1,16 +1,35 @@
 import { encodeMcp, type MetadataChangeProposal, type ProduceRecord } from '@catalog/events';
 
-/** Header names of every proposal record: who produces one sets them, persistence reads them. */
-export const PROPOSAL_HEADERS = { requestId: 'requestId', actor: 'actor' } as const;
+/**
+ * Header names of every proposal record: who produces one sets them, persistence reads them.
+ * `systemOperation: "true"` marks a proposal the catalog makes itself as part of an internal
+ * operation (the value removal of a structured property's hard delete, a rollback): the lifecycle
+ * rules that guard users from irreversible steps (spec 3.2: no hard delete of an active structured
+ * property) exempt it. The gateway never sets it from client input.
+ */
+export const PROPOSAL_HEADERS = {
+  requestId: 'requestId',
+  actor: 'actor',
+  systemOperation: 'systemOperation',
+} as const;
 
 /** The ecosystem's system user: the actor of writes the catalog makes itself, and of unattributed ones. */
 export const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
 
 /** A proposal as a log record: keyed by its urn (per-entity order), with its request id and actor. */
-export function proposalRecord(mcp: MetadataChangeProposal, requestId: string, actor: string): ProduceRecord {
+export function proposalRecord(
+  mcp: MetadataChangeProposal,
+  requestId: string,
+  actor: string,
+  options: { readonly systemOperation?: boolean } = {},
+): ProduceRecord {
   return {
     key: mcp.entityUrn ?? '',
     value: encodeMcp(mcp),
-    headers: { [PROPOSAL_HEADERS.requestId]: requestId, [PROPOSAL_HEADERS.actor]: actor },
+    headers: {
+      [PROPOSAL_HEADERS.requestId]: requestId,
+      [PROPOSAL_HEADERS.actor]: actor,
+      ...(options.systemOperation === true ? { [PROPOSAL_HEADERS.systemOperation]: 'true' } : {}),
+    },
   };
 }

@@ -121,6 +121,7 @@ async function startConsumersHere(
     groupId: config.persistence.groupId,
     maxBatchSize: config.persistence.maxBatchSize,
     structuredProperties: config.persistence.structuredProperties,
+    propertyNames: readModels.search,
   });
   const indexer = await startIndexer({
     log,

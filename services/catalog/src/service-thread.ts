@@ -46,6 +46,9 @@ closers.push(() => store.close());
 if (kind === 'persistence') {
   const schemas = await openSchemaResolver(config.adapters, log, logger);
   closers.push(() => schemas.close());
+  // Read only: the search side's qualified-name holders (hard-deleted properties' leftover mappings).
+  const readModels = await openSearchAdapters(config.adapters, logger);
+  closers.push(() => readModels.close());
   const service = await startPersistence({
     log,
     store,
@@ -55,6 +58,7 @@ if (kind === 'persistence') {
     groupId: config.persistence.groupId,
     maxBatchSize: config.persistence.maxBatchSize,
     structuredProperties: config.persistence.structuredProperties,
+    propertyNames: readModels.search,
     decoder: createEventDecoder(schemas.resolver),
   });
   closers.push(() => service.stop());

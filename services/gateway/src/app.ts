@@ -18,6 +18,7 @@ import { entityApiRouter } from './openapi/entity-api/entity-router.js';
 import { getRelationshipsV1 } from './openapi/relationships/relationships-v1.js';
 import { timeseriesApiRouter } from './openapi/timeseries/timeseries-v2.js';
 import { consumerLag, type ConsumerGroups } from './operations/consumer-lag.js';
+import { structuredPropertyCleanup } from './operations/structured-property-cleanup.js';
 import type { IndexWaiter } from './operations/index-waiter.js';
 import {
   ingestProposal,
@@ -153,6 +154,9 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   );
   app.get('/openapi/operations/messaging/:kind/consumer/lag', (req, res) =>
     consumerLag(req, res, { log: deps.log, topics: deps.topics, groups: deps.groups }),
+  );
+  app.get('/openapi/operations/structuredProperties/cleanup', (req, res) =>
+    structuredPropertyCleanup(req, res, { store, search: readModels.search }),
   );
 
   app.use('/schema-registry/api', schemaRegistryRouter({ topics: deps.topics, log: deps.log, logger }));

@@ -13,7 +13,7 @@ import {
   type StructuredPropertySettings,
 } from '@catalog/model';
 import type { EventDecoder, LogRecord, MetadataChangeLog, MetadataChangeProposal } from '@catalog/events';
-import type { ApplyResult, AspectStore, AspectWrite, AspectWriteMode } from '@catalog/store';
+import type { ApplyResult, AspectStore, AspectWrite, AspectWriteMode, StoredAspect } from '@catalog/store';
 import type { ProposalOutcome } from '@catalog/runtime';
 import {
   changeLogForStored,
@@ -23,7 +23,11 @@ import {
   undecodableProposal,
 } from '@catalog/runtime';
 import { decodeProposalRecord, type DecodedProposal } from './proposal-record.js';
-import { StructuredPropertyRules, type RulesLogger } from './structured-property-rules.js';
+import {
+  StructuredPropertyRules,
+  type PropertyNameHolders,
+  type RulesLogger,
+} from './structured-property-rules.js';
 
 /**
  * With value `*` on a CREATE (CREATE_ENTITY): drop the write silently when the aspect (the entity's key
@@ -67,6 +71,11 @@ export interface ApplyOptions {
   readonly structuredProperties?: StructuredPropertySettings;
   /** Where rule warnings go (dropped orphan assignments); nowhere when absent. */
   readonly logger?: RulesLogger;
+  /**
+   * The search side's holders of qualified names (hard-deleted properties whose index mappings
+   * remain block their names); without it only the stored definitions are checked.
+   */
+  readonly propertyNames?: PropertyNameHolders;
 }
 
 const SILENT: RulesLogger = { warn: () => undefined };
@@ -112,6 +121,7 @@ export async function applyProposals(
   const rules = new StructuredPropertyRules(
     options.structuredProperties ?? DEFAULT_STRUCTURED_PROPERTY_SETTINGS,
     options.logger ?? SILENT,
+    options.propertyNames,
   );
   const decoded = await Promise.all(records.map((r) => decodeProposalRecord(r, decoder)));
 
@@ -167,7 +177,7 @@ export async function applyProposals(
   if (steps.length > 0) {
     await rules.load(store);
     const allowed = steps.filter((step) => {
-      const refusal = rules.deleteRefusal(step.write);
+      const refusal = rules.deleteRefusal(step.write, step.owner.systemOperation);
       if (refusal === undefined) return true;
       refuse(step.owner, new StructuredPropertyRuleError(refusal), effects);
       return false;
@@ -431,6 +441,19 @@ function writeMode(proposal: CheckedProposal): AspectWriteMode {
   }
 }
 
+/**
+ * The order of an entity delete's change logs: a structured property's definition first (spec 3.2: its
+ * delete change log comes before the entity is removed; the value removal starts from it), the key
+ * aspect last (consumers see the entity go once everything else has).
+ */
+function deletionOrder(entityType: string, removed: readonly StoredAspect[]): StoredAspect[] {
+  const rank = (aspect: string): number => {
+    if (entityType === 'structuredProperty' && aspect === 'propertyDefinition') return 0;
+    return entityRegistry.getEntity(entityType)?.keyAspect === aspect ? 2 : 1;
+  };
+  return [...removed].sort((a, b) => rank(a.aspect) - rank(b.aspect));
+}
+
 function recordResult(item: Checked, result: ApplyResult, effects: ProposalEffects): void {
   const { proposal } = item;
   const entityType = proposal.entity.name;
@@ -475,7 +498,10 @@ function recordResult(item: Checked, result: ApplyResult, effects: ProposalEffec
       effects.outcomes.push(success(item, result.status));
       return;
     case 'DELETED': {
-      const removed = result.removed ?? (result.previous ? [result.previous] : []);
+      const removed = deletionOrder(
+        proposal.entity.name,
+        result.removed ?? (result.previous ? [result.previous] : []),
+      );
       for (const previous of removed) {
         effects.versioned.push(
           own(

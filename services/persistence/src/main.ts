@@ -6,6 +6,7 @@ import {
   openAspectStore,
   openEventLog,
   openSchemaResolver,
+  openSearchAdapters,
   runMain,
 } from '@catalog/runtime';
 import { createEventDecoder } from '@catalog/events';
@@ -28,6 +29,9 @@ await runMain(logger, async () => {
   });
   const schemas = await openSchemaResolver(config.adapters, log, logger);
   lifecycle.onClose('schema resolver', () => schemas.close());
+  // Read only: the search side's qualified-name holders (hard-deleted properties' leftover mappings).
+  const readModels = await openSearchAdapters(config.adapters, logger);
+  lifecycle.onClose('search indices', () => readModels.close());
   const service = await startPersistence({
     decoder: createEventDecoder(schemas.resolver),
     log,
@@ -38,6 +42,7 @@ await runMain(logger, async () => {
     groupId: config.groupId,
     maxBatchSize: config.maxBatchSize,
     structuredProperties: config.structuredProperties,
+    propertyNames: readModels.search,
   });
   lifecycle.onClose('persistence consumer', () => service.stop());
   await service.ready;

@@ -13,6 +13,8 @@ import type { StructuredPropertySettings } from '@catalog/model';
 import type { AspectStore } from '@catalog/store';
 import type { Logger, OutcomeChannel } from '@catalog/runtime';
 import { applyProposals, type OwnedChangeLog, type ProposalEffects } from './apply-proposals.js';
+import { startStructuredPropertyCleanup } from './structured-property-cleanup.js';
+import type { PropertyNameHolders } from './structured-property-rules.js';
 
 export interface PersistenceDeps {
   readonly log: EventLog;
@@ -26,6 +28,13 @@ export interface PersistenceDeps {
   readonly decoder?: EventDecoder;
   /** The structured-property write rules' settings (see config.ts); the ecosystem's defaults when absent. */
   readonly structuredProperties?: StructuredPropertySettings;
+  /**
+   * The search side's qualified-name holders (the SearchIndex): a new property may not take the name
+   * of a hard-deleted one whose index mappings remain. Without it only stored definitions are checked.
+   */
+  readonly propertyNames?: PropertyNameHolders;
+  /** The group of the hard-delete value removal (default: `<groupId>-structured-property-cleanup`). */
+  readonly cleanupGroupId?: string;
 }
 
 export interface PersistenceService {
@@ -36,6 +45,8 @@ export interface PersistenceService {
 /**
  * The persistence consumer: proposals in, aspect versions in the store, change logs (or failed proposals)
  * out, outcomes to the waiting gateways; the batch is committed only after all of that is durable.
+ * Beside it, in its own group, the value removal of structured properties' hard deletes (see
+ * startStructuredPropertyCleanup), which needs the same store and log.
  */
 export async function startPersistence(deps: PersistenceDeps): Promise<PersistenceService> {
   const { log, topics, logger } = deps;
@@ -55,7 +66,21 @@ export async function startPersistence(deps: PersistenceDeps): Promise<Persisten
     onError: (error, where) =>
       logger.error({ err: error, ...where }, 'proposal batch failed; it will be redelivered'),
   });
-  return { ready: consumer.ready, stop: () => consumer.stop() };
+  const cleanup = await startStructuredPropertyCleanup({
+    log,
+    store: deps.store,
+    topics,
+    logger: logger.child({ worker: 'structured-property-cleanup' }),
+    groupId: deps.cleanupGroupId ?? `${deps.groupId}-structured-property-cleanup`,
+    ...(deps.decoder === undefined ? {} : { decoder: deps.decoder }),
+  });
+  return {
+    ready: Promise.all([consumer.ready, cleanup.ready]).then(() => undefined),
+    stop: async () => {
+      await cleanup.stop();
+      await consumer.stop();
+    },
+  };
 }
 
 async function handleBatch(batch: RecordBatch, deps: PersistenceDeps): Promise<void> {
@@ -63,6 +88,7 @@ async function handleBatch(batch: RecordBatch, deps: PersistenceDeps): Promise<v
   if (!first) return;
   const effects = await applyProposals(batch.records, deps.store, deps.decoder, {
     ...(deps.structuredProperties === undefined ? {} : { structuredProperties: deps.structuredProperties }),
+    ...(deps.propertyNames === undefined ? {} : { propertyNames: deps.propertyNames }),
     logger: deps.logger,
   });
   const positions = await emit(effects, deps);

@@ -17,6 +17,8 @@ export type DecodedProposal =
       readonly kind: 'checked';
       readonly requestId: string;
       readonly actor: string;
+      /** Made by the catalog itself (PROPOSAL_HEADERS.systemOperation): exempt from lifecycle guards. */
+      readonly systemOperation: boolean;
       readonly time: number;
       readonly mcp: MetadataChangeProposal;
       readonly proposal: CheckedProposal;
@@ -62,7 +64,8 @@ export async function decodeProposalRecord(
       headers: mcp.headers,
     });
     const actor = record.headers[PROPOSAL_HEADERS.actor] ?? DEFAULT_ACTOR;
-    return { kind: 'checked', requestId, actor, time: record.timestamp, mcp, proposal };
+    const systemOperation = record.headers[PROPOSAL_HEADERS.systemOperation] === 'true';
+    return { kind: 'checked', requestId, actor, systemOperation, time: record.timestamp, mcp, proposal };
   } catch (error) {
     if (isDomainError(error)) return { kind: 'rejected', requestId, mcp, error };
     throw error;

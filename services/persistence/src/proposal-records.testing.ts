@@ -11,8 +11,9 @@ export function proposalRecord(
   mcp: MetadataChangeProposal,
   requestId: string = randomUUID(),
   timestamp: number = Date.now(),
+  options: { readonly systemOperation?: boolean } = {},
 ): LogRecord {
-  const { key, value, headers = {} } = produced(mcp, requestId, TEST_ACTOR);
+  const { key, value, headers = {} } = produced(mcp, requestId, TEST_ACTOR, options);
   return {
     topic: 'MetadataChangeProposal_v1',
     partition: 0,

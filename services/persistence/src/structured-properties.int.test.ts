@@ -184,8 +184,8 @@ function suite(open: () => Promise<StoreUnderTest>): void {
         'Cannot change the fully qualified name of a Structured Property',
       );
       await refuse(
-        defineProperty(urn, definition(urn, { allowedValues: allowed, version: '2024' })),
-        'Invalid version specified. Must match [0-9]{14}',
+        defineProperty(urn, definition(urn, { allowedValues: allowed, version: '2024.1' })),
+        'Invalid version `2024.1` cannot contain the `.` character.',
       );
       // Compatible: a new allowed value, SINGLE → MULTIPLE, a description.
       await accept(

@@ -1,6 +1,7 @@
 import {
   checkPropertyDefinition,
   checkStructuredPropertyValues,
+  DEFINITION_MESSAGES,
   definitionOf,
   propertyUrnsOf,
   propertyUrnsOfPatch,
@@ -20,6 +21,22 @@ const VALUES = 'structuredProperties';
 const SCAN_PAGE = 1000;
 
 type WriteFunction = NonNullable<AspectWrite['patch']>;
+
+/**
+ * Who else holds a qualified name besides the stored definitions: the search side's definitions view,
+ * which keeps hard-deleted properties (`retired`) while their index mappings remain, and may still
+ * hold a property whose hard delete it has not consumed yet. The SearchIndex port satisfies it.
+ */
+export interface PropertyNameHolders {
+  structuredPropertyNameHolders(normalizedNames: readonly string[]): Promise<
+    readonly {
+      readonly urn: string;
+      readonly qualifiedName: string;
+      readonly normalizedName: string;
+      readonly state: 'active' | 'removed' | 'retired';
+    }[]
+  >;
+}
 
 /** Where dropped orphan assignments are reported (pino's warn). */
 export interface RulesLogger {
@@ -53,6 +70,10 @@ export class StructuredPropertyRules {
   private readonly namedProperties = new Set<string>();
   private readonly definitionTargets = new Set<string>();
   private readonly previousValues = new Map<string, Readonly<Record<string, unknown>>>();
+  /** Qualified names the batch's definition writes may create, for the name-holder lookup. */
+  private readonly candidateNames = new Set<string>();
+  /** Normalized name → a hard-deleted property whose mappings remain (from the name holders). */
+  private readonly retiredNames = new Map<string, CollidingProperty>();
   private readonly lookup = (urn: string): PropertyState | undefined => {
     const state = this.states.get(urn);
     if (state === undefined) return undefined;
@@ -65,6 +86,7 @@ export class StructuredPropertyRules {
   constructor(
     private readonly settings: StructuredPropertySettings,
     private readonly logger: RulesLogger,
+    private readonly holders?: PropertyNameHolders,
   ) {}
 
   /**
@@ -76,6 +98,12 @@ export class StructuredPropertyRules {
     if (proposal.aspect.kind !== 'versioned') return write;
     const isValues = proposal.aspect.name === VALUES;
     const isDefinition = proposal.aspect.name === DEFINITION && isPropertyUrn(write.urn);
+    // A hard delete (of the entity or its definition) is judged against the property's status.
+    if (
+      isPropertyUrn(write.urn) &&
+      (write.mode === 'DELETE_ENTITY' || (isDefinition && write.mode === 'DELETE'))
+    )
+      this.namedProperties.add(write.urn);
     if (!isValues && !isDefinition) return write;
     if (write.mode === 'DELETE' || write.mode === 'DELETE_ENTITY') {
       if (isValues && write.mode === 'DELETE') this.valueTargets.add(write.urn);
@@ -85,6 +113,7 @@ export class StructuredPropertyRules {
     if (isDefinition) {
       this.definitionTargets.add(write.urn);
       this.namedProperties.add(write.urn);
+      for (const name of qualifiedNamesOf(proposal)) this.candidateNames.add(searchFieldNameOf(name));
       return { ...write, patch: this.definitionRule(write.urn, base) };
     }
     this.valueTargets.add(write.urn);
@@ -118,7 +147,10 @@ export class StructuredPropertyRules {
     }
     // Any definition write may create a property (also one this batch deletes first): the qualified
     // names of the others are read for the collision check. Definitions are few and rarely written.
-    if (this.definitionTargets.size > 0) await this.loadNames(store);
+    if (this.definitionTargets.size > 0) {
+      await this.loadNames(store);
+      await this.loadHolders();
+    }
   }
 
   /** True when the write is judged against definitions (so must see those written before it). */
@@ -164,11 +196,20 @@ export class StructuredPropertyRules {
   }
 
   /**
-   * Why a DELETE of a `structuredProperties` aspect is refused: it would remove values of immutable
-   * properties (judged against the value read at load): the rules it breaks; undefined when it may go
-   * ahead.
+   * Why a delete is refused; undefined when it may go ahead:
+   * - a hard delete (of the entity, or of its definition) of an active structured property (spec 3.2:
+   *   soft delete first), unless the catalog makes it itself (`systemOperation`: rollback, internal
+   *   operations);
+   * - a DELETE of a `structuredProperties` aspect that would remove values of immutable properties
+   *   (judged against the value read at load).
    */
-  deleteRefusal(write: AspectWrite): readonly string[] | undefined {
+  deleteRefusal(write: AspectWrite, systemOperation = false): readonly string[] | undefined {
+    if (write.mode !== 'DELETE' && write.mode !== 'DELETE_ENTITY') return undefined;
+    if (isPropertyUrn(write.urn) && (write.mode === 'DELETE_ENTITY' || write.aspect === DEFINITION)) {
+      const state = this.states.get(write.urn);
+      const active = state?.definition !== undefined && !state.removed;
+      return active && !systemOperation ? [DEFINITION_MESSAGES.hardDeleteActive(write.urn)] : undefined;
+    }
     if (write.mode !== 'DELETE' || write.aspect !== VALUES) return undefined;
     const previous = this.previousValues.get(write.urn);
     const frozen = propertyUrnsOf(previous).filter((urn) => this.lookup(urn)?.definition?.immutable === true);
@@ -183,7 +224,8 @@ export class StructuredPropertyRules {
         next,
         previous: current,
         removed: this.states.get(urn)?.removed === true,
-        collidingWith: (normalized) => this.names.get(normalized)?.find((p) => p.urn !== urn),
+        collidingWith: (normalized) =>
+          this.retiredNames.get(normalized) ?? this.names.get(normalized)?.find((p) => p.urn !== urn),
       });
       return next;
     };
@@ -222,6 +264,23 @@ export class StructuredPropertyRules {
     }
   }
 
+  /**
+   * What the search side's definitions view holds under the names the batch may create: hard-deleted
+   * properties whose mappings remain (they block the name, spec 3.2), and properties it still holds
+   * that the store no longer has (a hard delete it has not consumed yet).
+   */
+  private async loadHolders(): Promise<void> {
+    if (this.holders === undefined || this.candidateNames.size === 0) return;
+    const holders = await this.holders.structuredPropertyNameHolders([...this.candidateNames]);
+    for (const holder of holders) {
+      const other = { urn: holder.urn, qualifiedName: holder.qualifiedName };
+      if (holder.state === 'retired')
+        this.retiredNames.set(holder.normalizedName, { ...other, retired: true });
+      else if (!this.names.get(holder.normalizedName)?.some((p) => p.urn === holder.urn))
+        this.names.set(holder.normalizedName, [...(this.names.get(holder.normalizedName) ?? []), other]);
+    }
+  }
+
   private rememberName(urn: string, definition: Readonly<Record<string, unknown>>): void {
     const qualifiedName = definition['qualifiedName'];
     if (typeof qualifiedName !== 'string') return;
@@ -244,6 +303,25 @@ function baseValue(write: AspectWrite): WriteFunction {
   if (write.patch !== undefined) return write.patch;
   const value = write.value ?? {};
   return () => value;
+}
+
+/**
+ * The qualified names a definition proposal may store: its value's (UPSERT, CREATE), or what a patch
+ * sets at `/qualifiedName` (a create by patch). Other patches keep the stored name, which is immutable.
+ */
+function qualifiedNamesOf(proposal: CheckedProposal): string[] {
+  if (proposal.patch === undefined) {
+    const name = (proposal.value as Readonly<Record<string, unknown>> | undefined)?.['qualifiedName'];
+    return typeof name === 'string' ? [name] : [];
+  }
+  return proposal.patch.operations.flatMap((op) => {
+    if (!('value' in op)) return [];
+    const value: unknown = op.value;
+    if (op.path === '/qualifiedName') return typeof value === 'string' ? [value] : [];
+    if (op.path !== '' || typeof value !== 'object' || value === null) return [];
+    const name = (value as Record<string, unknown>)['qualifiedName'];
+    return typeof name === 'string' ? [name] : [];
+  });
 }
 
 function isPropertyUrn(urn: string): boolean {

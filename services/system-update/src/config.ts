@@ -16,19 +16,29 @@ export interface SystemUpdateConfig {
    * (STRUCTURED_PROPERTIES_KEYWORD_MAX_LENGTH, STRUCTURED_PROPERTIES_DROP_OVERSIZED_KEYWORD_VALUES_FROM_INDEX).
    */
   readonly structuredProperties: StructuredPropertySettings;
+  /**
+   * ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE: remove the index mappings hard-deleted structured
+   * properties left behind (spec 3.2), and free their names, once no entity holds their values.
+   */
+  readonly structuredPropertyMappingCleanup: boolean;
 }
 
 /**
  * The job always creates topics and index mappings ("setup"); it restores indices when asked by argument
  * (`restore-indices`) or by SYSTEM_UPDATE_RESTORE_INDICES / the ecosystem's
- * ELASTICSEARCH_INDEX_BUILDER_MAPPINGS_REINDEX, which also rebuilds the indices from scratch.
+ * ELASTICSEARCH_INDEX_BUILDER_MAPPINGS_REINDEX (OPENSEARCH_INDEX_BUILDER_MAPPINGS_REINDEX is the same
+ * switch under this engine's name), which also rebuilds the indices from scratch. With
+ * ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE it then removes hard-deleted structured properties'
+ * leftover mappings; on its own, that clean-up recreates only the indices that hold such mappings.
  */
 export function readSystemUpdateConfig(
   source: Readonly<Record<string, string | undefined>>,
   args: readonly string[],
 ): Readonly<SystemUpdateConfig> {
   const env = new EnvReader(source);
-  const reindex = env.bool('ELASTICSEARCH_INDEX_BUILDER_MAPPINGS_REINDEX', false);
+  const reindex =
+    env.bool('ELASTICSEARCH_INDEX_BUILDER_MAPPINGS_REINDEX', false) ||
+    env.bool('OPENSEARCH_INDEX_BUILDER_MAPPINGS_REINDEX', false);
   const restore =
     env.bool('SYSTEM_UPDATE_RESTORE_INDICES', false) || reindex || args.includes('restore-indices');
   const unknown = args.filter((a) => !['restore-indices', '--clean'].includes(a));
@@ -45,6 +55,7 @@ export function readSystemUpdateConfig(
     batchSize: env.int('SYSTEM_UPDATE_BATCH_SIZE', 2000, { min: 1, max: 50_000 }),
     ...(urnLike ? { urnLike } : {}),
     structuredProperties: readStructuredPropertySettings(env),
+    structuredPropertyMappingCleanup: env.bool('ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE', false),
   };
   env.finish();
   if (unknown.length > 0)

@@ -6,6 +6,7 @@ import type { AspectStore } from '@catalog/store';
 import { bootstrapTypeEntities } from './bootstrap-type-entities.js';
 import type { SystemUpdateConfig } from './config.js';
 import { restoreAll, type RestoreReport } from './restore-all.js';
+import { cleanupStructuredPropertyMappings } from './structured-property-mapping-cleanup.js';
 
 export interface SystemUpdateDeps {
   readonly log: EventLog;
@@ -19,7 +20,7 @@ export interface SystemUpdateDeps {
 export async function runSystemUpdate(
   deps: SystemUpdateDeps,
   config: Pick<SystemUpdateConfig, 'steps' | 'clean' | 'batchSize' | 'urnLike'> &
-    Partial<Pick<SystemUpdateConfig, 'structuredProperties'>>,
+    Partial<Pick<SystemUpdateConfig, 'structuredProperties' | 'structuredPropertyMappingCleanup'>>,
 ): Promise<RestoreReport | undefined> {
   const { topics, readModels, logger } = deps;
   await deps.log.ensureTopics([
@@ -47,7 +48,14 @@ export async function runSystemUpdate(
     logger,
   });
   logger.info(types, 'type entities in place or proposed');
-  if (!config.steps.includes('restore-indices')) return undefined;
+  const cleanup = async () => {
+    if (config.structuredPropertyMappingCleanup === true)
+      await cleanupStructuredPropertyMappings({ store: deps.store, search: readModels.search, logger });
+  };
+  if (!config.steps.includes('restore-indices')) {
+    await cleanup();
+    return undefined;
+  }
   const report = await restoreAll(
     { store: deps.store, search: readModels.search, graph: readModels.graph, logger },
     {
@@ -57,5 +65,6 @@ export async function runSystemUpdate(
     },
   );
   logger.info(report, 'indices restored from the aspect store');
+  await cleanup();
   return report;
 }

@@ -11,7 +11,9 @@ export const DEFINITION_MESSAGES = {
   softDeleted: 'Cannot mutate a soft deleted Structured Property Definition',
   urnIdSpaces: 'Urn ID cannot have spaces',
   qualifiedNameSpaces: 'Qualified names cannot have spaces',
-  versionFormat: 'Invalid version specified. Must match [0-9]{14}',
+  versionFormat: (version: string) =>
+    `Invalid version ${JSON.stringify(version)}: it must be a non-empty string without spaces ` +
+    '(the form yyyyMMddHHmmss is recommended)',
   versionDot: (version: string) => `Invalid version \`${version}\` cannot contain the \`.\` character.`,
   valueTypeChanged: 'Value type cannot be changed as this is a backwards incompatible change',
   cardinalityNarrowed: 'Property definition cardinality cannot be changed from MULTI to SINGLE',
@@ -35,12 +37,28 @@ export const DEFINITION_MESSAGES = {
     `Cannot create Structured Property ${urn}: its qualifiedName ${qualifiedName} collides with ` +
     `${other.urn} (qualifiedName ${other.qualifiedName}); qualified names that differ only by '.' ` +
     "and '_' share one search field",
+  nameLeftover: (urn: string, qualifiedName: string, other: CollidingProperty) =>
+    `Cannot create Structured Property ${urn}: its qualifiedName ${qualifiedName} matches the hard-deleted ` +
+    `property ${other.urn} (qualifiedName ${other.qualifiedName}), whose search index mappings remain. ` +
+    'They go once its values are gone from every entity (see ' +
+    'GET /openapi/operations/structuredProperties/cleanup) and the system-update job has run with ' +
+    'ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE=true (with ELASTICSEARCH_INDEX_BUILDER_MAPPINGS_REINDEX=true ' +
+    'too, every index is rebuilt)',
+  hardDeleteActive: (urn: string) =>
+    `Cannot hard delete the active Structured Property ${urn}: a hard delete removes its definition ` +
+    'and, asynchronously, its values from every entity, and cannot be undone. Soft delete it first ' +
+    '(status.removed=true), which keeps all data and can be reversed.',
 } as const;
 
 /** Another property whose qualified name normalizes to the same search field name. */
 export interface CollidingProperty {
   readonly urn: string;
   readonly qualifiedName: string;
+  /**
+   * A hard-deleted property whose search index mappings remain: it blocks its name (even for its own
+   * urn) until the mappings are cleaned up (spec 3.2).
+   */
+  readonly retired?: boolean;
 }
 
 export interface DefinitionCheck {
@@ -54,7 +72,8 @@ export interface DefinitionCheck {
   readonly removed: boolean;
   /**
    * Another existing property whose qualified name has this normalized form (see
-   * searchFieldNameOf), other than `urn` itself; asked only when the property is created.
+   * searchFieldNameOf), other than `urn` itself, or a hard-deleted one (`retired`, `urn` itself too)
+   * whose index mappings remain; asked only when the property is created.
    */
   readonly collidingWith?: (normalized: string) => CollidingProperty | undefined;
   readonly registry?: EntityRegistry;
@@ -65,7 +84,12 @@ export function searchFieldNameOf(qualifiedName: string): string {
   return qualifiedName.replace(/\./g, '_');
 }
 
-const VERSION = /^[0-9]{14}$/;
+/**
+ * Spec 3.3: a version's string format is free (yyyyMMddHHmmss recommended), where the ecosystem insists
+ * on 14 digits. What this service still refuses is what cannot name a search field: blanks and `.`
+ * (the version is a segment of the `_versioned.<name>.<version>.<type>` field path).
+ */
+const VERSION = /^\S+$/;
 
 /**
  * Every rule a definition write breaks, in the ecosystem's order (PropertyDefinitionValidator), then
@@ -78,8 +102,8 @@ export function definitionProblems(input: DefinitionCheck): string[] {
   const previous = input.previous === undefined ? undefined : asDefinition(input.previous);
   const problems: string[] = [];
   if (input.removed) problems.push(DEFINITION_MESSAGES.softDeleted);
-  if (next.version !== undefined && !VERSION.test(next.version)) {
-    problems.push(DEFINITION_MESSAGES.versionFormat);
+  if (next.version !== undefined) {
+    if (!VERSION.test(next.version)) problems.push(DEFINITION_MESSAGES.versionFormat(next.version));
     if (next.version.includes('.')) problems.push(DEFINITION_MESSAGES.versionDot(next.version));
   }
   if (idOf(input.urn).includes(' ')) problems.push(DEFINITION_MESSAGES.urnIdSpaces);
@@ -120,7 +144,9 @@ export function definitionProblems(input: DefinitionCheck): string[] {
     }
   } else if (input.collidingWith !== undefined) {
     const other = input.collidingWith(searchFieldNameOf(next.qualifiedName));
-    if (other !== undefined && other.urn !== input.urn)
+    if (other?.retired === true)
+      problems.push(DEFINITION_MESSAGES.nameLeftover(input.urn, next.qualifiedName, other));
+    else if (other !== undefined && other.urn !== input.urn)
       problems.push(DEFINITION_MESSAGES.nameCollision(input.urn, next.qualifiedName, other));
   }
   return problems;

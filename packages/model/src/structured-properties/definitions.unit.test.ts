@@ -130,13 +130,15 @@ describe('property definition rules: a new definition', () => {
     ]);
   });
 
-  it('refuses a version that is not 14 digits', () => {
-    expect(problems({ next: definition({ version: '2024' }) })).toEqual([M.versionFormat]);
+  it('takes a version of any format (spec 3.3) but refuses blanks and the field-path separator', () => {
+    expect(problems({ next: definition({ version: '2024' }) })).toEqual([]);
+    expect(problems({ next: definition({ version: 'v2-beta' }) })).toEqual([]);
+    expect(problems({ next: definition({ version: '20240101000000' }) })).toEqual([]);
     expect(problems({ next: definition({ version: '20240101.00000' }) })).toEqual([
-      'Invalid version specified. Must match [0-9]{14}',
       'Invalid version `20240101.00000` cannot contain the `.` character.',
     ]);
-    expect(problems({ next: definition({ version: '20240101000000' }) })).toEqual([]);
+    expect(problems({ next: definition({ version: 'v 2' }) })).toEqual([M.versionFormat('v 2')]);
+    expect(problems({ next: definition({ version: '' }) })).toEqual([M.versionFormat('')]);
   });
 
   it('refuses any write of a soft-deleted property', () => {

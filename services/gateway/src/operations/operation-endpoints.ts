@@ -59,6 +59,14 @@ export const OPERATION_ENDPOINTS: readonly Operation[] = [
   ops('get', '/openapi/operations/messaging/{kind}/consumer/lag', 'Consumer lag', {
     parameters: [pathParam('kind', 'mcp, mcl or mcl-timeseries')],
   }),
+  ops(
+    'get',
+    '/openapi/operations/structuredProperties/cleanup',
+    "Progress of hard-deleted structured properties' clean-up: values left, mappings left",
+    {
+      parameters: [queryParam('urn', { type: 'string' }, 'Only this structured property')],
+    },
+  ),
   API_DOCS_OPERATION,
   ops('get', '/openapi/v3/api-docs.yaml', 'This document, as YAML', {
     parameters: [GROUP],

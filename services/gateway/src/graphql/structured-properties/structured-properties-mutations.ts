@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ConflictError, formatUrn, ValidationError } from '@catalog/model';
+import { ConflictError, DEFINITION_MESSAGES, formatUrn, ValidationError } from '@catalog/model';
 import type { GraphQLContext } from '../context.js';
 import { requireRef, type EntityRef } from '../entities/entity-ref.js';
 import { pointer } from '../mutations/label-mutations.js';
@@ -283,12 +283,7 @@ async function deleteProperty(ctx: GraphQLContext, urn: string): Promise<boolean
   const ref = requirePropertyRef(urn);
   const stored = await ctx.entities.load(ref.urn);
   if (stored.size === 0) return true;
-  if (!isSoftDeleted(stored))
-    throw new ValidationError(
-      `Cannot hard delete the active Structured Property ${ref.urn}: a hard delete removes its definition ` +
-        'and, asynchronously, its values from every entity, and cannot be undone. Soft delete it first ' +
-        '(status.removed=true), which keeps all data and can be reversed.',
-    );
+  if (!isSoftDeleted(stored)) throw new ValidationError(DEFINITION_MESSAGES.hardDeleteActive(ref.urn));
   await writeAspects(ctx, [
     { urn: ref.urn, entityType: ref.entity, aspect: 'structuredPropertyKey', changeType: 'DELETE' },
   ]);

@@ -1,0 +1,64 @@
+import type { Request, Response } from 'express';
+import type { SearchIndex } from '@catalog/search';
+import { countStructuredPropertyHolders, type AspectStore } from '@catalog/store';
+
+/** One hard-deleted property's clean-up, as the operations endpoint reports it. */
+export interface PropertyCleanupStatus {
+  readonly urn: string;
+  readonly qualifiedName: string;
+  /** When its hard delete reached the search side (ms since the epoch). */
+  readonly retiredAt: number;
+  /** Entities whose stored structuredProperties still assign it (the store, the primary copy). */
+  readonly valuesRemaining: number;
+  /** Per entity index, the search documents still holding a value in one of its fields. */
+  readonly documentsWithValues: Readonly<Record<string, number>>;
+  /** Per entity index, its fields still mapped and the documents holding a value in each. */
+  readonly mappedFields: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /**
+   * Nothing holds a value any more: the system-update job with ELASTICSEARCH_INDEX_BUILDER_MAPPINGS_REINDEX
+   * and ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE would now remove every one of its mappings and free
+   * its name.
+   */
+  readonly mappingCleanupReady: boolean;
+}
+
+/**
+ * GET /openapi/operations/structuredProperties/cleanup: the progress of hard-deleted structured
+ * properties' clean-up (spec 3.2), which the ecosystem does not report: for each property whose index
+ * mappings remain, how many entities still hold its values (the asynchronous removal counts them down
+ * to 0), how many search documents do, and whether the mapping clean-up can run. Properties leave the
+ * list once system-update has removed their mappings. `?urn=` narrows it to one property.
+ */
+export async function structuredPropertyCleanup(
+  req: Request,
+  res: Response,
+  deps: { store: AspectStore; search: SearchIndex },
+): Promise<void> {
+  const only = typeof req.query['urn'] === 'string' ? req.query['urn'] : undefined;
+  const leftovers = (await deps.search.leftoverStructuredProperties()).filter(
+    (p) => only === undefined || p.urn === only,
+  );
+  const remaining = await countStructuredPropertyHolders(
+    deps.store,
+    leftovers.map((p) => p.urn),
+  );
+  const properties: PropertyCleanupStatus[] = leftovers.map((p) => {
+    const documentsWithValues = Object.fromEntries(
+      Object.entries(p.mappedFields).map(([entityType, fields]) => [
+        entityType,
+        Math.max(0, ...Object.values(fields)),
+      ]),
+    );
+    const valuesRemaining = remaining.get(p.urn) ?? 0;
+    return {
+      urn: p.urn,
+      qualifiedName: p.qualifiedName,
+      retiredAt: p.retiredAt,
+      valuesRemaining,
+      documentsWithValues,
+      mappedFields: p.mappedFields,
+      mappingCleanupReady: valuesRemaining === 0 && Object.values(documentsWithValues).every((n) => n === 0),
+    };
+  });
+  res.json({ properties });
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { readSystemUpdateConfig } from './config.js';
+
+describe('system-update configuration', () => {
+  it('only sets up by default, and cleans up no structured property mappings', () => {
+    const config = readSystemUpdateConfig({}, []);
+    expect(config.steps).toEqual(['setup']);
+    expect(config.clean).toBe(false);
+    expect(config.structuredPropertyMappingCleanup).toBe(false);
+  });
+
+  it("rebuilds from scratch with the ecosystem's reindex switch, or its OpenSearch-named twin", () => {
+    for (const name of [
+      'ELASTICSEARCH_INDEX_BUILDER_MAPPINGS_REINDEX',
+      'OPENSEARCH_INDEX_BUILDER_MAPPINGS_REINDEX',
+    ]) {
+      const config = readSystemUpdateConfig({ [name]: 'true' }, []);
+      expect(config.steps).toEqual(['setup', 'restore-indices']);
+      expect(config.clean).toBe(true);
+    }
+  });
+
+  it("cleans up hard-deleted structured properties' mappings with ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE", () => {
+    const alone = readSystemUpdateConfig({ ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE: 'true' }, []);
+    expect(alone).toMatchObject({ steps: ['setup'], clean: false, structuredPropertyMappingCleanup: true });
+    const both = readSystemUpdateConfig(
+      {
+        ELASTICSEARCH_INDEX_BUILDER_MAPPINGS_REINDEX: 'true',
+        ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE: 'true',
+      },
+      [],
+    );
+    expect(both).toMatchObject({ clean: true, structuredPropertyMappingCleanup: true });
+  });
+
+  it('refuses a switch that is not a boolean, naming it', () => {
+    expect(() => readSystemUpdateConfig({ ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE: 'maybe' }, [])).toThrow(
+      /ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE/,
+    );
+  });
+});
