@@ -10,10 +10,12 @@ export interface PropertyCleanupStatus {
   readonly retiredAt: number;
   /** Entities whose stored structuredProperties still assign it (the store, the primary copy). */
   readonly valuesRemaining: number;
-  /** Per entity index, the search documents still holding a value in one of its fields. */
+  /** The entity indices whose search documents still hold a value, with how many do (others: none). */
   readonly documentsWithValues: Readonly<Record<string, number>>;
-  /** Per entity index, its fields still mapped and the documents holding a value in each. */
-  readonly mappedFields: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /** Its document fields still mapped somewhere. */
+  readonly mappedFields: readonly string[];
+  /** How many entity indices still map one of them. */
+  readonly mappedInIndices: number;
   /**
    * Nothing holds a value any more: the system-update job with ELASTICSEARCH_INDEX_BUILDER_MAPPINGS_REINDEX
    * and ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE would now remove every one of its mappings and free
@@ -43,12 +45,11 @@ export async function structuredPropertyCleanup(
     leftovers.map((p) => p.urn),
   );
   const properties: PropertyCleanupStatus[] = leftovers.map((p) => {
-    const documentsWithValues = Object.fromEntries(
-      Object.entries(p.mappedFields).map(([entityType, fields]) => [
-        entityType,
-        Math.max(0, ...Object.values(fields)),
-      ]),
-    );
+    const documentsWithValues: Record<string, number> = {};
+    for (const [entityType, fields] of Object.entries(p.mappedFields)) {
+      const holding = Math.max(0, ...Object.values(fields));
+      if (holding > 0) documentsWithValues[entityType] = holding;
+    }
     const valuesRemaining = remaining.get(p.urn) ?? 0;
     return {
       urn: p.urn,
@@ -56,8 +57,12 @@ export async function structuredPropertyCleanup(
       retiredAt: p.retiredAt,
       valuesRemaining,
       documentsWithValues,
-      mappedFields: p.mappedFields,
-      mappingCleanupReady: valuesRemaining === 0 && Object.values(documentsWithValues).every((n) => n === 0),
+      mappedFields: [
+        ...new Set(Object.values(p.mappedFields).flatMap((fields) => Object.keys(fields))),
+      ].sort(),
+      mappedInIndices: Object.values(p.mappedFields).filter((fields) => Object.keys(fields).length > 0)
+        .length,
+      mappingCleanupReady: valuesRemaining === 0 && Object.keys(documentsWithValues).length === 0,
     };
   });
   res.json({ properties });
