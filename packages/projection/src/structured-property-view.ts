@@ -1,5 +1,5 @@
-import { entityRegistry } from '@catalog/model';
 import {
+  entityTypesWithStructuredProperties,
   STRUCTURED_PROPERTY_URNS_FIELD,
   structuredPropertyFieldName,
   type Filter,
@@ -125,7 +125,7 @@ export class StructuredPropertyView {
     const live = definitions.filter((d) => !d.removed);
     if (live.length === 0) return;
     await this.search.refresh();
-    const entityTypes = entityTypesWithValues();
+    const entityTypes = entityTypesWithStructuredProperties();
     for (let at = 0; at < live.length; at += PER_QUERY) {
       const filter: Filter = {
         or: live.slice(at, at + PER_QUERY).map((d) => ({
@@ -159,15 +159,4 @@ export class StructuredPropertyView {
       }
     }
   }
-}
-
-let withValues: string[] | undefined;
-
-/** The searchable entity types that can hold structured property values. */
-function entityTypesWithValues(): string[] {
-  withValues ??= entityRegistry
-    .entities()
-    .filter((entity) => entity.searchable && entity.aspects.has('structuredProperties'))
-    .map((entity) => entity.name);
-  return withValues;
 }

@@ -52,6 +52,7 @@ export { fullTextBoost, indexSpecFor, resolveField } from './index-spec-for.js';
 export { buildEntityDocument, type DocumentContext } from './build-entity-document.js';
 export {
   dateToEpochMillis,
+  entityTypesWithStructuredProperties,
   epochMillisToDate,
   isStructuredPropertyField,
   normalizedPropertyName,

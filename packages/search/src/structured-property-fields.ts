@@ -1,4 +1,5 @@
 import {
+  entityRegistry,
   isValidDate,
   javaDouble,
   logicalTypeOf,
@@ -25,6 +26,17 @@ const VERSIONED = '_versioned';
  * definition changes (a new version, a definition that arrives after its values).
  */
 export const STRUCTURED_PROPERTY_URNS_FIELD = 'structuredPropertyUrns';
+
+let holdingTypes: readonly string[] | undefined;
+
+/** The searchable entity types that can hold structured property values (a `structuredProperties` aspect). */
+export function entityTypesWithStructuredProperties(): readonly string[] {
+  holdingTypes ??= entityRegistry
+    .entities()
+    .filter((entity) => entity.searchable && entity.aspects.has('structuredProperties'))
+    .map((entity) => entity.name);
+  return holdingTypes;
+}
 
 /** The search type of a definition's valueType: data types the ecosystem does not know index nothing. */
 export type StructuredValueType = LogicalValueType | 'unknown';

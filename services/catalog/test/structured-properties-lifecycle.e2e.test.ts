@@ -385,10 +385,17 @@ for (const family of FAMILIES) {
             created: { time: Date.now(), actor: 'urn:li:corpuser:importer' },
           },
         ]);
-        expect(await cleanupStatus(property('lingering'))).toMatchObject({
-          valuesRemaining: 1,
-          mappingCleanupReady: false,
-        });
+        // Unindexed, the job still finds it in the store; once restored into the index, the endpoint does.
+        await systemUpdate({ ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE: 'true' });
+        expect(await cleanupStatus(property('lingering'))).toBeDefined();
+        const restored = await call(base, 'POST', '/gms/operations?action=restoreIndices', { urn: holder });
+        expect(restored.status).toBe(200);
+        await waitUntil(
+          () => cleanupStatus(property('lingering')),
+          (s) => s?.valuesRemaining === 1,
+          30_000,
+        );
+        expect(await cleanupStatus(property('lingering'))).toMatchObject({ mappingCleanupReady: false });
         await systemUpdate({ ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE: 'true' });
         expect(await cleanupStatus(property('lingering'))).toMatchObject({ valuesRemaining: 1 });
         expect(

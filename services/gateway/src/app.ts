@@ -156,7 +156,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     consumerLag(req, res, { log: deps.log, topics: deps.topics, groups: deps.groups }),
   );
   app.get('/openapi/operations/structuredProperties/cleanup', (req, res) =>
-    structuredPropertyCleanup(req, res, { store, search: readModels.search }),
+    structuredPropertyCleanup(req, res, { search: readModels.search }),
   );
 
   app.use('/schema-registry/api', schemaRegistryRouter({ topics: deps.topics, log: deps.log, logger }));

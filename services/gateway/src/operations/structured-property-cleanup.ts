@@ -1,6 +1,9 @@
 import type { Request, Response } from 'express';
-import type { SearchIndex } from '@catalog/search';
-import { countStructuredPropertyHolders, type AspectStore } from '@catalog/store';
+import {
+  entityTypesWithStructuredProperties,
+  STRUCTURED_PROPERTY_URNS_FIELD,
+  type SearchIndex,
+} from '@catalog/search';
 
 /** One hard-deleted property's clean-up, as the operations endpoint reports it. */
 export interface PropertyCleanupStatus {
@@ -8,7 +11,11 @@ export interface PropertyCleanupStatus {
   readonly qualifiedName: string;
   /** When its hard delete reached the search side (ms since the epoch). */
   readonly retiredAt: number;
-  /** Entities whose stored structuredProperties still assign it (the store, the primary copy). */
+  /**
+   * Entities still holding values of it, as the search index lists them (every assignment of the
+   * property, whatever its version, is listed in the document's `structuredPropertyUrns`): as current
+   * as the indexer. The system-update job checks the store itself before it frees a name.
+   */
   readonly valuesRemaining: number;
   /** The entity indices whose search documents still hold a value, with how many do (others: none). */
   readonly documentsWithValues: Readonly<Record<string, number>>;
@@ -28,22 +35,22 @@ export interface PropertyCleanupStatus {
  * GET /openapi/operations/structuredProperties/cleanup: the progress of hard-deleted structured
  * properties' clean-up (spec 3.2), which the ecosystem does not report: for each property whose index
  * mappings remain, how many entities still hold its values (the asynchronous removal counts them down
- * to 0), how many search documents do, and whether the mapping clean-up can run. Properties leave the
- * list once system-update has removed their mappings. `?urn=` narrows it to one property.
+ * to 0), how many search documents hold a value in its fields, and whether the mapping clean-up can
+ * run. Properties leave the list once system-update has removed their mappings. `?urn=` narrows it to
+ * one property. It reads the search index only (a count per property), so polling it costs the store
+ * nothing while the removal runs.
  */
 export async function structuredPropertyCleanup(
   req: Request,
   res: Response,
-  deps: { store: AspectStore; search: SearchIndex },
+  deps: { search: SearchIndex },
 ): Promise<void> {
   const only = typeof req.query['urn'] === 'string' ? req.query['urn'] : undefined;
   const leftovers = (await deps.search.leftoverStructuredProperties()).filter(
     (p) => only === undefined || p.urn === only,
   );
-  const remaining = await countStructuredPropertyHolders(
-    deps.store,
-    leftovers.map((p) => p.urn),
-  );
+  const remaining = new Map<string, number>();
+  for (const p of leftovers) remaining.set(p.urn, await indexedHolders(deps.search, p.urn));
   const properties: PropertyCleanupStatus[] = leftovers.map((p) => {
     const documentsWithValues: Record<string, number> = {};
     for (const [entityType, fields] of Object.entries(p.mappedFields)) {
@@ -66,4 +73,19 @@ export async function structuredPropertyCleanup(
     };
   });
   res.json({ properties });
+}
+
+/** How many search documents (soft-deleted entities too) list an assignment of the property. */
+async function indexedHolders(search: SearchIndex, propertyUrn: string): Promise<number> {
+  const found = await search.search({
+    entityTypes: entityTypesWithStructuredProperties(),
+    input: '*',
+    start: 0,
+    count: 0,
+    includeRemoved: true,
+    filter: {
+      or: [{ and: [{ field: STRUCTURED_PROPERTY_URNS_FIELD, values: [propertyUrn], condition: 'EQUAL' }] }],
+    },
+  });
+  return found.total;
 }
