@@ -119,6 +119,18 @@ function aspectStoreWriteContract(store: CurrentAspectStore): void {
       expect(a?.current?.created).toEqual(stamp(1));
     });
 
+    it('applies a batch that changes hundreds of existing aspects in one call', async () => {
+      const ns = uniqueNamespace();
+      const urns = Array.from({ length: 250 }, (_, i) => datasetUrn(ns, `many${i}`));
+      await store().applyBatch(urns.map((urn) => upsert(urn, 'datasetProperties', { v: 'A' })));
+      const changed = await store().applyBatch(
+        urns.map((urn) => upsert(urn, 'datasetProperties', { v: 'B' })),
+      );
+      expect(changed.every((r) => r.status === 'UPDATED')).toBe(true);
+      const latest = await store().getLatestMany(urns, ['datasetProperties']);
+      expect(urns.every((urn) => latest.get(urn)?.[0]?.value['v'] === 'B')).toBe(true);
+    });
+
     it('treats a value with another key order as identical: UNCHANGED, lastObserved and run updated', async () => {
       const urn = datasetUrn(uniqueNamespace(), 'same');
       const first = { a: 1, nested: { x: [1, { p: 1, q: 2 }], y: 'y' } };
