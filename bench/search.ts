@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { intArg, readArgs } from './lib/args.js';
+import { benchFamilyEnv } from './lib/family-env.js';
 import { startCatalogProcess } from './lib/catalog-process.js';
 import {
   BENCH_PLATFORMS,
@@ -27,34 +28,7 @@ const queries = intArg(args.queries, 'queries');
 const run = `b${randomBytes(3).toString('hex')}`;
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-function familyEnv(): Record<string, string> {
-  if (args.family === 'embedded') return { CATALOG_DATA_DIR: resolve(repoRoot, `data-bench-${run}`) };
-  if (args.family !== 'distributed') throw new Error('--family is embedded or distributed');
-  for (const v of ['KAFKA_BOOTSTRAP_SERVER', 'MONGODB_URI', 'OPENSEARCH_URL']) {
-    if (!process.env[v]) throw new Error(`${v} is not set (pnpm infra:up, then source its env file)`);
-  }
-  const mongo = new URL(process.env['MONGODB_URI']!);
-  mongo.pathname = `/catalog_${run}`;
-  const topics = Object.fromEntries(
-    [
-      ['METADATA_CHANGE_PROPOSAL_TOPIC_NAME', 'MetadataChangeProposal_v1'],
-      ['FAILED_METADATA_CHANGE_PROPOSAL_TOPIC_NAME', 'FailedMetadataChangeProposal_v1'],
-      ['METADATA_CHANGE_LOG_VERSIONED_TOPIC_NAME', 'MetadataChangeLog_Versioned_v1'],
-      ['METADATA_CHANGE_LOG_TIMESERIES_TOPIC_NAME', 'MetadataChangeLog_Timeseries_v1'],
-      ['METADATA_CHANGE_PROPOSAL_OUTCOME_TOPIC_NAME', 'MetadataChangeProposalOutcome_v1'],
-    ].map(([k, v]) => [k!, `${run}_${v}`]),
-  );
-  return {
-    KAFKA_BOOTSTRAP_SERVER: process.env['KAFKA_BOOTSTRAP_SERVER']!,
-    MONGODB_URI: mongo.toString(),
-    OPENSEARCH_URL: process.env['OPENSEARCH_URL']!,
-    INDEX_PREFIX: run,
-    CATALOG_DATA_DIR: resolve(repoRoot, `data-bench-${run}`),
-    ...topics,
-  };
-}
-
-const env = familyEnv();
+const env = benchFamilyEnv(args.family!, run, repoRoot);
 const rows: Record<string, string | number>[] = [];
 const row = (scenario: string, fields: Record<string, string | number>) => {
   rows.push({ scenario, ...fields });

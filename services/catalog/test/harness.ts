@@ -57,6 +57,25 @@ export async function post(
   return read(res);
 }
 
+/**
+ * Any request with the Rest.li headers and `X-Wait-For-Index: true` (a write answers once it is
+ * searchable), its body sent as JSON.
+ */
+export async function request(
+  baseUrl: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType = 'application/json',
+): Promise<JsonResponse> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { ...RESTLI_HEADERS, 'Content-Type': contentType, 'X-Wait-For-Index': 'true' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return read(res);
+}
+
 export async function get(baseUrl: string, path: string): Promise<JsonResponse> {
   return read(await fetch(`${baseUrl}${path}`, { headers: RESTLI_HEADERS }));
 }

@@ -3,9 +3,18 @@ import { decodeMcl, type LogRecord } from '@catalog/events';
 import { createLogger } from '@catalog/runtime';
 import { readSystemUpdateConfig, runSystemUpdate } from '@catalog/system-update';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCatalogConfig } from '../src/index.js';
 import { FAMILIES } from './families.js';
 import { graphql } from './graphql-client.js';
-import { datasetUrn, get, proposal, startTestCatalog, waitUntil, type TestCatalog } from './harness.js';
+import {
+  datasetUrn,
+  get,
+  proposal,
+  request,
+  startTestCatalog,
+  waitUntil,
+  type TestCatalog,
+} from './harness.js';
 
 /**
  * The structured-property lifecycle, one test per row of the spec's sections 3.2 (lifecycle), 3.3
@@ -15,33 +24,11 @@ import { datasetUrn, get, proposal, startTestCatalog, waitUntil, type TestCatalo
  * external-token rows of 7 and the audit-search rows of 8 belong to the authentication and audit suites.
  */
 
-const RESTLI = { 'Content-Type': 'application/json', 'X-RestLi-Protocol-Version': '2.0.0' };
 const enc = encodeURIComponent;
 const STRING = 'urn:li:dataType:datahub.string';
 const NUMBER = 'urn:li:dataType:datahub.number';
 const DATASET_TYPE = 'urn:li:entityType:datahub.dataset';
-
-interface Reply {
-  readonly status: number;
-  readonly body: unknown;
-  readonly text: string;
-}
-
-async function call(base: string, method: string, path: string, body?: unknown): Promise<Reply> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { ...RESTLI, 'X-Wait-For-Index': 'true' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  let parsed: unknown;
-  try {
-    parsed = text === '' ? undefined : (JSON.parse(text) as unknown);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, body: parsed, text };
-}
+const call = request;
 
 const SEARCH = `query($input: SearchAcrossEntitiesInput!) {
   searchAcrossEntities(input: $input) { total searchResults { entity { urn } } }
@@ -373,7 +360,20 @@ for (const family of FAMILIES) {
           (s) => s !== undefined && s.mappingCleanupReady,
           60_000,
         );
-        // A value the clean-up cannot have seen (imported straight into the store, as a legacy copy).
+        // Once the value removal has consumed the hard delete, a value it cannot have seen (imported
+        // straight into the store, as a legacy copy).
+        const config = readCatalogConfig({ ...env });
+        await waitUntil(
+          async () =>
+            (
+              await catalog.log.lag(
+                `${config.persistence.groupId}-structured-property-cleanup`,
+                config.adapters.topics.metadataChangeLogVersioned,
+              )
+            ).reduce((sum, p) => sum + p.lag, 0),
+          (lag) => lag === 0,
+          60_000,
+        );
         const holder = dataset('lingeringHolder');
         await catalog.store.applyBatch([
           {

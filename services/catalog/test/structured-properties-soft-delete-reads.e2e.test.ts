@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from './families.js';
-import { datasetUrn, enc, proposal, startTestCatalog, type TestCatalog } from './harness.js';
+import { datasetUrn, enc, proposal, request, startTestCatalog, type TestCatalog } from './harness.js';
 
 /**
  * Spec 3.2: while a structured property is soft-deleted (its status removed=true), reads of entities
@@ -19,18 +19,9 @@ async function call(
   body?: unknown,
   contentType = 'application/json',
 ): Promise<Json> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      'Content-Type': contentType,
-      'X-RestLi-Protocol-Version': '2.0.0',
-      'X-Wait-For-Index': 'true',
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return (text === '' ? {} : JSON.parse(text)) as Json;
+  const res = await request(base, method, path, body, contentType);
+  if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
+  return (res.body ?? {}) as Json;
 }
 
 type Assignment = { properties: { propertyUrn: string }[] };
