@@ -17,6 +17,7 @@ import { proposalRecord, SYSTEM_ACTOR, type Logger } from '@catalog/runtime';
 import { structuredPropertyHolders, type AspectStore } from '@catalog/store';
 
 const PROPERTY_ENTITY = 'structuredProperty';
+const PROPERTY_URN_PREFIX = 'urn:li:structuredProperty:';
 const DEFINITION_ASPECT = 'propertyDefinition';
 const VALUES_ASPECT = 'structuredProperties';
 /** Entities scanned (and patches produced, at most) per store page. */
@@ -81,6 +82,8 @@ async function definitionDeletion(
   record: LogRecord,
   deps: StructuredPropertyCleanupDeps,
 ): Promise<{ propertyUrn: string; deletedAt: number } | undefined> {
+  // Change logs are keyed by their entity's urn: only a structured property's are decoded.
+  if (!record.key.startsWith(PROPERTY_URN_PREFIX)) return undefined;
   let mcl: MetadataChangeLog;
   try {
     mcl = deps.decoder
