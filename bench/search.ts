@@ -12,6 +12,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { intArg, readArgs } from './lib/args.js';
 import { benchFamilyEnv } from './lib/family-env.js';
+import { totalLag } from './lib/pipeline-lag.js';
 import { startCatalogProcess } from './lib/catalog-process.js';
 import {
   BENCH_PLATFORMS,
@@ -34,20 +35,6 @@ const row = (scenario: string, fields: Record<string, string | number>) => {
   rows.push({ scenario, ...fields });
   console.log(JSON.stringify({ scenario, ...fields }));
 };
-
-async function totalLag(client: JsonClient): Promise<number> {
-  let total = 0;
-  for (const kind of ['mcp', 'mcl']) {
-    const body = JSON.parse(
-      await client.expectOk('GET', `/openapi/operations/messaging/${kind}/consumer/lag`),
-    ) as {
-      consumerGroups: Record<string, Record<string, { metrics: { totalLag: number } }>>;
-    };
-    for (const topics of Object.values(body.consumerGroups))
-      for (const t of Object.values(topics)) total += t.metrics.totalLag;
-  }
-  return total;
-}
 
 async function latency(
   client: JsonClient,

@@ -17,6 +17,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { intArg, readArgs } from './lib/args.js';
 import { benchFamilyEnv } from './lib/family-env.js';
+import { totalLag } from './lib/pipeline-lag.js';
 import { startCatalogProcess } from './lib/catalog-process.js';
 import { benchDatasetUrn } from './lib/dataset-aspects.js';
 import { JsonClient, percentile, runLoad, type LoadResult } from './lib/load.js';
@@ -156,20 +157,6 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 }
 const rate = (count: number, ms: number) => Math.round(count / (ms / 1000));
 const seconds = (ms: number) => +(ms / 1000).toFixed(2);
-
-async function totalLag(client: JsonClient): Promise<number> {
-  let total = 0;
-  for (const kind of ['mcp', 'mcl']) {
-    const body = JSON.parse(
-      await client.expectOk('GET', `/openapi/operations/messaging/${kind}/consumer/lag`),
-    ) as {
-      consumerGroups: Record<string, Record<string, { metrics: { totalLag: number } }>>;
-    };
-    for (const topics of Object.values(body.consumerGroups))
-      for (const t of Object.values(topics)) total += t.metrics.totalLag;
-  }
-  return total;
-}
 
 async function graphql<T>(client: JsonClient, query: string, variables: Record<string, unknown>): Promise<T> {
   const res = await client.send('POST', '/api/graphql', { query, variables });

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import {
   defaultTopicNames,
   encodeMcl,
@@ -12,18 +11,14 @@ import {
   type MetadataChangeLog,
 } from '@catalog/events';
 import { checkProposal, timeseriesRangeHeaders, type TimeseriesRange } from '@catalog/model';
-import {
-  changeLogForTimeseries,
-  changeLogForTimeseriesDelete,
-  createLogger,
-  type Logger,
-} from '@catalog/runtime';
+import { changeLogForTimeseries, changeLogForTimeseriesDelete } from '@catalog/runtime';
 import { openEmbeddedSearch, type EmbeddedSearch } from '@catalog/search';
 import { openSqliteAspectStore, type AspectStore } from '@catalog/store';
 import { waitFor } from '@catalog/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { indexTimeseriesChangeLogs } from './index-timeseries.js';
 import { startIndexer, type IndexerService } from './indexer-service.js';
+import { capturingLogger } from './capturing-logger.testing.js';
 
 const ACTOR = 'urn:li:corpuser:tester';
 const created = { time: 1_700_000_000_000, actor: ACTOR };
@@ -55,18 +50,6 @@ function remove(urn: string, range: TimeseriesRange = {}, aspectName = 'datasetP
   return changeLogForTimeseriesDelete(proposal, { lastObserved: created.time }, created);
 }
 
-function capturingLogger(): { logger: Logger; lines: () => Record<string, unknown>[] } {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      done();
-    },
-  });
-  const logger = createLogger({ name: 'indexer-test', level: 'debug', destination });
-  return { logger, lines: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
-}
-
 describe('time-series change logs into the embedded index', () => {
   let dir: string;
   let search: EmbeddedSearch;
@@ -85,7 +68,7 @@ describe('time-series change logs into the embedded index', () => {
     );
 
   it('deletes the entity’s values of the aspect in the range, inclusive, leaving the others', async () => {
-    const { logger } = capturingLogger();
+    const { logger } = capturingLogger('debug');
     const urn = datasetUrn();
     const other = datasetUrn();
     await indexTimeseriesChangeLogs(
@@ -113,7 +96,7 @@ describe('time-series change logs into the embedded index', () => {
   });
 
   it('applies a batch in log order, and the same again when it is redelivered', async () => {
-    const { logger } = capturingLogger();
+    const { logger } = capturingLogger('debug');
     const urn = datasetUrn();
     const batch = [
       upsert(urn, 1_000),
@@ -133,7 +116,7 @@ describe('time-series change logs into the embedded index', () => {
   });
 
   it('skips, and reports, a delete whose range is malformed; ignores a DELETE of a versioned aspect', async () => {
-    const { logger, lines } = capturingLogger();
+    const { logger, lines } = capturingLogger('debug');
     const urn = datasetUrn();
     await indexTimeseriesChangeLogs([upsert(urn, 1_000)], search.timeseries, logger);
     const malformed: MetadataChangeLog = {
@@ -169,7 +152,7 @@ describe('the indexer service with time-series DELETE change logs on the log', (
       graph: search.graph,
       timeseries: search.timeseries,
       topics,
-      logger: capturingLogger().logger,
+      logger: capturingLogger('debug').logger,
       groupId: 'indexer-test',
       maxBatchSize: 100,
     });

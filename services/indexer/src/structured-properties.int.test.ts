@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import {
   defaultTopicNames,
   encodeMcl,
@@ -12,7 +11,7 @@ import {
 } from '@catalog/events';
 import { parseUrn, type StructuredPropertySettings } from '@catalog/model';
 import { EntityProjector } from '@catalog/projection';
-import { changeLogForStored, createLogger, type Logger } from '@catalog/runtime';
+import { changeLogForStored } from '@catalog/runtime';
 import {
   openEmbeddedSearch,
   openOpenSearch,
@@ -27,6 +26,7 @@ import { openSqliteAspectStore, type AspectStore, type AspectWriteMode } from '@
 import { isSkipped, opensearchForTests, waitFor } from '@catalog/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIndexer, type IndexerService } from './indexer-service.js';
+import { capturingLogger } from './capturing-logger.testing.js';
 
 const ACTOR = 'urn:li:corpuser:tester';
 /** Oversized values are dropped above 64 bytes in this file (STRUCTURED_PROPERTIES_* as set in a deployment). */
@@ -70,18 +70,6 @@ const FAMILIES: readonly Family[] = [
   },
 ];
 
-function capturingLogger(): { logger: Logger; lines: () => Record<string, unknown>[] } {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      done();
-    },
-  });
-  const logger = createLogger({ name: 'indexer-test', level: 'warn', destination });
-  return { logger, lines: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
-}
-
 const numberType = 'urn:li:dataType:datahub.number';
 const stringType = 'urn:li:dataType:datahub.string';
 
@@ -96,7 +84,7 @@ for (const family of FAMILIES) {
       let store: AspectStore;
       let models: ReadModels;
       let indexer: IndexerService;
-      const captured = capturingLogger();
+      const captured = capturingLogger('warn');
       const ns = `zq${randomBytes(4).toString('hex')}`;
       const topics = { ...defaultTopicNames, metadataChangeLogVersioned: `mcl_${ns}` };
 

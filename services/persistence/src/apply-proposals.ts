@@ -162,13 +162,7 @@ export async function applyProposals(
     } catch (error) {
       // A proposal this write cannot be made of (a malformed condition header) is refused, not retried.
       if (!isDomainError(error)) throw error;
-      effects.failed.push({ key: proposal.urn.raw, mcp: item.mcp, error: error.message });
-      effects.outcomes.push({
-        requestId: item.requestId,
-        ok: false,
-        code: error.code,
-        message: error.message,
-      });
+      refuse(item, error, effects);
       continue;
     }
     steps.push(entityCheck(item, write) ?? { owner: item, write });
