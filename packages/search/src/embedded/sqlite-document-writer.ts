@@ -7,6 +7,7 @@ import { isStructuredPropertyField } from '../structured-property-fields.js';
 import { REPLAY_AT_MOST } from './facet-forward-index.js';
 import { columnText, indexedEntity, valuesOf, type IndexedEntity } from './indexed-entity.js';
 import { ftsTableOf } from './sqlite-search-schema.js';
+import { writeTransaction } from './write-transaction.js';
 
 interface DocRow {
   readonly id: number;
@@ -70,11 +71,11 @@ export class SqliteDocumentWriter {
     this.pruneChanges = db.prepare(
       'DELETE FROM doc_changes WHERE seq <= (SELECT MAX(seq) FROM doc_changes) - ?',
     );
-    this.writeBatch = db.transaction((documents: readonly EntityDocument[]) => {
+    this.writeBatch = writeTransaction(db, (documents: readonly EntityDocument[]) => {
       for (const document of documents) this.writeOne(document);
       this.pruneChangeLog();
     });
-    this.deleteBatch = db.transaction((refs: readonly { entityType: string; urn: string }[]) => {
+    this.deleteBatch = writeTransaction(db, (refs: readonly { entityType: string; urn: string }[]) => {
       for (const ref of refs) {
         const row = this.findDoc.get(ref.entityType, ref.urn);
         if (row !== undefined) this.removeRows(ref.entityType, row.id, true);
@@ -98,7 +99,7 @@ export class SqliteDocumentWriter {
         'SELECT spec, fts_columns FROM index_specs WHERE entity_type = ?',
       )
       .get(spec.entityType);
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       this.db
         .prepare(
           `INSERT INTO index_specs (entity_type, spec, fts_columns) VALUES (?, ?, ?)
@@ -132,7 +133,7 @@ export class SqliteDocumentWriter {
 
   /** Drops the entity type's documents, FTS table and spec. */
   deleteIndex(entityType: string): void {
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       const ids = this.db
         .prepare<[string], { id: number }>('SELECT id FROM docs WHERE entity_type = ?')
         .all(entityType);

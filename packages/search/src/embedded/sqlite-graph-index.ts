@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Edge, EdgeReplacement, GraphIndex, RelatedRequest, RelatedResponse } from '../port.js';
 import type { SqliteHandle } from './sqlite-handle.js';
 import { StatementCache } from './statement-cache.js';
+import { writeTransaction } from './write-transaction.js';
 
 interface RelatedRow {
   readonly type: string;
@@ -30,7 +31,7 @@ export class SqliteGraphIndex implements GraphIndex {
       `INSERT OR REPLACE INTO edges (source, aspect, relationship, target, created_at, created_actor)
        VALUES (?, ?, ?, ?, ?, ?)`,
     );
-    this.replace = db.transaction((items: readonly EdgeReplacement[]) => {
+    this.replace = writeTransaction(db, (items: readonly EdgeReplacement[]) => {
       for (const { source, aspect, edges } of items) {
         deleteAspect.run(source, aspect);
         for (const e of edges)
@@ -39,7 +40,7 @@ export class SqliteGraphIndex implements GraphIndex {
     });
     const deleteFrom = db.prepare('DELETE FROM edges WHERE source = ?');
     const deleteTo = db.prepare('DELETE FROM edges WHERE target = ?');
-    this.remove = db.transaction((urn: string) => {
+    this.remove = writeTransaction(db, (urn: string) => {
       deleteFrom.run(urn);
       deleteTo.run(urn);
     });

@@ -5,6 +5,7 @@ import { normalizedPropertyName, structuredPropertyFieldName } from '../structur
 import { definitionFromJson } from '../structured-property-definition-json.js';
 import { retiredRecordOf, type RetiredStructuredProperty } from '../structured-property-leftovers.js';
 import type { SqliteStructuredPropertyMappings } from './sqlite-structured-property-mappings.js';
+import { writeTransaction } from './write-transaction.js';
 
 interface RetiredRow {
   readonly urn: string;
@@ -52,14 +53,14 @@ export class SqliteStructuredProperties {
     );
     this.forgetRow = db.prepare('DELETE FROM retired_structured_properties WHERE urn = ?');
     this.retiredRows = db.prepare('SELECT * FROM retired_structured_properties ORDER BY urn');
-    this.putBatch = db.transaction((definitions: readonly StructuredPropertySearchDefinition[]) => {
+    this.putBatch = writeTransaction(db, (definitions: readonly StructuredPropertySearchDefinition[]) => {
       for (const d of definitions) {
         this.upsertRow.run(d.urn, normalizedPropertyName(d.qualifiedName), JSON.stringify(d));
         this.forgetRow.run(d.urn);
       }
       this.mappings.mapEverywhere(definitions.map(structuredPropertyFieldName));
     });
-    this.retireBatch = db.transaction((urns: readonly string[], retiredAt: number) => {
+    this.retireBatch = writeTransaction(db, (urns: readonly string[], retiredAt: number) => {
       for (const urn of new Set(urns)) {
         const json = this.definitionRow.get(urn);
         const definition = json === undefined ? undefined : definitionFromJson(JSON.parse(json));

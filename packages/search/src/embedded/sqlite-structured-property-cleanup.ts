@@ -14,6 +14,7 @@ import {
 } from '../structured-property-leftovers.js';
 import type { SqliteStructuredProperties } from './sqlite-structured-properties.js';
 import type { SqliteStructuredPropertyMappings } from './sqlite-structured-property-mappings.js';
+import { writeTransaction } from './write-transaction.js';
 
 /**
  * Leftovers and cleanup of structured property mappings on the embedded adapter, over the mapping
@@ -28,7 +29,7 @@ export class SqliteStructuredPropertyCleanup {
     private readonly definitions: SqliteStructuredProperties,
     private readonly mappings: SqliteStructuredPropertyMappings,
   ) {
-    this.cleanupInTransaction = db.transaction((keep: ReadonlySet<string>) => this.cleanupNow(keep));
+    this.cleanupInTransaction = writeTransaction(db, (keep: ReadonlySet<string>) => this.cleanupNow(keep));
   }
 
   leftovers(): LeftoverStructuredProperty[] {

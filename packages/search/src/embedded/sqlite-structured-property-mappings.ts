@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { definitionFromJson } from '../structured-property-definition-json.js';
 import { STRUCTURED_PROPERTIES_PREFIX, structuredPropertyFieldName } from '../structured-property-fields.js';
+import { writeTransaction } from './write-transaction.js';
 
 /** The first name after every `structuredProperties.…` field name (`.` + 1 is `/`): a range bound. */
 const AFTER_STRUCTURED_FIELDS = `${STRUCTURED_PROPERTIES_PREFIX.slice(0, -1)}/`;
@@ -97,7 +98,7 @@ export function seedStructuredPropertyMappings(db: Database.Database): void {
     )
     .pluck();
   const mappings = new SqliteStructuredPropertyMappings(db);
-  db.transaction(() => {
+  writeTransaction(db, () => {
     for (const entityType of entityTypes) {
       mappings.mapIn(entityType, defined);
       mappings.mapIn(entityType, held.all(entityType, STRUCTURED_PROPERTIES_PREFIX, AFTER_STRUCTURED_FIELDS));

@@ -3,6 +3,7 @@ import { matchesFilter } from '../matches-filter.js';
 import { normalizeFilter } from '../normalize-filter.js';
 import type { TimeseriesDeletion, TimeseriesDocument, TimeseriesIndex, TimeseriesQuery } from '../port.js';
 import type { SqliteHandle } from './sqlite-handle.js';
+import { writeTransaction } from './write-transaction.js';
 
 interface TimeseriesRow {
   readonly id: string;
@@ -33,7 +34,7 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
       `INSERT OR REPLACE INTO timeseries (id, entity_type, aspect, urn, ts, value, system_metadata)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.write = db.transaction((documents: readonly TimeseriesDocument[]) => {
+    this.write = writeTransaction(db, (documents: readonly TimeseriesDocument[]) => {
       for (const d of documents)
         insert.run(
           d.id,
