@@ -6,6 +6,7 @@
  * URNs with 20 common fields, (3) searchAcrossEntities with facets. The catalog reports its store round
  * trips per request (header X-Catalog-Store-Calls), so DataLoader batching shows in the table.
  */
+import { SYSTEM_CLIENT_AUTHORIZATION } from './lib/load.js';
 import { intArg, readArgs } from './lib/args.js';
 import { startCatalogProcess } from './lib/catalog-process.js';
 import { benchDatasetUrn, datasetProposals } from './lib/dataset-aspects.js';
@@ -36,7 +37,11 @@ async function graphql(
 ): Promise<GraphQLBody> {
   const res = await fetch(`${baseUrl}/api/graphql`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Catalog-Store-Calls': 'true' },
+    headers: {
+      Authorization: SYSTEM_CLIENT_AUTHORIZATION,
+      'Content-Type': 'application/json',
+      'X-Catalog-Store-Calls': 'true',
+    },
     body: JSON.stringify({ query, variables }),
   });
   const body = (await res.json()) as GraphQLBody;

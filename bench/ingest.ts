@@ -1,11 +1,12 @@
 /**
  * Ingest throughput and latency over HTTP: synchronous single-aspect writes, and ingestProposalBatch.
- *   pnpm bench:ingest [--n 20000] [--c 16] [--batch 100] [--url http://host:8080] [--family embedded|distributed]
+ *   pnpm bench:ingest [--n 20000] [--c 16] [--batch 100] [--url http://host:8080] [--family embedded|distributed] [--auth system|token|off]
  * Without --url a catalog is started: embedded in a child process on a fresh data directory, or
  * distributed (gateway, persistence, indexer as separate processes on the local Kafka, MongoDB-wire
  * server and OpenSearch), in which case the raw limit of the same infrastructure is measured too.
  */
 import { intArg, readArgs } from './lib/args.js';
+import { benchAuthEnv, benchAuthOf, benchAuthorization } from './lib/auth.js';
 import { startCatalogProcess } from './lib/catalog-process.js';
 import { distributedBenchEnv, startDistributedCatalog } from './lib/distributed.js';
 import { kafkaProduceConsume, mongoInsertMany } from './lib/raw-limits.js';
@@ -19,7 +20,9 @@ const args = readArgs({
   url: '',
   mode: 'sync,async,batch',
   family: 'embedded',
+  auth: 'system',
 });
+const auth = benchAuthOf(args.auth);
 const n = intArg(args.n, 'n');
 const c = intArg(args.c, 'c');
 const batchSize = intArg(args.batch, 'batch');
@@ -31,10 +34,10 @@ const distributedEnv = distributed ? distributedBenchEnv() : undefined;
 const catalog = args.url
   ? undefined
   : distributedEnv
-    ? await startDistributedCatalog(distributedEnv)
-    : await startCatalogProcess();
+    ? await startDistributedCatalog({ ...distributedEnv, ...benchAuthEnv(auth) })
+    : await startCatalogProcess(benchAuthEnv(auth));
 const baseUrl = args.url || catalog!.baseUrl;
-const client = new JsonClient(baseUrl, c);
+const client = new JsonClient(baseUrl, c, await benchAuthorization(auth, baseUrl));
 const rows: Record<string, string | number>[] = [];
 const run = Date.now().toString(36);
 

@@ -1,20 +1,22 @@
 /**
  * Entity read throughput and latency: GET /entitiesV2/{urn} over seeded datasets.
- *   pnpm bench:read [--n 50000] [--c 16] [--entities 10000] [--url http://host:8080]
+ *   pnpm bench:read [--n 50000] [--c 16] [--entities 10000] [--url http://host:8080] [--auth system|token|off]
  */
 import { intArg, readArgs } from './lib/args.js';
+import { benchAuthEnv, benchAuthOf, benchAuthorization } from './lib/auth.js';
 import { startCatalogProcess } from './lib/catalog-process.js';
 import { datasetUrn, propertiesProposal } from './lib/fixtures.js';
 import { JsonClient, report, runLoad } from './lib/load.js';
 
-const args = readArgs({ n: '50000', c: '16', entities: '10000', url: '' });
+const args = readArgs({ n: '50000', c: '16', entities: '10000', url: '', auth: 'system' });
+const auth = benchAuthOf(args.auth);
 const n = intArg(args.n, 'n');
 const c = intArg(args.c, 'c');
 const entities = intArg(args.entities, 'entities');
 
-const catalog = args.url ? undefined : await startCatalogProcess();
+const catalog = args.url ? undefined : await startCatalogProcess(benchAuthEnv(auth));
 const baseUrl = args.url || catalog!.baseUrl;
-const client = new JsonClient(baseUrl, c);
+const client = new JsonClient(baseUrl, c, await benchAuthorization(auth, baseUrl));
 const run = Date.now().toString(36);
 
 try {

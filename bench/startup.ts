@@ -5,6 +5,7 @@
  * until it is answered 200, and stops the catalog. The first run after a change includes the
  * incremental build of what changed; later runs rebuild nothing.
  */
+import { SYSTEM_CLIENT_AUTHORIZATION } from './lib/load.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -36,7 +37,11 @@ async function firstWrite(baseUrl: string, deadline: number): Promise<void> {
     try {
       const res = await fetch(`${baseUrl}/aspects?action=ingestProposal`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-RestLi-Protocol-Version': '2.0.0' },
+        headers: {
+          Authorization: SYSTEM_CLIENT_AUTHORIZATION,
+          'Content-Type': 'application/json',
+          'X-RestLi-Protocol-Version': '2.0.0',
+        },
         body,
       });
       if (res.status === 200) return;

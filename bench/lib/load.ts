@@ -53,12 +53,20 @@ export function report(label: string, result: LoadResult, itemsPerOp = 1): Recor
   return row;
 }
 
+/** The system client's default credentials, as the ecosystem's tools send them. */
+export const SYSTEM_CLIENT_AUTHORIZATION = 'Basic __datahub_system:JohnSnowKnowsNothing';
+
 /** A keep-alive JSON client on node:http: far less client overhead than fetch at high request rates. */
 export class JsonClient {
   private readonly agent: Agent;
   private readonly url: URL;
 
-  constructor(baseUrl: string, maxSockets: number) {
+  /** `authorization`: the Authorization header of every request (default: the system client); null sends none. */
+  constructor(
+    baseUrl: string,
+    maxSockets: number,
+    private readonly authorization: string | null = SYSTEM_CLIENT_AUTHORIZATION,
+  ) {
     this.url = new URL(baseUrl);
     this.agent = new Agent({ keepAlive: true, maxSockets });
   }
@@ -76,6 +84,7 @@ export class JsonClient {
           headers: {
             'Content-Type': 'application/json',
             'X-RestLi-Protocol-Version': '2.0.0',
+            ...(this.authorization === null ? {} : { Authorization: this.authorization }),
             ...(payload ? { 'Content-Length': payload.length } : {}),
           },
         },

@@ -1,7 +1,7 @@
 import { composeGateway, startHttpServer } from '@catalog/gateway';
 import { startIndexer } from '@catalog/indexer';
 import { startPersistence } from '@catalog/persistence';
-import { bootstrapTypeEntities } from '@catalog/system-update';
+import { awaitIdentityBootstrap, bootstrapIdentity, bootstrapTypeEntities } from '@catalog/system-update';
 import {
   describeAdapters,
   InProcessOutcomeChannel,
@@ -13,7 +13,7 @@ import {
   type Logger,
   type SearchAdapters,
 } from '@catalog/runtime';
-import { createEventDecoder, type EventLog } from '@catalog/events';
+import { createEventDecoder, type EventLog, type TopicNames } from '@catalog/events';
 import type { AspectStore } from '@catalog/store';
 import type { CatalogConfig } from './config.js';
 import { startServiceWorker } from './service-worker.js';
@@ -25,6 +25,8 @@ export interface RunningCatalog {
   readonly log: EventLog;
   readonly store: AspectStore;
   readonly readModels: SearchAdapters;
+  /** The topic names in use (configurable per catalog). */
+  readonly topics: TopicNames;
   close(): Promise<void>;
 }
 
@@ -58,8 +60,18 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
       topic: config.adapters.topics.metadataChangeProposal,
       logger: logger.child({ component: 'bootstrap' }),
     });
+    // The root user, roles and default policies, as system-update bootstraps them; the catalog waits
+    // until they are stored, so a login right after the start works.
+    await bootstrapIdentity({
+      log,
+      store,
+      topic: config.adapters.topics.metadataChangeProposal,
+      logger: logger.child({ component: 'bootstrap' }),
+      rootPassword: config.auth.rootPassword,
+    });
+    await awaitIdentityBootstrap(store, logger);
 
-    const app = composeGateway({
+    const gateway = await composeGateway({
       adapters: config.adapters,
       log,
       store,
@@ -67,13 +79,24 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
       outcomes,
       logger: logger.child({ component: 'gateway' }),
       settings: config.http,
+      auth: config.auth,
+      instanceId: config.instanceId,
       syncTimeoutMs: config.syncTimeoutMs,
       groups: { persistence: config.persistence.groupId, indexer: config.indexer.groupId },
     });
-    const server = await startHttpServer(app, config.port, config.host);
+    lifecycle.onClose('gateway', () => gateway.close());
+    const server = await startHttpServer(gateway.app, config.port, config.host);
     lifecycle.onClose('http', () => server.close());
     logger.info({ port: server.port, ...describeAdapters(config.adapters) }, 'catalog listening');
-    return { port: server.port, lifecycle, log, store, readModels, close: () => lifecycle.close() };
+    return {
+      port: server.port,
+      lifecycle,
+      log,
+      store,
+      readModels,
+      topics: config.adapters.topics,
+      close: () => lifecycle.close(),
+    };
   } catch (error) {
     await lifecycle.close();
     throw error;

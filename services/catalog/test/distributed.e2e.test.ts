@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, spawnService, waitForHealth, type ChildService } from './child-catalog.js';
 import { FAMILIES, distributedEnv } from './families.js';
 import { expectExactlyOnce, startWriters } from './acknowledged-writes.js';
-import { datasetUrn, dropIndices, enc, get, waitUntil } from './harness.js';
+import { SYSTEM_AUTH_HEADERS, datasetUrn, dropIndices, enc, get, waitUntil } from './harness.js';
 
 const real = FAMILIES.find((f) => f.name !== 'embedded')!;
 if (real.skip) console.warn(`skipping the distributed e2e: ${real.skip}`);
@@ -130,7 +130,7 @@ describe.skipIf(real.skip !== undefined)(
         async () => {
           const r = await fetch(`${base}/entities?action=search`, {
             method: 'POST',
-            headers: { 'Content-Type': 'application/json' },
+            headers: { ...SYSTEM_AUTH_HEADERS, 'Content-Type': 'application/json' },
             body: JSON.stringify({
               entity: 'dataset',
               input: '*',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from './families.js';
 import { graphql } from './graphql-client.js';
-import { datasetUrn, proposal, startTestCatalog, type TestCatalog } from './harness.js';
+import { SYSTEM_AUTH_HEADERS, datasetUrn, proposal, startTestCatalog, type TestCatalog } from './harness.js';
 
 /**
  * GraphQL variables may carry a Boolean as the string "true" or "false", as the ecosystem's smoke tests
@@ -44,7 +44,7 @@ for (const family of FAMILIES) {
       base = catalog.baseUrl;
       const res = await fetch(`${base}/aspects?action=ingestProposalBatch`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-Wait-For-Index': 'true' },
+        headers: { ...SYSTEM_AUTH_HEADERS, 'Content-Type': 'application/json', 'X-Wait-For-Index': 'true' },
         body: JSON.stringify({
           proposals: [
             proposal(orders, 'datasetProperties', { name: `orders ${run}` }),

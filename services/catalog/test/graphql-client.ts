@@ -1,3 +1,4 @@
+import { SYSTEM_AUTH_HEADERS } from './harness.js';
 /** A GraphQL answer with its HTTP status, as the e2e suites read it. */
 export interface GraphQLResponse {
   readonly status: number;
@@ -15,7 +16,7 @@ export async function graphql(
 ): Promise<GraphQLResponse> {
   const res = await fetch(`${base}${options.path ?? '/api/graphql'}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...options.headers },
+    headers: { ...SYSTEM_AUTH_HEADERS, 'Content-Type': 'application/json', ...options.headers },
     body: JSON.stringify({ query, variables }),
   });
   const text = await res.text();

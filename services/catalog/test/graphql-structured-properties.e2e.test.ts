@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from './families.js';
 import { graphql, graphqlData as data } from './graphql-client.js';
-import { datasetUrn, proposal, startTestCatalog, waitUntil, type TestCatalog } from './harness.js';
+import {
+  SYSTEM_AUTH_HEADERS,
+  datasetUrn,
+  proposal,
+  startTestCatalog,
+  waitUntil,
+  type TestCatalog,
+} from './harness.js';
 
 /**
  * The structured-property operations of GraphQL (spec 2.6, 2.7, 3.2, 3.3, 4.1) on each family: definitions
@@ -20,7 +27,7 @@ async function failure(base: string, query: string, variables: Record<string, un
 async function write(base: string, proposals: Record<string, unknown>[]): Promise<Response> {
   return fetch(`${base}/aspects?action=ingestProposalBatch`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Wait-For-Index': 'true' },
+    headers: { ...SYSTEM_AUTH_HEADERS, 'Content-Type': 'application/json', 'X-Wait-For-Index': 'true' },
     body: JSON.stringify({ proposals, async: 'false' }),
   });
 }
@@ -541,7 +548,7 @@ for (const family of FAMILIES) {
             b: dataset(urn: $b) { ${READ_FORM} }
           }`,
           { a: orders, b: customers },
-          { headers: { 'x-catalog-store-calls': 'true' } },
+          { headers: { ...SYSTEM_AUTH_HEADERS, 'x-catalog-store-calls': 'true' } },
         );
         expect(res.errors).toBeUndefined();
         // datasets; their properties; the properties' data and entity types (one batch per tick).

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from './families.js';
 import { graphql, graphqlData as data } from './graphql-client.js';
-import { datasetUrn, proposal, startTestCatalog, type TestCatalog } from './harness.js';
+import { SYSTEM_AUTH_HEADERS, datasetUrn, proposal, startTestCatalog, type TestCatalog } from './harness.js';
 
 async function write(base: string, proposals: Record<string, unknown>[]): Promise<void> {
   const res = await fetch(`${base}/aspects?action=ingestProposalBatch`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Wait-For-Index': 'true' },
+    headers: { ...SYSTEM_AUTH_HEADERS, 'Content-Type': 'application/json', 'X-Wait-For-Index': 'true' },
     body: JSON.stringify({ proposals, async: 'false' }),
   });
   if (res.status !== 200) throw new Error(`write failed: ${res.status} ${await res.text()}`);
@@ -96,7 +96,9 @@ for (const family of FAMILIES) {
         expect((await graphql(base, '{ __typename }')).data).toEqual({ __typename: 'Query' });
         const v2 = await graphql(base, '{ __typename }', {}, { path: '/api/v2/graphql' });
         expect(v2.data).toEqual({ __typename: 'Query' });
-        const get = await fetch(`${base}/api/graphql?query=%7B__typename%7D`);
+        const get = await fetch(`${base}/api/graphql?query=%7B__typename%7D`, {
+          headers: SYSTEM_AUTH_HEADERS,
+        });
         expect(get.status).toBe(405);
         expect(await get.text()).toContain('POST');
       });
@@ -104,13 +106,13 @@ for (const family of FAMILIES) {
       it('answers 400 to bad JSON and to a body without a query', async () => {
         const bad = await fetch(`${base}/api/graphql`, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
+          headers: { ...SYSTEM_AUTH_HEADERS, 'Content-Type': 'application/json' },
           body: '{nope',
         });
         expect(bad.status).toBe(400);
         const empty = await fetch(`${base}/api/graphql`, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
+          headers: { ...SYSTEM_AUTH_HEADERS, 'Content-Type': 'application/json' },
           body: '{}',
         });
         expect(empty.status).toBe(400);

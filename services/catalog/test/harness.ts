@@ -41,7 +41,16 @@ export interface JsonResponse {
   readonly text: string;
 }
 
-const RESTLI_HEADERS = { 'Content-Type': 'application/json', 'X-RestLi-Protocol-Version': '2.0.0' };
+/** The system client's credentials at their defaults (`Basic <id>:<secret>` in plain text, as the ecosystem sends them). */
+export const SYSTEM_CLIENT_AUTHORIZATION = 'Basic __datahub_system:JohnSnowKnowsNothing';
+/** What every harness request sends to be authenticated as the system client. */
+export const SYSTEM_AUTH_HEADERS = { Authorization: SYSTEM_CLIENT_AUTHORIZATION };
+
+const RESTLI_HEADERS = {
+  'Content-Type': 'application/json',
+  'X-RestLi-Protocol-Version': '2.0.0',
+  ...SYSTEM_AUTH_HEADERS,
+};
 
 export async function post(
   baseUrl: string,
@@ -164,4 +173,59 @@ export async function dropIndices(env: Record<string, string>): Promise<void> {
   if (url === undefined || prefix === undefined || prefix === '') return;
   const res = await fetch(`${url.replace(/\/$/, '')}/${encodeURIComponent(prefix)}*`, { method: 'DELETE' });
   if (!res.ok && res.status !== 404) throw new Error(`dropping ${prefix}* indices: HTTP ${res.status}`);
+}
+
+/** The root user's password while ROOT_USER_PASSWORD is left at its default. */
+export const ROOT_PASSWORD = 'datahub';
+
+/** A session token of a native user, from `POST /logIn`. */
+export async function logIn(
+  baseUrl: string,
+  username = 'datahub',
+  password = ROOT_PASSWORD,
+): Promise<string> {
+  const res = await fetch(`${baseUrl}/logIn`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  const body = (await res.json()) as { accessToken?: string; message?: string };
+  if (res.status !== 200 || typeof body.accessToken !== 'string') {
+    throw new Error(`logIn as ${username}: HTTP ${res.status} ${JSON.stringify(body)}`);
+  }
+  return body.accessToken;
+}
+
+/**
+ * A personal access token acting as `actor`, minted through GraphQL `createAccessToken` by whoever
+ * `authorization` authenticates (the root user's session by default).
+ */
+export async function personalAccessToken(
+  baseUrl: string,
+  options: { actorUrn?: string; authorization?: string; duration?: string; name?: string } = {},
+): Promise<string> {
+  const authorization = options.authorization ?? `Bearer ${await logIn(baseUrl)}`;
+  const res = await fetch(`${baseUrl}/api/graphql`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: authorization },
+    body: JSON.stringify({
+      query: `mutation($input: CreateAccessTokenInput!) { createAccessToken(input: $input) { accessToken } }`,
+      variables: {
+        input: {
+          type: 'PERSONAL',
+          actorUrn: options.actorUrn ?? 'urn:li:corpuser:datahub',
+          duration: options.duration ?? 'ONE_DAY',
+          name: options.name ?? 'test token',
+        },
+      },
+    }),
+  });
+  const body = (await res.json()) as {
+    data?: { createAccessToken?: { accessToken?: string } };
+    errors?: unknown;
+  };
+  const token = body.data?.createAccessToken?.accessToken;
+  if (typeof token !== 'string')
+    throw new Error(`createAccessToken: HTTP ${res.status} ${JSON.stringify(body)}`);
+  return token;
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { skipUnlessCi } from '@catalog/testkit';
-import { startTestCatalog, type TestCatalog } from './harness.js';
+import { ROOT_PASSWORD, startTestCatalog, type TestCatalog } from './harness.js';
 
 const executablePath = process.env['CATALOG_CHROMIUM'] || '/usr/bin/chromium';
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -83,6 +83,11 @@ export function offlineBrowserSuite(): {
       if (browser === undefined || catalog === undefined) throw new Error('the suite has not started');
       context = await browser.newContext();
       context.setDefaultTimeout(timeout);
+      // Logged in as a browser user is: the login's session cookie authenticates the page's calls.
+      const login = await context.request.post(`${catalog.baseUrl}/logIn`, {
+        data: { username: 'datahub', password: ROOT_PASSWORD },
+      });
+      if (login.status() !== 200) throw new Error(`logIn: HTTP ${login.status()} ${await login.text()}`);
       return openOffline(context, `${catalog.baseUrl}${path}`, timeout);
     },
   };

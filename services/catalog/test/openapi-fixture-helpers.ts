@@ -1,3 +1,4 @@
+import { SYSTEM_AUTH_HEADERS } from './harness.js';
 /**
  * Helpers for replaying the shapes of the ecosystem's OpenAPI smoke-test fixtures (smoke-test/tests/openapi/
  * in the public DataHub repository). Their runner sends each request and, when a step has an expected body,
@@ -38,6 +39,7 @@ export async function call(
   const res = await fetch(url, {
     method,
     headers: {
+      ...SYSTEM_AUTH_HEADERS,
       'Content-Type': options.contentType ?? 'application/json',
       accept: 'application/json',
       ...options.headers,

@@ -16,7 +16,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from './families.js';
-import { startTestCatalog, type TestCatalog } from './harness.js';
+import { personalAccessToken, startTestCatalog, type TestCatalog } from './harness.js';
 import {
   call,
   compareLikeFixture,
@@ -80,12 +80,18 @@ for (const family of FAMILIES) {
   describe.skipIf(family.skip !== undefined)(`OpenAPI v3 smoke fixtures replayed on ${family.name}`, () => {
     let catalog: TestCatalog;
     let base: string;
+    /** The smoke tests act as the root user `datahub`, with a personal access token. */
+    let authorization: string;
     const send = (method: string, path: string, body?: unknown, options?: CallOptions) =>
-      call(base, method, path, body, options);
+      call(base, method, path, body, {
+        ...options,
+        headers: { Authorization: authorization, ...options?.headers },
+      });
 
     beforeAll(async () => {
-      catalog = await startTestCatalog({ ...family.env(), DEFAULT_ACTOR: 'urn:li:corpuser:datahub' });
+      catalog = await startTestCatalog(family.env());
       base = catalog.baseUrl;
+      authorization = `Bearer ${await personalAccessToken(base)}`;
     });
     afterAll(async () => catalog?.dispose());
 

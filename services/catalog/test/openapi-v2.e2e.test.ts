@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from './families.js';
-import { startTestCatalog, type TestCatalog } from './harness.js';
+import { SYSTEM_AUTH_HEADERS, startTestCatalog, type TestCatalog } from './harness.js';
 
 async function call(
   base: string,
@@ -11,7 +11,7 @@ async function call(
 ): Promise<{ status: number; body: unknown }> {
   const res = await fetch(`${base}${path}`, {
     method,
-    headers: { 'Content-Type': contentType, accept: 'application/json' },
+    headers: { ...SYSTEM_AUTH_HEADERS, 'Content-Type': contentType, accept: 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
@@ -49,7 +49,7 @@ for (const family of FAMILIES) {
       ] as const;
       const res = await fetch(`${base}/aspects?action=ingestProposalBatch`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-Wait-For-Index': 'true' },
+        headers: { ...SYSTEM_AUTH_HEADERS, 'Content-Type': 'application/json', 'X-Wait-For-Index': 'true' },
         body: JSON.stringify({
           async: 'false',
           proposals: profiles.map(([urn, day]) => ({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from './families.js';
-import { startTestCatalog, type TestCatalog } from './harness.js';
+import { SYSTEM_AUTH_HEADERS, startTestCatalog, type TestCatalog } from './harness.js';
 
 interface Reply {
   readonly status: number;
@@ -11,7 +11,7 @@ interface Reply {
 async function call(base: string, method: string, path: string, body?: unknown): Promise<Reply> {
   const res = await fetch(`${base}${path}`, {
     method,
-    headers: { 'Content-Type': 'application/json' },
+    headers: { ...SYSTEM_AUTH_HEADERS, 'Content-Type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
@@ -47,7 +47,10 @@ for (const family of FAMILIES) {
           datasetProperties: { value: { description: 'first' } },
           globalTags: { value: { tags: [{ tag: 'urn:li:tag:a' }] } },
         },
-        { urn: plain, datasetProperties: { value: { description: 'second' }, headers: {} } },
+        {
+          urn: plain,
+          datasetProperties: { value: { description: 'second' }, headers: { ...SYSTEM_AUTH_HEADERS } },
+        },
       ]);
       expect(res.status).toBe(200);
       // New entities: what their creation stored (key and default aspects) comes back too.
@@ -169,7 +172,13 @@ for (const family of FAMILIES) {
       const read = async (version?: string) =>
         (
           await call(base, 'POST', `${V3}/dataset/batchGet`, [
-            { urn, globalTags: version === undefined ? {} : { headers: { 'If-Version-Match': version } } },
+            {
+              urn,
+              globalTags:
+                version === undefined
+                  ? {}
+                  : { headers: { ...SYSTEM_AUTH_HEADERS, 'If-Version-Match': version } },
+            },
           ])
         ).body as { globalTags: { value: { tags: { tag: string }[] } } }[];
       expect((await read())[0]!.globalTags.value.tags[0]!.tag).toBe('urn:li:tag:second');
@@ -182,7 +191,10 @@ for (const family of FAMILIES) {
       const urn = `urn:li:dataset:(urn:li:dataPlatform:hive,v3_${run}.conditional,PROD)`;
       const write = (version: string, removed: boolean) =>
         call(base, 'POST', `${V3}/dataset?async=false`, [
-          { urn, status: { value: { removed }, headers: { 'If-Version-Match': version } } },
+          {
+            urn,
+            status: { value: { removed }, headers: { ...SYSTEM_AUTH_HEADERS, 'If-Version-Match': version } },
+          },
         ]);
       expect(await write('-10000', false)).toMatchObject({
         status: 412,
@@ -249,7 +261,11 @@ for (const family of FAMILIES) {
       const write = (version: string) =>
         fetch(`${base}${path}`, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', 'If-Version-Match': version },
+          headers: {
+            ...SYSTEM_AUTH_HEADERS,
+            'Content-Type': 'application/json',
+            'If-Version-Match': version,
+          },
           body: JSON.stringify({ value: { removed: false } }),
         });
       expect((await write('3')).status).toBe(412);
@@ -275,7 +291,7 @@ for (const family of FAMILIES) {
     it('scrolls one type in pages, with no scrollId on the last one', async () => {
       await fetch(`${base}/aspects?action=ingestProposal`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-Wait-For-Index': 'true' },
+        headers: { ...SYSTEM_AUTH_HEADERS, 'Content-Type': 'application/json', 'X-Wait-For-Index': 'true' },
         body: JSON.stringify({
           proposal: {
             entityType: 'dataset',
@@ -313,7 +329,7 @@ for (const family of FAMILIES) {
       const urnOf = (i: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,v3sort_${run}.n${i},PROD)`;
       const indexed = await fetch(`${base}/aspects?action=ingestProposalBatch`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-Wait-For-Index': 'true' },
+        headers: { ...SYSTEM_AUTH_HEADERS, 'Content-Type': 'application/json', 'X-Wait-For-Index': 'true' },
         body: JSON.stringify({
           proposals: names.map((name, i) => ({
             entityType: 'dataset',
@@ -382,7 +398,7 @@ for (const family of FAMILIES) {
       expect(noUrn).toMatchObject({ status: 400, body: { error: 'Missing `urn` field' } });
       const badJson = await fetch(`${base}${V3}/dataset`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
+        headers: { ...SYSTEM_AUTH_HEADERS, 'Content-Type': 'application/json' },
         body: '[{',
       });
       expect(badJson.status).toBe(400);
@@ -394,9 +410,9 @@ for (const family of FAMILIES) {
     it('serves its document as JSON and YAML, and the Rest.li docs page rendered from it', async () => {
       const json = await call(base, 'GET', '/openapi/v3/api-docs');
       expect(json.body).toMatchObject({ openapi: '3.1.0' });
-      const yaml = await fetch(`${base}/openapi/v3/api-docs.yaml`);
+      const yaml = await fetch(`${base}/openapi/v3/api-docs.yaml`, { headers: SYSTEM_AUTH_HEADERS });
       expect((await yaml.text()).startsWith('openapi: 3.1.0')).toBe(true);
-      const docs = await fetch(`${base}/restli/docs`);
+      const docs = await fetch(`${base}/restli/docs`, { headers: SYSTEM_AUTH_HEADERS });
       expect(docs.headers.get('content-type')).toContain('text/html');
       const page = await docs.text();
       expect(page).toContain('POST /aspects');
@@ -410,7 +426,9 @@ for (const family of FAMILIES) {
       const paths = Object.keys((v3.body as { paths: object }).paths);
       expect(paths).toContain('/openapi/v3/entity/dataset/{urn}/globaltags');
       expect(paths).not.toContain('/aspects');
-      const v2 = await fetch(`${base}/openapi/v3/api-docs.yaml?group=50-openapi-v2`);
+      const v2 = await fetch(`${base}/openapi/v3/api-docs.yaml?group=50-openapi-v2`, {
+        headers: SYSTEM_AUTH_HEADERS,
+      });
       expect(await v2.text()).toContain('/openapi/v2/timeseries/{entityName}/{aspectName}');
       const unknown = await call(base, 'GET', '/openapi/v3/api-docs?group=99-nothing');
       expect(unknown).toMatchObject({ status: 400, body: { error: expect.stringContaining('group') } });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  SYSTEM_AUTH_HEADERS,
   datasetUrn,
   enc,
   get,
@@ -16,7 +17,7 @@ const WAIT = { 'X-Wait-For-Index': 'true' };
 async function write(base: string, proposals: Record<string, unknown>[]): Promise<void> {
   const res = await fetch(`${base}/aspects?action=ingestProposalBatch`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...WAIT },
+    headers: { ...SYSTEM_AUTH_HEADERS, 'Content-Type': 'application/json', ...WAIT },
     body: JSON.stringify({ proposals, async: 'false' }),
   });
   if (res.status !== 200) throw new Error(`write failed: ${res.status} ${await res.text()}`);

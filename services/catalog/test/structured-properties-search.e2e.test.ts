@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from './families.js';
 import { graphql } from './graphql-client.js';
-import { datasetUrn, get, post, proposal, startTestCatalog, waitUntil, type TestCatalog } from './harness.js';
+import {
+  SYSTEM_AUTH_HEADERS,
+  datasetUrn,
+  get,
+  post,
+  proposal,
+  startTestCatalog,
+  waitUntil,
+  type TestCatalog,
+} from './harness.js';
 
 /**
  * Structured properties in search (spec 2.6, 2.7, 3.2, 3.3, 4.1, 4.6, 7, 8), on each family: definitions
@@ -15,7 +24,7 @@ const RESTLI = { 'Content-Type': 'application/json', 'X-RestLi-Protocol-Version'
 async function ingest(base: string, p: Record<string, unknown>): Promise<void> {
   const res = await fetch(`${base}/aspects?action=ingestProposal`, {
     method: 'POST',
-    headers: { ...RESTLI, 'X-Wait-For-Index': 'true' },
+    headers: { ...SYSTEM_AUTH_HEADERS, ...RESTLI, 'X-Wait-For-Index': 'true' },
     body: JSON.stringify({ proposal: p }),
   });
   if (res.status !== 200) throw new Error(`ingestProposal failed: ${res.status} ${await res.text()}`);
@@ -227,7 +236,7 @@ for (const family of FAMILIES) {
       const scroll = (criteria: Criterion[]) =>
         fetch(`${base}/openapi/v3/entity/scroll?count=50`, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
+          headers: { ...SYSTEM_AUTH_HEADERS, 'Content-Type': 'application/json' },
           body: JSON.stringify({ entities: ['dataset'], filter: { and: [{ criteria }] } }),
         });
       const ok = await scroll([{ field: field('retentionTime'), condition: 'GREATER_THAN', values: ['45'] }]);

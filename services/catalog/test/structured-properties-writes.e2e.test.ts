@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from './families.js';
-import { startTestCatalog, type TestCatalog } from './harness.js';
+import { SYSTEM_AUTH_HEADERS, startTestCatalog, type TestCatalog } from './harness.js';
 
 /**
  * The structured-property write rules (persistence) as every write route meets them: Rest.li
@@ -23,7 +23,7 @@ async function call(
 ): Promise<Reply> {
   const res = await fetch(`${base}${path}`, {
     method,
-    headers: { 'Content-Type': contentType, 'X-RestLi-Protocol-Version': '2.0.0' },
+    headers: { ...SYSTEM_AUTH_HEADERS, 'Content-Type': contentType, 'X-RestLi-Protocol-Version': '2.0.0' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();

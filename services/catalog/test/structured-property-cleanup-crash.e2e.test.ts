@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { freePort, spawnService, waitForHealth, type ChildService } from './child-catalog.js';
-import { datasetUrn, get, post, proposal, waitUntil } from './harness.js';
+import { SYSTEM_AUTH_HEADERS, datasetUrn, get, post, proposal, waitUntil } from './harness.js';
 
 /**
  * Spec 3.2's asynchronous value removal survives a crash: the catalog is killed -9 while it removes a
@@ -75,6 +75,7 @@ it('removes every value of a hard-deleted property after a kill -9 during the re
   });
   const deleted = await fetch(`${base}/openapi/v3/entity/structuredProperty/${encodeURIComponent(gone)}`, {
     method: 'DELETE',
+    headers: SYSTEM_AUTH_HEADERS,
   });
   expect(deleted.status).toBe(200);
 

@@ -1,5 +1,5 @@
 import express, { type Express, type Request, type Response } from 'express';
-import { ValidationError } from '@catalog/model';
+import { ValidationError, type CheckedProposal } from '@catalog/model';
 import type { EventLog, TopicNames } from '@catalog/events';
 import type { GraphIndex, SearchIndex, TimeseriesIndex } from '@catalog/search';
 import type { AspectStore } from '@catalog/store';
@@ -39,13 +39,19 @@ import { autocompleteAction, browseAction, searchAction } from './restli/search-
 import { getTimeseriesAspectValues } from './restli/timeseries-values.js';
 import { schemaRegistryRouter } from './schema-registry/schema-registry-router.js';
 import { serverConfig } from './server-config.js';
+import type { GatewayAuth } from './auth/gateway-auth.js';
+import { authenticationMiddleware } from './auth/authentication-middleware.js';
+import { authorizeProposals } from './auth/proposal-authorization.js';
+import { actorOf } from './auth/rest-authorization.js';
+import { queryUrn, RouteGuards } from './auth/route-guards.js';
+import { identityUserUrn } from './auth/identity-endpoint.js';
+import { gmsAuthRouter, loginRouter } from './identity/auth-router.js';
+import type { NativeUserService } from './identity/native-user-service.js';
 
 export interface GatewaySettings extends IngestSettings {
   readonly maxBodyBytes: number;
   /** Version reported at /config. */
   readonly serverVersion: string;
-  /** The actor of writes while authentication is off. */
-  readonly defaultActor: string;
   /** How long a write with X-Wait-For-Index waits for the indexer. */
   readonly indexWaitTimeoutMs: number;
 }
@@ -68,6 +74,8 @@ export interface GatewayDeps {
   readonly indexWaiter: IndexWaiter;
   readonly logger: Logger;
   readonly settings: GatewaySettings;
+  readonly auth: GatewayAuth;
+  readonly nativeUsers: NativeUserService;
 }
 
 type Handler = (req: Request, res: Response) => Promise<void> | void;
@@ -88,7 +96,8 @@ function actions(resource: string, table: Record<string, Handler>): Handler {
 
 /** Builds the HTTP interface over the ports it is given; main.ts decides which adapters those are. */
 export function createGatewayApp(deps: GatewayDeps): Express {
-  const { store, settings, logger, readModels } = deps;
+  const { store, settings, logger, readModels, auth } = deps;
+  const guard = new RouteGuards(auth);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -97,7 +106,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   const ingest: IngestContext = {
     submitter: deps.submitter,
     settings,
-    actor: settings.defaultActor,
+    actorOf,
+    authorize: (res, proposals) => authorizeProposals(auth, store, res, proposals),
     waitForIndex: (outcomes) =>
       deps.indexWaiter.waitFor(
         outcomes.flatMap((o) => o.changeLogs ?? []),
@@ -111,6 +121,13 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     next();
   });
 
+  // Who acts, and where from, is established once here for every route after it.
+  app.use(authenticationMiddleware(auth, logger));
+  const authDeps = { users: deps.nativeUsers, auth, logger, maxBodyBytes: settings.maxBodyBytes };
+  app.use(loginRouter(authDeps));
+  app.use(gmsAuthRouter(authDeps));
+  app.get('/openapi/operations/identity/user/urn', identityUserUrn);
+
   app.get('/health', (_req, res) => void res.status(200).end());
   app.get('/health/live', (_req, res) => void res.status(200).end());
   app.get('/config', (_req, res) => void res.json(serverConfig(settings.serverVersion)));
@@ -121,43 +138,79 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     actions('aspects', {
       ingestProposal: (req, res) => ingestProposal(req, res, ingest),
       ingestProposalBatch: (req, res) => ingestProposalBatch(req, res, ingest),
-      getTimeseriesAspectValues: (req, res) => getTimeseriesAspectValues(req, res, readModels.timeseries),
+      getTimeseriesAspectValues: async (req, res) => {
+        const body = (req.body ?? {}) as Record<string, unknown>;
+        if (typeof body['urn'] === 'string' && typeof body['aspect'] === 'string') {
+          await guard.readTimeseries(res, body['urn'], body['aspect']);
+        }
+        await getTimeseriesAspectValues(req, res, readModels.timeseries);
+      },
     }),
   );
-  app.get('/aspects/:urn', (req, res) => getVersionedAspect(req, res, store));
-  app.get('/entitiesV2/:urn', (req, res) => getEntityV2(req, res, store));
-  app.get('/entitiesV2', (req, res) => batchGetEntitiesV2(req, res, store));
-  app.get('/entities/:urn', (req, res) => getEntitySnapshot(req, res, store));
+  app.get('/aspects/:urn', async (req, res) => {
+    await guard.readEntity(res, String(req.params['urn']));
+    await getVersionedAspect(req, res, store);
+  });
+  app.get('/entitiesV2/:urn', async (req, res) => {
+    await guard.readEntity(res, String(req.params['urn']));
+    await getEntityV2(req, res, store);
+  });
+  app.get('/entitiesV2', async (req, res) => {
+    await guard.readEntity(res, undefined);
+    await batchGetEntitiesV2(req, res, store);
+  });
+  app.get('/entities/:urn', async (req, res) => {
+    await guard.readEntity(res, String(req.params['urn']));
+    await getEntitySnapshot(req, res, store);
+  });
+  const searchGuarded =
+    (handler: Handler): Handler =>
+    async (req, res) => {
+      const entity = (req.body as Record<string, unknown> | undefined)?.['entity'];
+      await guard.search(res, typeof entity === 'string' ? entity : undefined);
+      await handler(req, res);
+    };
   app.post(
     '/entities',
     json,
     actions('entities', {
-      search: (req, res) => searchAction(req, res, readModels.search),
-      browse: (req, res) => browseAction(req, res, readModels.search),
-      autocomplete: (req, res) => autocompleteAction(req, res, readModels.search),
+      search: searchGuarded((req, res) => searchAction(req, res, readModels.search)),
+      browse: searchGuarded((req, res) => browseAction(req, res, readModels.search)),
+      autocomplete: searchGuarded((req, res) => autocompleteAction(req, res, readModels.search)),
     }),
   );
-  app.get('/relationships', (req, res) => getRelationships(req, res, readModels.graph));
-  app.get(['/openapi/relationships/v1', '/openapi/relationships/v1/'], (req, res) =>
-    getRelationshipsV1(req, res, readModels.graph),
-  );
+  app.get('/relationships', async (req, res) => {
+    await guard.readEntity(res, queryUrn(req));
+    await getRelationships(req, res, readModels.graph);
+  });
+  app.get(['/openapi/relationships/v1', '/openapi/relationships/v1/'], async (req, res) => {
+    await guard.readEntity(res, queryUrn(req));
+    await getRelationshipsV1(req, res, readModels.graph);
+  });
   for (const path of ['/operations', '/gms/operations', '/api/gms/operations']) {
     app.post(
       path,
       json,
-      actions(path.slice(1), { restoreIndices: (req, res) => restoreIndices(req, res, restore) }),
+      actions(path.slice(1), {
+        restoreIndices: async (req, res) => {
+          await guard.restoreIndices(res);
+          await restoreIndices(req, res, restore);
+        },
+      }),
     );
   }
-  app.get(
-    '/openapi/operations/messaging/transport',
-    (_req, res) => void res.json({ transport: deps.transport }),
-  );
-  app.get('/openapi/operations/messaging/:kind/consumer/lag', (req, res) =>
-    consumerLag(req, res, { log: deps.log, topics: deps.topics, groups: deps.groups }),
-  );
-  app.get('/openapi/operations/structuredProperties/cleanup', (req, res) =>
-    structuredPropertyCleanup(req, res, { search: readModels.search }),
-  );
+  app.get('/openapi/operations/messaging/transport', async (_req, res) => {
+    await guard.systemOperation(res, 'read the transport');
+    res.json({ transport: deps.transport });
+  });
+  app.get('/openapi/operations/messaging/:kind/consumer/lag', async (req, res) => {
+    await guard.systemOperation(res, 'read consumer lag');
+    await consumerLag(req, res, { log: deps.log, topics: deps.topics, groups: deps.groups });
+  });
+  app.get('/openapi/operations/structuredProperties/cleanup', async (req, res) => {
+    await guard.systemOperation(res, 'read clean-up progress');
+    await structuredPropertyCleanup(req, res, { search: readModels.search });
+  });
 
   app.use('/schema-registry/api', schemaRegistryRouter({ topics: deps.topics, log: deps.log, logger }));
   const entityApi = {
@@ -166,7 +219,9 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     timeseries: readModels.timeseries,
     submitter: deps.submitter,
     logger,
-    actor: settings.defaultActor,
+    guard,
+    authorize: (res: Response, proposals: readonly CheckedProposal[]) =>
+      authorizeProposals(auth, store, res, proposals),
     maxBodyBytes: settings.maxBodyBytes,
   };
   // Each document is built once, when first asked for (the whole one has a path per entity and aspect).
@@ -202,12 +257,23 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   mountSwaggerUi(app, '/openapi/v3/api-docs', API_GROUPS);
   app.use('/openapi/v3/entity', entityApiRouter(entityApi, 'v3'));
   app.use('/openapi/v2/entity', entityApiRouter(entityApi, 'v2'));
-  app.use('/openapi/v2/timeseries', timeseriesApiRouter({ timeseries: readModels.timeseries, logger }));
+  app.use(
+    '/openapi/v2/timeseries',
+    timeseriesApiRouter({ timeseries: readModels.timeseries, logger, guard }),
+  );
 
   mountGraphQL(
     app,
-    { store, search: readModels.search, graph: readModels.graph, submitter: deps.submitter, logger },
-    { defaultActor: settings.defaultActor, maxBodyBytes: settings.maxBodyBytes },
+    {
+      store,
+      search: readModels.search,
+      graph: readModels.graph,
+      submitter: deps.submitter,
+      logger,
+      auth,
+      nativeUsers: deps.nativeUsers,
+    },
+    { maxBodyBytes: settings.maxBodyBytes },
   );
 
   app.use((req: Request, res: Response) => {

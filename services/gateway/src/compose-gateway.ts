@@ -1,9 +1,14 @@
-import type { EventLog } from '@catalog/events';
+import type { AuthSettings } from '@catalog/auth';
+import type { Consumer, EventLog } from '@catalog/events';
 import type { AdapterSettings, Logger, OutcomeChannel, SearchAdapters } from '@catalog/runtime';
 import type { AspectStore } from '@catalog/store';
 import { randomUUID } from 'node:crypto';
 import type { Express } from 'express';
 import { createGatewayApp, type GatewaySettings } from './app.js';
+import { startAuthCacheInvalidation } from './auth/auth-cache-invalidation.js';
+import { createGatewayAuth } from './auth/create-gateway-auth.js';
+import type { GatewayAuth } from './auth/gateway-auth.js';
+import { NativeUserService } from './identity/native-user-service.js';
 import { ProposalSubmitter } from './ingest/proposal-submitter.js';
 import { IndexWaiter } from './operations/index-waiter.js';
 
@@ -15,12 +20,26 @@ export interface GatewayParts {
   readonly outcomes: OutcomeChannel;
   readonly logger: Logger;
   readonly settings: GatewaySettings;
+  readonly auth: AuthSettings;
   readonly syncTimeoutMs: number;
   readonly groups: { readonly persistence: string; readonly indexer: string };
+  /** Unique per process: names this instance's own consumer groups. */
+  readonly instanceId: string;
 }
 
-/** Assembles the gateway app from opened adapters: shared by the gateway's main and the all-in-one catalog. */
-export function composeGateway(parts: GatewayParts): Express {
+export interface ComposedGateway {
+  readonly app: Express;
+  readonly auth: GatewayAuth;
+  /** Stops what the gateway started besides HTTP (its cache-invalidation consumer). */
+  close(): Promise<void>;
+}
+
+/**
+ * Assembles the gateway from opened adapters (shared by the gateway's main and the all-in-one catalog):
+ * authentication over the store and a consumer that keeps the auth caches true to the change log (the
+ * root user, roles and default policies are system-update's bootstrap).
+ */
+export async function composeGateway(parts: GatewayParts): Promise<ComposedGateway> {
   const { readModels } = parts;
   const submitter = new ProposalSubmitter({
     log: parts.log,
@@ -41,7 +60,32 @@ export function composeGateway(parts: GatewayParts): Express {
     },
     pollMs: parts.adapters.kafka ? 50 : 5,
   });
-  return createGatewayApp({
+  const auth = createGatewayAuth({
+    settings: parts.auth,
+    store: parts.store,
+    log: parts.log,
+    platformEventTopic: parts.adapters.topics.platformEvent,
+    submitter,
+    logger: parts.logger,
+  });
+  await parts.log.ensureTopics([{ name: parts.adapters.topics.platformEvent }]);
+  const nativeUsers = new NativeUserService({
+    store: parts.store,
+    submitter,
+    auth,
+    logger: parts.logger.child({ component: 'native-users' }),
+  });
+  let invalidation: Consumer | undefined;
+  if (parts.auth.enabled) {
+    invalidation = await startAuthCacheInvalidation({
+      log: parts.log,
+      topic: parts.adapters.topics.metadataChangeLogVersioned,
+      groupId: `gateway-auth-cache-${parts.instanceId}`,
+      auth,
+      logger: parts.logger,
+    });
+  }
+  const app = createGatewayApp({
     store: parts.store,
     log: parts.log,
     topics: parts.adapters.topics,
@@ -52,5 +96,8 @@ export function composeGateway(parts: GatewayParts): Express {
     indexWaiter,
     logger: parts.logger,
     settings: parts.settings,
+    auth,
+    nativeUsers,
   });
+  return { app, auth, close: async () => void (await invalidation?.stop()) };
 }

@@ -6,6 +6,7 @@ import {
   type AdapterSettings,
 } from '@catalog/runtime';
 import type { TopicNames } from '@catalog/events';
+import { readAuthSettings, type AuthSettings } from '@catalog/auth';
 import { randomUUID } from 'node:crypto';
 import type { GatewaySettings } from './app.js';
 
@@ -15,6 +16,7 @@ export interface GatewayConfig {
   readonly logLevel: string;
   readonly adapters: AdapterSettings;
   readonly http: GatewaySettings;
+  readonly auth: AuthSettings;
   readonly syncTimeoutMs: number;
   /** Unique per process: the consumer group on the outcome topic. */
   readonly instanceId: string;
@@ -32,6 +34,7 @@ export function readGatewaySection(
   return {
     port: env.int('PORT', 8080, { min: 0, max: 65535 }),
     host: env.string('HOST', '0.0.0.0'),
+    auth: readAuthSettings(env),
     syncTimeoutMs: env.int('SYNC_INGEST_TIMEOUT_MS', 30_000, { min: 100 }),
     instanceId: env.string('GATEWAY_INSTANCE_ID', randomUUID()),
     groups: {
@@ -43,7 +46,6 @@ export function readGatewaySection(
       asyncDefault: env.bool('ASYNC_INGEST_DEFAULT', false),
       maxBatchProposals: env.int('MAX_BATCH_PROPOSALS', 10_000, { min: 1 }),
       serverVersion: SERVER_VERSION,
-      defaultActor: env.string('DEFAULT_ACTOR', 'urn:li:corpuser:__datahub_system'),
       indexWaitTimeoutMs: env.int('INDEX_WAIT_TIMEOUT_MS', 30_000, { min: 100 }),
     },
   };

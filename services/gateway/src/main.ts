@@ -31,7 +31,7 @@ await runMain(logger, async () => {
     logger,
   });
   lifecycle.onClose('outcome channel', () => outcomes.close());
-  const app = composeGateway({
+  const gateway = await composeGateway({
     adapters: config.adapters,
     log,
     store,
@@ -39,10 +39,13 @@ await runMain(logger, async () => {
     outcomes,
     logger,
     settings: config.http,
+    auth: config.auth,
+    instanceId: config.instanceId,
     syncTimeoutMs: config.syncTimeoutMs,
     groups: config.groups,
   });
-  const server = await startHttpServer(app, config.port, config.host);
+  lifecycle.onClose('gateway', () => gateway.close());
+  const server = await startHttpServer(gateway.app, config.port, config.host);
   lifecycle.onClose('http', () => server.close());
   logger.info({ port: server.port, ...describeAdapters(config.adapters) }, 'gateway listening');
   return lifecycle;

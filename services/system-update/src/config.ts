@@ -1,3 +1,4 @@
+import { DEFAULT_ROOT_PASSWORD } from '@catalog/auth';
 import { readStructuredPropertySettings, type StructuredPropertySettings } from '@catalog/model';
 import { EnvReader, readAdapterSettings, type AdapterSettings } from '@catalog/runtime';
 
@@ -21,6 +22,8 @@ export interface SystemUpdateConfig {
    * properties left behind (spec 3.2), and free their names, once no entity holds their values.
    */
   readonly structuredPropertyMappingCleanup: boolean;
+  /** ROOT_USER_PASSWORD: the root user's first password (ignored once it has credentials). */
+  readonly rootPassword: string;
 }
 
 /**
@@ -56,6 +59,7 @@ export function readSystemUpdateConfig(
     ...(urnLike ? { urnLike } : {}),
     structuredProperties: readStructuredPropertySettings(env),
     structuredPropertyMappingCleanup: env.bool('ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE', false),
+    rootPassword: env.string('ROOT_USER_PASSWORD', DEFAULT_ROOT_PASSWORD),
   };
   env.finish();
   if (unknown.length > 0)

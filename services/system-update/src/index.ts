@@ -6,3 +6,10 @@ export {
   type BootstrapTypeEntitiesDeps,
   type BootstrapTypeEntitiesReport,
 } from './bootstrap-type-entities.js';
+export {
+  awaitIdentityBootstrap,
+  bootstrapIdentity,
+  ROOT_USER_URN,
+  type BootstrapIdentityDeps,
+  type BootstrapIdentityReport,
+} from './bootstrap-identity.js';

@@ -4,6 +4,8 @@ import { entityRegistry } from '@catalog/model';
 import type { Logger, SearchAdapters } from '@catalog/runtime';
 import type { AspectStore } from '@catalog/store';
 import { bootstrapTypeEntities } from './bootstrap-type-entities.js';
+import { bootstrapIdentity } from './bootstrap-identity.js';
+import { DEFAULT_ROOT_PASSWORD } from '@catalog/auth';
 import type { SystemUpdateConfig } from './config.js';
 import { restoreAll, type RestoreReport } from './restore-all.js';
 import { cleanupStructuredPropertyMappings } from './structured-property-mapping-cleanup.js';
@@ -20,7 +22,9 @@ export interface SystemUpdateDeps {
 export async function runSystemUpdate(
   deps: SystemUpdateDeps,
   config: Pick<SystemUpdateConfig, 'steps' | 'clean' | 'batchSize' | 'urnLike'> &
-    Partial<Pick<SystemUpdateConfig, 'structuredProperties' | 'structuredPropertyMappingCleanup'>>,
+    Partial<
+      Pick<SystemUpdateConfig, 'structuredProperties' | 'structuredPropertyMappingCleanup' | 'rootPassword'>
+    >,
 ): Promise<RestoreReport | undefined> {
   const { topics, readModels, logger } = deps;
   await deps.log.ensureTopics([
@@ -48,6 +52,14 @@ export async function runSystemUpdate(
     logger,
   });
   logger.info(types, 'type entities in place or proposed');
+  const identity = await bootstrapIdentity({
+    log: deps.log,
+    store: deps.store,
+    topic: topics.metadataChangeProposal,
+    logger,
+    rootPassword: config.rootPassword ?? DEFAULT_ROOT_PASSWORD,
+  });
+  logger.info(identity, 'root user, roles and default policies in place or proposed');
   const cleanup = async () => {
     if (config.structuredPropertyMappingCleanup === true)
       await cleanupStructuredPropertyMappings({ store: deps.store, search: readModels.search, logger });

@@ -12,6 +12,7 @@ import {
   enc,
   get,
   post,
+  personalAccessToken,
   startTestCatalog,
   waitUntil,
   type JsonResponse,
@@ -69,7 +70,13 @@ for (const family of FAMILIES) {
         if ('skip' in found) return;
         catalog = await startTestCatalog(family.env());
         dir = await mkdtemp(join(tmpdir(), 'catalog-ingest-'));
-        const env = { ...process.env, DATAHUB_TELEMETRY_ENABLED: 'false', DATAHUB_GMS_URL: catalog.baseUrl };
+        // The CLI authenticates with a personal access token, as users run it.
+        const env = {
+          ...process.env,
+          DATAHUB_TELEMETRY_ENABLED: 'false',
+          DATAHUB_GMS_URL: catalog.baseUrl,
+          DATAHUB_GMS_TOKEN: await personalAccessToken(catalog.baseUrl),
+        };
         const tag = Date.now().toString(36);
         const made = await run(
           found.python,
@@ -87,6 +94,7 @@ for (const family of FAMILIES) {
           '  type: datahub-rest',
           '  config:',
           `    server: ${catalog.baseUrl}`,
+          '    token: ${DATAHUB_GMS_TOKEN}',
         ].join('\n');
         await writeFile(join(dir, 'recipe.yml'), recipe);
         const datahub = join(dirname(found.python), 'datahub');

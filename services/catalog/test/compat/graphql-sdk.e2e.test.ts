@@ -47,8 +47,8 @@ for (const family of FAMILIES) {
       expect(report.all).toEqual(report.expected.all);
     });
 
-    it('execute_graphql answers me', () => {
-      expect(report.me).toBe('urn:li:corpuser:__datahub_system');
+    it('execute_graphql answers me: the user its personal access token acts as', () => {
+      expect(report.me).toBe('urn:li:corpuser:datahub');
     });
 
     it('get_related_entities pages through the OpenAPI relationships', () => {

@@ -7,6 +7,7 @@ and removes a tag with remove_tag. Prints one JSON line with what each call retu
 """
 
 import json
+import os
 import sys
 import time
 
@@ -29,7 +30,7 @@ from datahub.metadata.schema_classes import (
 )
 
 GMS, RUN = sys.argv[1], sys.argv[2]
-graph = DataHubGraph(DatahubClientConfig(server=GMS))
+graph = DataHubGraph(DatahubClientConfig(server=GMS, token=os.environ["DATAHUB_GMS_TOKEN"]))
 
 container = make_container_urn(f"db_{RUN}")
 hive = [make_dataset_urn("hive", f"{RUN}.t{i}", "PROD") for i in range(5)]

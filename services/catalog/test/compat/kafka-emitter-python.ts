@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { personalAccessToken } from '../harness.js';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,13 +35,16 @@ export async function pythonWithKafkaEmitter(): Promise<{ python: string } | { s
 }
 
 /**
- * Runs one of this folder's Python scripts with `args` and returns the JSON its last stdout line holds
- * (the scripts print their report there), with the SDK's telemetry off.
+ * Runs one of this folder's Python scripts with `args` (the first is the catalog's URL) and returns the
+ * JSON its last stdout line holds (the scripts print their report there), with the SDK's telemetry off.
+ * The SDK authenticates as users do: with a personal access token of the root user, minted for the run
+ * and handed over in DATAHUB_GMS_TOKEN.
  */
 export async function pythonReport<T>(python: string, script: string, args: readonly string[]): Promise<T> {
+  const token = await personalAccessToken(args[0]!);
   const { stdout } = await run(python, [resolve(dirname(fileURLToPath(import.meta.url)), script), ...args], {
     timeout: 240_000,
-    env: { ...process.env, DATAHUB_TELEMETRY_ENABLED: 'false' },
+    env: { ...process.env, DATAHUB_TELEMETRY_ENABLED: 'false', DATAHUB_GMS_TOKEN: token },
     maxBuffer: 64 * 1024 * 1024,
   });
   return JSON.parse(stdout.trim().split('\n').pop()!) as T;

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { isSkipped, kafkaForTests, skipUnlessCi } from '@catalog/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, spawnService, waitForHealth, type ChildService } from '../child-catalog.js';
-import { datasetUrn, enc, get, ingest, proposal, waitUntil } from '../harness.js';
+import { SYSTEM_AUTH_HEADERS, datasetUrn, enc, get, ingest, proposal, waitUntil } from '../harness.js';
 import { pythonWithKafkaEmitter } from './kafka-emitter-python.js';
 
 /**
@@ -117,7 +117,9 @@ describe.skipIf(skip !== undefined)(`Python Kafka emitter${skip ? ` (skipped: ${
     const delivered = await emit(urn, 'written by DatahubKafkaEmitter');
     expect(delivered).toMatchObject({ delivered: true, topic: topics.METADATA_CHANGE_PROPOSAL_TOPIC_NAME });
     const subject = `${topics.METADATA_CHANGE_PROPOSAL_TOPIC_NAME}-value`;
-    const versions = await fetch(`${base}/schema-registry/api/subjects/${subject}/versions`);
+    const versions = await fetch(`${base}/schema-registry/api/subjects/${subject}/versions`, {
+      headers: SYSTEM_AUTH_HEADERS,
+    });
     expect(await versions.json()).toEqual([1]);
     const description = await waitUntil(
       () => readDescription(urn),
@@ -132,7 +134,9 @@ describe.skipIf(skip !== undefined)(`Python Kafka emitter${skip ? ` (skipped: ${
     expect(await emit(urn, 'written with one field more', true)).toMatchObject({ delivered: true });
     const subject = `${topics.METADATA_CHANGE_PROPOSAL_TOPIC_NAME}-value`;
     const latest = (await (
-      await fetch(`${base}/schema-registry/api/subjects/${subject}/versions/latest`)
+      await fetch(`${base}/schema-registry/api/subjects/${subject}/versions/latest`, {
+        headers: SYSTEM_AUTH_HEADERS,
+      })
     ).json()) as { id: number; version: number };
     expect(latest.version).toBe(2);
     expect(latest.id).toBeGreaterThanOrEqual(100);

@@ -13,6 +13,7 @@ Prints one JSON line: the entity types, aspect names and counts written.
 """
 
 import json
+import os
 import sys
 
 from datahub.emitter.mcp import MetadataChangeProposalWrapper
@@ -158,7 +159,7 @@ def main():
     ]
     write_metadata_file(OUT, snapshots + records)
     if direct:
-        DatahubRestEmitter(GMS).emit_mcps(direct)
+        DatahubRestEmitter(GMS, token=os.environ["DATAHUB_GMS_TOKEN"]).emit_mcps(direct)
     print(
         json.dumps(
             {

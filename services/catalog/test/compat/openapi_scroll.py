@@ -7,6 +7,7 @@ line.
 """
 
 import json
+import os
 import sys
 import time
 
@@ -16,7 +17,7 @@ from datahub.ingestion.graph.client import DatahubClientConfig, DataHubGraph
 from datahub.metadata.schema_classes import DatasetPropertiesClass
 
 GMS, RUN = sys.argv[1], sys.argv[2]
-graph = DataHubGraph(DatahubClientConfig(server=GMS))
+graph = DataHubGraph(DatahubClientConfig(server=GMS, token=os.environ["DATAHUB_GMS_TOKEN"]))
 NAMES = ["echo", "bravo", "foxtrot", "alpha", "delta", "charlie"]
 urns = {}
 for i, name in enumerate(NAMES):

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { skipUnlessCi } from '@catalog/testkit';
-import { startTestCatalog, type TestCatalog } from '../harness.js';
+import { personalAccessToken, startTestCatalog, type TestCatalog } from '../harness.js';
 
 const python = process.env['CATALOG_PYTHON'];
 const skip =
@@ -28,7 +28,13 @@ describe.skipIf(skip !== '')('the ecosystem Python SDK and CLI against the embed
       [script, catalog.baseUrl, Date.now().toString(36)],
       {
         timeout: 180_000,
-        env: { ...process.env, DATAHUB_TELEMETRY_ENABLED: 'false', DATAHUB_SUPPRESS_LOGGING_MANAGER: '1' },
+        // The SDK and the CLI it runs authenticate with a personal access token.
+        env: {
+          ...process.env,
+          DATAHUB_TELEMETRY_ENABLED: 'false',
+          DATAHUB_SUPPRESS_LOGGING_MANAGER: '1',
+          DATAHUB_GMS_TOKEN: await personalAccessToken(catalog.baseUrl),
+        },
         maxBuffer: 10 * 1024 * 1024,
       },
     );

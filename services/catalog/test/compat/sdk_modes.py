@@ -6,6 +6,7 @@ custom property, description and upstream patches, and reads the aspects back. P
 """
 
 import json
+import os
 import sys
 
 from datahub.emitter.mce_builder import make_dataset_urn
@@ -28,10 +29,10 @@ from datahub.metadata.schema_classes import (
 from datahub.specific.dataset import DatasetPatchBuilder
 
 GMS, RUN = sys.argv[1], sys.argv[2]
-graph = DataHubGraph(DatahubClientConfig(server=GMS))
+graph = DataHubGraph(DatahubClientConfig(server=GMS, token=os.environ["DATAHUB_GMS_TOKEN"]))
 report = {}
 for mode in ["restli", "openapi"]:
-    emitter = DatahubRestEmitter(GMS, openapi_ingestion=(mode == "openapi"))
+    emitter = DatahubRestEmitter(GMS, token=os.environ["DATAHUB_GMS_TOKEN"], openapi_ingestion=(mode == "openapi"))
     urn = make_dataset_urn("hive", f"modes_{RUN}.{mode}", "PROD")
     source = make_dataset_urn("hive", f"modes_{RUN}.{mode}_source", "PROD")
     emitter.emit_mcp(

@@ -40,7 +40,7 @@ def dataset(name: str) -> str:
 
 
 orders, customers = dataset("orders"), dataset("customers")
-emitter = DatahubRestEmitter(gms_server=gms)
+emitter = DatahubRestEmitter(gms_server=gms, token=os.environ["DATAHUB_GMS_TOKEN"])
 emitter.test_connection()
 report["connected"] = True
 
@@ -85,7 +85,7 @@ emitter.emit_mcps(
 )
 report["emitted"] = True
 
-graph = DataHubGraph(DatahubClientConfig(server=gms))
+graph = DataHubGraph(DatahubClientConfig(server=gms, token=os.environ["DATAHUB_GMS_TOKEN"]))
 props = graph.get_aspect(orders, DatasetPropertiesClass)
 report["properties"] = {"description": props.description, "customProperties": props.customProperties} if props else None
 ownership = graph.get_aspect(orders, OwnershipClass)

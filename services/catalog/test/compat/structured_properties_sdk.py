@@ -9,6 +9,7 @@ values with GraphQL after each step. Prints one JSON line with what each step re
 """
 
 import json
+import os
 import sys
 import time
 
@@ -22,7 +23,7 @@ from datahub.metadata.schema_classes import DatasetPropertiesClass
 from datahub.specific.dataset import DatasetPatchBuilder
 
 GMS, RUN = sys.argv[1], sys.argv[2]
-graph = DataHubGraph(DatahubClientConfig(server=GMS))
+graph = DataHubGraph(DatahubClientConfig(server=GMS, token=os.environ["DATAHUB_GMS_TOKEN"]))
 
 dataset = make_dataset_urn("hive", f"sp_sdk_{RUN}.orders", "PROD")
 graph.emit_mcp(

@@ -8,6 +8,7 @@ qualified name. Prints one JSON line with what each call returned.
 """
 
 import json
+import os
 import sys
 import time
 
@@ -22,7 +23,7 @@ from datahub.metadata.schema_classes import (
 from datahub.utilities.urns.urn import Urn
 
 GMS, RUN = sys.argv[1], sys.argv[2]
-graph = DataHubGraph(DatahubClientConfig(server=GMS))
+graph = DataHubGraph(DatahubClientConfig(server=GMS, token=os.environ["DATAHUB_GMS_TOKEN"]))
 namespace = f"io.acryl.{RUN}"
 datasets = [make_dataset_urn("snowflake", f"table_{RUN}_{i}") for i in range(3)]
 field = make_schema_field_urn(datasets[0], "column_1")

@@ -9,6 +9,7 @@ Prints one JSON line: per mode, per property, the definition read back.
 """
 
 import json
+import os
 import sys
 
 from datahub.emitter.mcp import MetadataChangeProposalWrapper
@@ -40,7 +41,7 @@ def read_back(graph, urn):
 
 report = {}
 for mode in ["restli", "openapi"]:
-    graph = DataHubGraph(DatahubClientConfig(server=GMS, openapi_ingestion=(mode == "openapi")))
+    graph = DataHubGraph(DatahubClientConfig(server=GMS, token=os.environ["DATAHUB_GMS_TOKEN"], openapi_ingestion=(mode == "openapi")))
     tier = f"urn:li:structuredProperty:io.sdk_patch_{RUN}.{mode}_tier"
     retention = f"urn:li:structuredProperty:io.sdk_patch_{RUN}.{mode}_retention"
     graph.emit_mcps(

@@ -1,6 +1,9 @@
 import type { AspectStore } from '@catalog/store';
 import type { GraphIndex, SearchIndex } from '@catalog/search';
 import type { Logger } from '@catalog/runtime';
+import type { RequestContext } from '@catalog/auth';
+import type { GatewayAuth } from '../auth/gateway-auth.js';
+import type { NativeUserService } from '../identity/native-user-service.js';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
 import type { EntityLoader } from './entities/entity-loader.js';
 
@@ -11,12 +14,17 @@ export interface GraphQLServices {
   readonly graph: GraphIndex;
   readonly submitter: ProposalSubmitter;
   readonly logger: Logger;
+  readonly auth: GatewayAuth;
+  readonly nativeUsers: NativeUserService;
 }
 
 /** One request's context: who acts, its id, and its batched entity reads. */
 export interface GraphQLContext {
   readonly services: GraphQLServices;
+  /** The acting user's urn (= auth.authentication.actorUrn). */
   readonly actor: string;
+  /** Who acts and where the request came from. */
+  readonly auth: RequestContext;
   readonly requestId: string;
   readonly entities: EntityLoader;
 }

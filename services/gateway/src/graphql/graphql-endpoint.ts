@@ -4,6 +4,12 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import express, { type Express, type Request, type Response } from 'express';
 import { createSchema, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { GraphQLContext, GraphQLServices } from './context.js';
+import { requestContextOf } from '../auth/request-context.js';
+import { accessTokenResolvers, accessTokenSchema } from './access-tokens/access-tokens.js';
+import { guardMutations } from './mutation-privileges.js';
+import { nativeUserResolvers, nativeUserSchema } from './native-users/native-users.js';
+import { policyResolvers, policySchema } from './policies/policies.js';
+import { userAdminResolvers, userAdminSchema } from './users/user-admin.js';
 import { EntityLoader } from './entities/entity-loader.js';
 import { entityResolvers } from './entities/entity-resolvers.js';
 import { entitySchema } from './entities/entity-schema.js';
@@ -26,8 +32,6 @@ export const GRAPHQL_PATHS = ['/api/graphql', '/api/v2/graphql'] as const;
 export const GRAPHIQL_PATH = '/api/graphiql';
 
 export interface GraphQLSettings {
-  /** The actor of requests while authentication is off. */
-  readonly defaultActor: string;
   /** Larger bodies get a 413. */
   readonly maxBodyBytes: number;
 }
@@ -48,31 +52,40 @@ type ServerContext = { req: Request; res: Response };
 
 export function createGraphQLServer(
   services: GraphQLServices,
-  settings: GraphQLSettings,
 ): YogaServerInstance<ServerContext, GraphQLContext> {
-  const schema = createSchema<ServerContext & GraphQLContext>({
-    typeDefs: [
-      entitySchema(),
-      searchSchema,
-      browseV2Schema,
-      lineageSearchSchema,
-      meSchema,
-      mutationSchema,
-      labelMutationSchema,
-      entityUpdateSchema,
-      structuredPropertySchema,
-    ],
-    resolvers: [
-      entityResolvers(),
-      searchResolvers(),
-      { Query: { browseV2, searchAcrossLineage, scrollAcrossLineage } },
-      meResolvers(),
-      mutationResolvers(),
-      labelMutationResolvers(),
-      entityUpdateResolvers(),
-      structuredPropertyMutationResolvers(),
-    ],
-  });
+  const schema = guardMutations(
+    createSchema<ServerContext & GraphQLContext>({
+      typeDefs: [
+        entitySchema(),
+        searchSchema,
+        browseV2Schema,
+        lineageSearchSchema,
+        meSchema,
+        mutationSchema,
+        labelMutationSchema,
+        entityUpdateSchema,
+        structuredPropertySchema,
+        accessTokenSchema,
+        policySchema,
+        userAdminSchema,
+        nativeUserSchema,
+      ],
+      resolvers: [
+        entityResolvers(),
+        searchResolvers(),
+        { Query: { browseV2, searchAcrossLineage, scrollAcrossLineage } },
+        meResolvers(),
+        mutationResolvers(),
+        labelMutationResolvers(),
+        entityUpdateResolvers(),
+        structuredPropertyMutationResolvers(),
+        accessTokenResolvers(),
+        policyResolvers(),
+        userAdminResolvers(),
+        nativeUserResolvers(),
+      ],
+    }),
+  );
   const { logger } = services;
   return createYoga<ServerContext, GraphQLContext>({
     schema,
@@ -85,11 +98,14 @@ export function createGraphQLServer(
       debug: (...args) => logger.debug({ args }, 'graphql'),
       info: (...args) => logger.info({ args }, 'graphql'),
       warn: (...args) => logger.warn({ args }, 'graphql'),
-      error: (...args) => logger.error({ args }, 'graphql'),
+      // Resolver failures are logged once, with a correlation id, by maskError; what yoga reports here
+      // are the errors a response carries (denials, bad input), which are the caller's, not ours.
+      error: (...args) => logger.debug({ args }, 'graphql'),
     },
-    context: ({ req }) => ({
+    context: ({ req, res }) => ({
       services,
-      actor: settings.defaultActor,
+      auth: requestContextOf(res),
+      actor: requestContextOf(res).authentication.actorUrn,
       requestId: req.get('x-request-id') ?? randomUUID(),
       entities: new EntityLoader(services.store),
     }),
@@ -101,7 +117,7 @@ export function createGraphQLServer(
  * controller does) and the GraphiQL explorer, whose assets are bundled in the page: it works offline.
  */
 export function mountGraphQL(app: Express, services: GraphQLServices, settings: GraphQLSettings): void {
-  const yoga = createGraphQLServer(services, settings);
+  const yoga = createGraphQLServer(services);
   const json = express.json({ limit: settings.maxBodyBytes, strict: false, type: () => true });
   let explorer: string | undefined;
   app.get(GRAPHIQL_PATH, (_req, res) => {

@@ -34,7 +34,10 @@ export function readAsyncFlag(raw: unknown, fallback: boolean): boolean {
 export interface IngestContext {
   readonly submitter: ProposalSubmitter;
   readonly settings: IngestSettings;
-  readonly actor: string;
+  /** Who acts: the request's authenticated actor. */
+  readonly actorOf: (res: Response) => string;
+  /** Refuses (403) writes the caller may not make; resolves when every one is allowed. */
+  readonly authorize: (res: Response, proposals: readonly CheckedProposal[]) => Promise<void>;
   /** Waits until the outcomes' change logs are indexed; absent when the deployment has no indexer. */
   readonly waitForIndex?: (outcomes: readonly ProposalOutcome[]) => Promise<void>;
 }
@@ -52,7 +55,8 @@ export async function ingestProposal(req: Request, res: Response, ctx: IngestCon
   const waitIndex = wantsIndexWait(req);
   // Waiting for the index needs the outcome, so it makes the write synchronous.
   const sync = waitIndex || !readAsyncFlag(body['async'], ctx.settings.asyncDefault);
-  const outcomes = await ctx.submitter.submit([proposal], { sync, actor: ctx.actor });
+  await ctx.authorize(res, [proposal]);
+  const outcomes = await ctx.submitter.submit([proposal], { sync, actor: ctx.actorOf(res) });
   const failure = outcomes?.find((o) => !o.ok);
   if (failure) {
     sendRestliError(res, statusOf(failure), failure.message ?? 'The proposal was rejected');
@@ -63,7 +67,7 @@ export async function ingestProposal(req: Request, res: Response, ctx: IngestCon
 }
 
 export async function ingestProposalBatch(req: Request, res: Response, ctx: IngestContext): Promise<void> {
-  const { submitter, settings, actor } = ctx;
+  const { submitter, settings } = ctx;
   const body = requireBody(req);
   const raw = body['proposals'] ?? missing('proposals');
   if (!Array.isArray(raw)) throw new ValidationError('proposals must be an array');
@@ -75,7 +79,9 @@ export async function ingestProposalBatch(req: Request, res: Response, ctx: Inge
   const waitIndex = wantsIndexWait(req);
   const sync = waitIndex || !readAsyncFlag(body['async'], settings.asyncDefault);
   const checked = checkAll(raw);
-  const outcomes = checked.length > 0 ? await submitter.submit(checked, { sync, actor }) : [];
+  await ctx.authorize(res, checked);
+  const outcomes =
+    checked.length > 0 ? await submitter.submit(checked, { sync, actor: ctx.actorOf(res) }) : [];
   const failures = (outcomes ?? []).map((o, i) => ({ o, i })).filter(({ o }) => !o.ok);
   const first = failures[0];
   if (first) {

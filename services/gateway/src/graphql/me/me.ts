@@ -1,8 +1,9 @@
+import { GRAPHQL_PLATFORM_PRIVILEGES } from '@catalog/auth';
 import type { GraphQLContext } from '../context.js';
 import { refOf } from '../entities/entity-ref.js';
 
-/** The privileges a platform grants, as `me` reports them (every one while authorization is off). */
-const PLATFORM_PRIVILEGES = [
+/** The fields of `PlatformPrivileges`, as the ecosystem's app.graphql lists them. */
+export const PLATFORM_PRIVILEGE_FIELDS = [
   'viewAnalytics',
   'managePolicies',
   'manageIdentities',
@@ -28,18 +29,33 @@ const PLATFORM_PRIVILEGES = [
 ] as const;
 
 export const meSchema = `
-type PlatformPrivileges { ${PLATFORM_PRIVILEGES.map((p) => `${p}: Boolean!`).join(' ')} }
+type PlatformPrivileges { ${PLATFORM_PRIVILEGE_FIELDS.map((p) => `${p}: Boolean!`).join(' ')} }
 type AuthenticatedUser { corpUser: CorpUser! platformPrivileges: PlatformPrivileges! }
 extend type Query { me: AuthenticatedUser }
 `;
 
+/**
+ * Each PlatformPrivileges field: true when the actor holds any platform privilege that grants it
+ * (`all` for the system client, which is allowed everything).
+ */
+export function platformPrivilegeFlags(held: ReadonlySet<string> | 'all'): Record<string, boolean> {
+  return Object.fromEntries(
+    PLATFORM_PRIVILEGE_FIELDS.map((field) => [
+      field,
+      held === 'all' || (GRAPHQL_PLATFORM_PRIVILEGES[field] ?? []).some((p) => held.has(p)),
+    ]),
+  );
+}
+
 export function meResolvers(): Record<string, Record<string, unknown>> {
   return {
     Query: {
-      me: (_root: unknown, _args: unknown, ctx: GraphQLContext) => ({
-        corpUser: refOf(ctx.actor),
-        platformPrivileges: Object.fromEntries(PLATFORM_PRIVILEGES.map((p) => [p, true])),
-      }),
+      me: async (_root: unknown, _args: unknown, ctx: GraphQLContext) => {
+        const held = ctx.auth.authentication.isSystem
+          ? 'all'
+          : await ctx.services.auth.authorizer.platformPrivileges(ctx.actor);
+        return { corpUser: refOf(ctx.actor), platformPrivileges: platformPrivilegeFlags(held) };
+      },
     },
   };
 }

@@ -1,3 +1,5 @@
+import { actorOf } from '../../auth/rest-authorization.js';
+import type { RouteGuards } from '../../auth/route-guards.js';
 import { randomBytes } from 'node:crypto';
 import express, { Router, type Request, type Response } from 'express';
 import {
@@ -22,7 +24,7 @@ import type {
 } from '@catalog/search';
 import { decodeScrollId, encodeScrollId } from './scroll-cursor.js';
 import type { AspectStore, StoredAspect } from '@catalog/store';
-import type { Logger } from '@catalog/runtime';
+import { SYSTEM_ACTOR, type Logger } from '@catalog/runtime';
 import { errorOfOutcome } from '../../ingest/outcome-error.js';
 import type { ProposalSubmitter } from '../../ingest/proposal-submitter.js';
 import type { Operation } from '../../api-contract/operation.js';
@@ -51,7 +53,10 @@ export interface EntityApiDeps {
   readonly timeseries: TimeseriesIndex;
   readonly submitter: ProposalSubmitter;
   readonly logger: Logger;
-  readonly actor: string;
+  /** Privilege checks of reads; writes go through `authorize`. */
+  readonly guard: RouteGuards;
+  /** Refuses (403) writes the caller may not make. */
+  readonly authorize: (res: Response, proposals: readonly CheckedProposal[]) => Promise<void>;
   readonly maxBodyBytes: number;
 }
 
@@ -317,8 +322,13 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     if (v2) throw new ValidationError(`${what} is a v3 route: /openapi/v3/entity`);
   };
 
-  const write = async (proposals: readonly CheckedProposal[], sync: boolean): Promise<void> => {
-    const outcomes = await deps.submitter.submit(proposals, { sync, actor: deps.actor });
+  const write = async (
+    res: Response,
+    proposals: readonly CheckedProposal[],
+    sync: boolean,
+  ): Promise<void> => {
+    await deps.authorize(res, proposals);
+    const outcomes = await deps.submitter.submit(proposals, { sync, actor: actorOf(res) });
     const failure = outcomes?.find((o) => !o.ok);
     if (failure) throw errorOfOutcome(failure);
   };
@@ -359,7 +369,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
           }),
         )
       : [];
-    await write(proposals, sync);
+    await write(res, proposals, sync);
     if (!sync) return parsed;
     const withSystemMetadata = bool(input, 'systemMetadata');
     return Promise.all(
@@ -436,6 +446,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     const reads: BatchRead[][] = [];
     for (const { entity, body } of batches) {
       requestValidator.checkBody(entityOperations(entity).batchGet, body);
+      await guardItems(res, body);
       reads.push(await batchRead(entity, body));
     }
     const shaped = await batchShapes(reads, bool(input, 'systemMetadata'));
@@ -465,6 +476,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     aspects: string[] | null | undefined,
     body: ScrollBody = {},
   ) => {
+    await deps.guard.search(res, entities?.length === 1 ? entities[0] : undefined);
     // Above the maximum, the ecosystem clamps silently (SEARCH_SERVICE_LIMIT_RESULTS_MAX).
     const count = Math.min(input.query['count'] as number, MAX_SCROLL_COUNT);
     const sort = sortOf(input, body);
@@ -522,6 +534,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
       withSystemMetadata?: boolean;
     };
     const urns = body.urns.map((u) => requireUrn(u).urn);
+    for (const urn of urns) await deps.guard.readEntity(res, urn);
     const names = body.aspectNames?.flatMap((n) => aspectOfName(entity, n)?.name ?? []);
     const found = await visibleAspectsByUrn(
       deps.store,
@@ -533,6 +546,10 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
         .map((urn) => shape(urn, found.get(urn) ?? [], body.withSystemMetadata === true)),
     });
   });
+  /** Each batchGet item's entity must be readable. */
+  const guardItems = async (res: Response, body: unknown): Promise<void> => {
+    for (const item of body as Json[]) await deps.guard.readEntity(res, String(item['urn']));
+  };
   /** The aspects each batchGet item asks for, as stored; items that found none are left out. */
   const batchRead = async (entity: EntitySpec, body: unknown): Promise<BatchRead[]> => {
     const out: BatchRead[] = [];
@@ -573,6 +590,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     v3Only('POST /{type}/batchGet');
     const entity = entityOfName(String(req.params['type']));
     const input = inputOf(entityOperations(entity).batchGet, req);
+    await guardItems(res, input.body);
     const [entities] = await batchShapes(
       [await batchRead(entity, input.body)],
       bool(input, 'systemMetadata'),
@@ -592,6 +610,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
   router.head('/:type/*rest', async (req, res) => {
     const { urn, entity, aspect } = target(req);
     inputOf(aspect === undefined ? entityOps(entity).head : aspectOps(entity, aspect).head, req);
+    await deps.guard.entityExists(res, urn);
     const stored = await deps.store.getLatest(urn, aspect === undefined ? undefined : [aspect.name]);
     const removed = stored.find((a) => a.aspect === 'status')?.value['removed'] === true;
     res.status(stored.length > 0 && !removed ? 204 : 404).end();
@@ -630,12 +649,14 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
       version: 0,
       value: newest.value,
       systemMetadata,
-      created: { time: newest.timestampMillis, actor: deps.actor },
+      created: { time: newest.timestampMillis, actor: SYSTEM_ACTOR },
     };
   };
 
   router.get('/:type/*rest', async (req, res) => {
     const { urn, entity, aspect } = target(req);
+    if (aspect?.kind === 'timeseries') await deps.guard.readTimeseries(res, urn, aspect.name);
+    else await deps.guard.readEntity(res, urn);
     if (aspect !== undefined) {
       const input = inputOf(aspectOps(entity, aspect).get, req);
       const withSystemMetadata = bool(input, 'systemMetadata');
@@ -692,6 +713,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
         : 'UPSERT';
     const sync = !bool(input, 'async');
     await write(
+      res,
       [
         proposalOf(
           entity,
@@ -725,6 +747,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     const sync = !bool(input, 'async');
     const headers = conditionHeaders(req);
     await write(
+      res,
       [
         proposalOf(
           entity,
@@ -749,6 +772,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
       aspect === undefined ? entityOps(entity).delete : aspectOps(entity, aspect).delete,
       req,
     );
+    await deps.guard.deleteEntity(res, urn);
     const asked = aspect !== undefined ? [aspect.name] : (aspectsAsked(input, entity) ?? []);
     const clear = bool(input, 'clear');
     const names =
@@ -760,7 +784,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     const proposals = (
       await Promise.all(names.map((name) => deleteProposal(urn, entity, name, aspect !== undefined)))
     ).flatMap((p) => (p === undefined ? [] : [p]));
-    if (proposals.length > 0) await write(proposals, true);
+    if (proposals.length > 0) await write(res, proposals, true);
     res.status(200).end();
   });
 

@@ -1,3 +1,4 @@
+import type { RouteGuards } from '../../auth/route-guards.js';
 import { Router, type Request, type Response } from 'express';
 import { entityRegistry, ValidationError } from '@catalog/model';
 import type { Logger } from '@catalog/runtime';
@@ -9,6 +10,8 @@ import { TIMESERIES_SCROLL_OPERATION } from './timeseries-operations.js';
 const MAX_COUNT = 10_000;
 
 export interface TimeseriesApiDeps {
+  /** Privilege checks: reading time-series values of a type. */
+  readonly guard: RouteGuards;
   readonly timeseries: TimeseriesIndex;
   readonly logger: Logger;
 }
@@ -28,6 +31,7 @@ export function timeseriesApiRouter(deps: TimeseriesApiDeps): Router {
     const aspect = entity.aspects.get(aspectName);
     if (!aspect) throw new ValidationError(`Unknown aspect ${aspectName} for entity type ${entity.name}`);
     if (aspect.kind !== 'timeseries') throw new ValidationError('Only timeseries aspects are supported.');
+    await deps.guard.scrollTimeseries(res, entity.name, aspect.name);
     const query = requestValidator.input(TIMESERIES_SCROLL_OPERATION, req).query;
     // Above the maximum, the ecosystem clamps silently (SEARCH_SERVICE_LIMIT_RESULTS_MAX).
     const count = Math.min(query['count'] as number, MAX_COUNT);

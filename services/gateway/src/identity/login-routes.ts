@@ -1,0 +1,193 @@
+import express, { type Request, type Response, type Router } from 'express';
+import { requestContextOf } from '../auth/request-context.js';
+import {
+  bodyErrors,
+  bodyObjectOf,
+  guarded,
+  publishEvent,
+  rawBody,
+  sendJson,
+  type AuthRouterDeps,
+} from './auth-http.js';
+import { corpUserUrn } from './identity-tokens.js';
+import type { SessionDenialReason } from './login-eligibility.js';
+import { readLogInForm, readResetForm, readSignUpForm } from './login-forms.js';
+import { isNativeUserError, NATIVE_USER_MESSAGES } from './native-user-errors.js';
+import { clearedSessionCookies, sessionCookies } from './session-cookies.js';
+
+export const INVALID_CREDENTIALS_MESSAGE = 'Invalid Credentials';
+/** The frontend's GUEST_AUTHENTICATION_PATH default: /authenticate?redirect_uri=/public logs in as guest. */
+export const GUEST_AUTHENTICATION_PATH = '/public';
+/** Where a logout sends the browser (the frontend's login page). */
+export const LOGIN_PAGE = '/login';
+
+const message = (res: Response, status: number, text: string) => sendJson(res, status, { message: text });
+const unexpected = (res: Response) => message(res, 500, 'An unexpected error occurred.');
+
+type Session =
+  | { readonly ok: true; readonly accessToken: string; readonly actor: string }
+  | { readonly ok: false; readonly denial: SessionDenialReason };
+
+/**
+ * The frontend's login routes (AuthenticationController), served without authentication. A login
+ * answers as the frontend does (status, cookies) and also returns the session token in the body, so a
+ * script can log in without a browser. Paths are absolute: mount with `app.use(router)`.
+ */
+export function loginRouter(deps: AuthRouterDeps): Router {
+  const { users, auth, logger } = deps;
+  const router = express.Router();
+  const body = rawBody(deps.maxBodyBytes);
+  const route = (what: string, handler: (req: Request, res: Response) => Promise<void>) =>
+    guarded(logger, what, handler, unexpected);
+
+  /** Issues a session token and sets the login cookies, unless the user may not have a session. */
+  async function openSession(
+    req: Request,
+    res: Response,
+    userId: string,
+    loginSource: string,
+  ): Promise<Session> {
+    const actor = corpUserUrn(userId);
+    const denial = await users.sessionDenialReason(actor);
+    if (denial !== undefined) {
+      logger.info({ actorUrn: actor, loginDenialReason: denial }, 'session refused');
+      return { ok: false, denial };
+    }
+    const accessToken = await auth.tokens.issueSessionToken(userId);
+    await publishEvent(deps, res, { name: 'LogInEvent', actorUrn: actor, fields: { loginSource } });
+    const options = { maxAgeMs: auth.settings.sessionTokenDurationMs, secure: req.secure };
+    for (const cookie of sessionCookies(accessToken, actor, options))
+      res.cookie(cookie.name, cookie.value, cookie.options);
+    return { ok: true, accessToken, actor };
+  }
+
+  /** 200 with the token, or 403 naming why the user (whose credentials were fine) gets no session. */
+  function answerSession(res: Response, session: Session): void {
+    if (session.ok) sendJson(res, 200, { accessToken: session.accessToken, actor: session.actor });
+    else sendJson(res, 403, { message: 'This user may not log in.', loginDenialReason: session.denial });
+  }
+
+  /**
+   * The body of a form post. JSON only, as the frontend reads it: a cross-site page cannot send that
+   * content type without a CORS preflight, so it cannot log a browser into someone else's account.
+   */
+  function formOf(req: Request, res: Response): Readonly<Record<string, unknown>> | undefined {
+    if (!req.is('application/json')) {
+      message(res, 400, 'The request body must be JSON (Content-Type: application/json).');
+      return undefined;
+    }
+    return bodyObjectOf(req) ?? {};
+  }
+
+  router.post(
+    '/logIn',
+    body,
+    route('logIn', async (req, res) => {
+      const form = formOf(req, res);
+      if (form === undefined) return;
+      const login = readLogInForm(form);
+      if (!login.ok) return message(res, 400, login.message);
+      const userUrn = corpUserUrn(login.value.username);
+      const check = await users.verifyCredentials(userUrn, login.value.password);
+      // An ineligible user with the right password gets the same answer as a wrong password.
+      if (!check.matches || check.denialReason !== undefined) {
+        await publishEvent(deps, res, {
+          name: 'FailedLogInEvent',
+          actorUrn: userUrn,
+          fields: {
+            loginSource: 'passwordLogin',
+            loginDenialReason: check.denialReason ?? 'INVALID_CREDENTIALS',
+          },
+        });
+        return message(res, 400, INVALID_CREDENTIALS_MESSAGE);
+      }
+      const session = await openSession(req, res, login.value.username, 'passwordLogin');
+      if (!session.ok) return message(res, 400, INVALID_CREDENTIALS_MESSAGE);
+      answerSession(res, session);
+    }),
+  );
+
+  router.post(
+    '/signUp',
+    body,
+    route('signUp', async (req, res) => {
+      const form = formOf(req, res);
+      if (form === undefined) return;
+      const signUp = readSignUpForm(form);
+      if (!signUp.ok) return message(res, 400, signUp.message);
+      const { email, ...rest } = signUp.value;
+      try {
+        // The email is the user's id.
+        await users.signUp({ ...rest, email, userUrn: corpUserUrn(email) }, requestContextOf(res).origin);
+      } catch (error) {
+        // Refusals are the caller's to fix (bad invite, taken name): a 400 with the reason, which the
+        // UI shows, where the frontend would surface its GMS call's failure as a bare 500.
+        if (isNativeUserError(error)) return message(res, 400, error.message);
+        throw error;
+      }
+      answerSession(res, await openSession(req, res, email, 'signUpLinkLogin'));
+    }),
+  );
+
+  router.post(
+    '/resetNativeUserCredentials',
+    body,
+    route('resetNativeUserCredentials', async (req, res) => {
+      const form = formOf(req, res);
+      if (form === undefined) return;
+      const reset = readResetForm(form);
+      if (!reset.ok) return message(res, 400, reset.message);
+      const { email, password, resetToken } = reset.value;
+      try {
+        await users.resetCredentials(
+          { userUrn: corpUserUrn(email), password, resetToken },
+          requestContextOf(res).origin,
+        );
+      } catch (error) {
+        if (isNativeUserError(error)) {
+          // Unknown user, no token and wrong token read alike: this public route must not tell which
+          // users exist. "Expired" is only reached with the right token, so it gives nothing away.
+          const expired = error.failure === 'RESET_TOKEN_EXPIRED';
+          return message(
+            res,
+            400,
+            NATIVE_USER_MESSAGES[expired ? 'RESET_TOKEN_EXPIRED' : 'INVALID_RESET_TOKEN'],
+          );
+        }
+        throw error;
+      }
+      answerSession(res, await openSession(req, res, email, 'passwordReset'));
+    }),
+  );
+
+  router.get('/logOut', (req, res) => {
+    for (const cookie of clearedSessionCookies(req.secure)) res.clearCookie(cookie.name, cookie.options);
+    res.redirect(302, LOGIN_PAGE);
+  });
+
+  router.get(
+    '/authenticate',
+    route('authenticate', async (req, res) => {
+      const redirectUri = typeof req.query['redirect_uri'] === 'string' ? req.query['redirect_uri'] : '/';
+      // Already logged in (the middleware accepted the session cookie): straight on.
+      if (requestContextOf(res).authentication.method === 'session-token') {
+        return res.redirect(302, localPath(redirectUri));
+      }
+      if (auth.settings.guest.enabled && redirectUri === GUEST_AUTHENTICATION_PATH) {
+        const session = await openSession(req, res, auth.settings.guest.user, 'guestLogin');
+        if (!session.ok) return answerSession(res, session);
+        // The guest path is not a page: the frontend sends the new guest to the home page.
+        return res.redirect(302, '/');
+      }
+      message(res, 401, 'Not logged in: log in with POST /logIn.');
+    }),
+  );
+
+  router.use(bodyErrors);
+  return router;
+}
+
+/** A redirect target on this site only: a path, never `//host` or a URL with a scheme. */
+export function localPath(uri: string): string {
+  return uri.startsWith('/') && !uri.startsWith('//') && !uri.startsWith('/\\') ? uri : '/';
+}

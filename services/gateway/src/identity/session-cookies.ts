@@ -1,0 +1,56 @@
+import type { CookieOptions } from 'express';
+
+/** Play's session cookie name; the authentication middleware reads the session token from it. */
+export const SESSION_COOKIE = 'PLAY_SESSION';
+/** The frontend's plain cookie naming the logged-in user; the UI reads it, so it is not HttpOnly. */
+export const ACTOR_COOKIE = 'actor';
+
+/** RFC 6265 cookie-octets: what a cookie value may hold without encoding. */
+const COOKIE_OCTETS = /^[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]*$/;
+
+/**
+ * Values go out as they are when they can (a JWT always can; so can a urn like
+ * `urn:li:corpuser:jane@example.com`), as the frontend sends them; anything else is percent-encoded.
+ * The middleware reads PLAY_SESSION without decoding, so the token must not be encoded.
+ */
+export function encodeCookieValue(value: string): string {
+  return COOKIE_OCTETS.test(value) ? value : encodeURIComponent(value);
+}
+
+export interface SessionCookie {
+  readonly name: string;
+  readonly value: string;
+  readonly options: CookieOptions;
+}
+
+/**
+ * The cookies a login sets: the raw session JWT (HttpOnly, so page scripts cannot read it) and the
+ * actor urn. SameSite=Lax as the frontend's default keeps them off cross-site POSTs; Secure only when
+ * the request came over HTTPS, so plain-HTTP local setups keep working.
+ */
+export function sessionCookies(
+  token: string,
+  actorUrn: string,
+  options: { readonly maxAgeMs: number; readonly secure: boolean },
+): readonly SessionCookie[] {
+  const common: CookieOptions = {
+    path: '/',
+    sameSite: 'lax',
+    secure: options.secure,
+    maxAge: options.maxAgeMs,
+    encode: encodeCookieValue,
+  };
+  return [
+    { name: SESSION_COOKIE, value: token, options: { ...common, httpOnly: true } },
+    { name: ACTOR_COOKIE, value: actorUrn, options: { ...common, httpOnly: false } },
+  ];
+}
+
+/** What a logout sends to drop both cookies (same path and flags, so browsers match them). */
+export function clearedSessionCookies(secure: boolean): readonly Omit<SessionCookie, 'value'>[] {
+  const common: CookieOptions = { path: '/', sameSite: 'lax', secure };
+  return [
+    { name: SESSION_COOKIE, options: { ...common, httpOnly: true } },
+    { name: ACTOR_COOKIE, options: { ...common, httpOnly: false } },
+  ];
+}
