@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { AuthSettings } from '../auth-settings.js';
 
@@ -72,17 +72,28 @@ const SESSION_VERSION = '1';
 const PERSONAL_VERSION = '2';
 const ACTOR_TYPE = 'USER';
 
+/** How many verified tokens are remembered (a few MB at most). */
+const VERIFIED_CACHE_SIZE = 10_000;
+
 type TokenSettings = Pick<AuthSettings, 'signingKey' | 'salt' | 'issuer' | 'sessionTokenDurationMs'>;
 
 /** Mints and checks the service's own JWTs: session tokens (logins) and personal access tokens. */
 export class TokenService {
-  readonly #key: Uint8Array;
+  readonly #key: KeyObject;
   readonly #settings: TokenSettings;
   readonly #now: () => number;
+  /**
+   * Tokens whose signature and claims checked out, by the token text: a client sends the same token
+   * with every request, and HMAC verification and claim parsing then happen once per token, not per
+   * request. Expiry is checked again on every hit; revocation and the actor's state are the caller's
+   * checks, made every time. Bounded: the oldest entry goes when it is full.
+   */
+  readonly #verified = new Map<string, VerifiedToken>();
 
   constructor(settings: TokenSettings, now: () => number = Date.now) {
     // The ecosystem uses the key string's own bytes, not its base64 decoding: tokens stay interchangeable.
-    this.#key = new TextEncoder().encode(settings.signingKey);
+    // A KeyObject is imported once; jose would import raw bytes again on every call.
+    this.#key = createSecretKey(Buffer.from(settings.signingKey, 'utf8'));
     this.#settings = settings;
     this.#now = now;
   }
@@ -118,6 +129,19 @@ export class TokenService {
    * Throws a TokenError; for an expired PERSONAL token it carries the token's urn.
    */
   async verify(token: string): Promise<VerifiedToken> {
+    const known = this.#verified.get(token);
+    if (known !== undefined && (known.expiresAt === undefined || known.expiresAt > this.#now())) return known;
+    if (known !== undefined) this.#verified.delete(token);
+    const verified = await this.#verifyFully(token);
+    if (this.#verified.size >= VERIFIED_CACHE_SIZE) {
+      const oldest = this.#verified.keys().next().value;
+      if (oldest !== undefined) this.#verified.delete(oldest);
+    }
+    this.#verified.set(token, verified);
+    return verified;
+  }
+
+  async #verifyFully(token: string): Promise<VerifiedToken> {
     const claims = await this.#verifySignatureAndExpiry(token);
     const { type, actorId, actorType, version } = claims;
     if (typeof type !== 'string' || typeof actorId !== 'string' || typeof actorType !== 'string') {

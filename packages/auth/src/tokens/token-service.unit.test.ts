@@ -188,6 +188,16 @@ describe('TokenService', () => {
     expect((await refusal(service().verify(token))).message).toContain('expired');
   });
 
+  it('still refuses a token it verified before, once the token has expired', async () => {
+    let now = T0;
+    const tokens = service(() => now);
+    const token = await tokens.issueSessionToken('alice');
+    expect((await tokens.verify(token)).actorId).toBe('alice');
+    expect((await tokens.verify(token)).actorId).toBe('alice');
+    now = T0 + SETTINGS.sessionTokenDurationMs + 1000;
+    expect((await refusal(tokens.verify(token))).message).toContain('expired');
+  });
+
   it('computes the token id as base64(sha256(token + salt))', () => {
     // Known vector: sha256("abc" + "def") = sha256("abcdef").
     const tokens = service(() => T0, { ...SETTINGS, salt: 'def' });
