@@ -1,0 +1,299 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAMILIES } from './families.js';
+import { graphql } from './graphql-client.js';
+import {
+  datasetUrn,
+  logIn,
+  personalAccessToken,
+  proposal,
+  request,
+  startTestCatalog,
+  SYSTEM_CLIENT_AUTHORIZATION,
+  waitUntil,
+  type TestCatalog,
+} from './harness.js';
+
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  authorization: string | undefined,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: unknown; text: string; contentType: string | null }> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      'Content-Type': 'application/json',
+      ...(authorization === undefined ? {} : { Authorization: authorization }),
+      ...headers,
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, body: parsed, text, contentType: res.headers.get('content-type') };
+}
+
+const bearer = (token: string) => `Bearer ${token}`;
+
+async function gqlData<T>(
+  base: string,
+  authorization: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<T> {
+  const res = await graphql(base, query, variables, { headers: { Authorization: authorization } });
+  if (res.errors !== undefined) throw new Error(JSON.stringify(res.errors));
+  return res.data as T;
+}
+
+for (const family of FAMILIES) {
+  describe.skipIf(family.skip)(`native users, groups and roles (${family.name})`, () => {
+    let catalog: TestCatalog;
+    let base: string;
+    let admin: string;
+    const dataset = datasetUrn(`users_${Date.now()}`);
+    const run = Date.now().toString(36);
+
+    /** Signs a user up through the GMS endpoint, as the frontend does with the system client. */
+    async function signUpThroughGms(id: string, password: string): Promise<string> {
+      const { getInviteToken } = await gqlData<{ getInviteToken: { inviteToken: string } }>(
+        base,
+        admin,
+        'query { getInviteToken(input: {}) { inviteToken } }',
+      );
+      const userUrn = `urn:li:corpuser:${id}`;
+      const res = await call(base, 'POST', '/auth/signUp', SYSTEM_CLIENT_AUTHORIZATION, {
+        userUrn,
+        fullName: id,
+        email: `${id}@example.com`,
+        password,
+        inviteToken: getInviteToken.inviteToken,
+        title: 'Analyst',
+      });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toEqual({ isNativeUserCreated: true });
+      return userUrn;
+    }
+
+    beforeAll(async () => {
+      catalog = await startTestCatalog(family.env());
+      base = catalog.baseUrl;
+      admin = bearer(await logIn(base));
+      const seeded = await request(base, 'POST', '/aspects?action=ingestProposal', {
+        proposal: proposal(dataset, 'datasetProperties', { name: 'users', customProperties: {} }),
+      });
+      expect(seeded.status, seeded.text).toBe(200);
+    });
+    afterAll(async () => {
+      await catalog?.dispose();
+    });
+
+    it('serves the GMS /auth endpoints: sign-up, credential checks and session tokens for the system client only', async () => {
+      const userUrn = await signUpThroughGms(`gms_${run}`, 'gms password 1');
+      const verify = (password: string) =>
+        call(base, 'POST', '/auth/verifyNativeUserCredentials', SYSTEM_CLIENT_AUTHORIZATION, {
+          userUrn,
+          password,
+        });
+      expect((await verify('gms password 1')).body).toEqual({ doesPasswordMatch: true });
+      expect((await verify('nope')).body).toMatchObject({ doesPasswordMatch: false });
+      const session = await call(
+        base,
+        'POST',
+        '/auth/generateSessionTokenForUser',
+        SYSTEM_CLIENT_AUTHORIZATION,
+        { userId: `gms_${run}` },
+        { 'X-DataHubLoginSource': 'passwordLogin' },
+      );
+      expect(session.status, session.text).toBe(200);
+      expect(session.contentType).toContain('application/json');
+      const token = (session.body as { accessToken: string }).accessToken;
+      const me = await call(base, 'GET', '/openapi/operations/identity/user/urn', bearer(token));
+      expect(me.body).toEqual({ urn: userUrn });
+      // Only the system client mints sessions for others.
+      const refused = await call(base, 'POST', '/auth/generateSessionTokenForUser', bearer(token), {
+        userId: 'datahub',
+      });
+      expect(refused.status).toBe(401);
+      // A body without its required field is a 400 with an empty body.
+      const bad = await call(
+        base,
+        'POST',
+        '/auth/verifyNativeUserCredentials',
+        SYSTEM_CLIENT_AUTHORIZATION,
+        {},
+      );
+      expect(bad.status).toBe(400);
+      expect(bad.text).toBe('');
+    });
+
+    it('resets a password with a reset token an administrator creates, and refuses the old password after', async () => {
+      const userUrn = await signUpThroughGms(`reset_${run}`, 'old password 1');
+      const { createNativeUserResetToken } = await gqlData<{
+        createNativeUserResetToken: { resetToken: string };
+      }>(
+        base,
+        admin,
+        `mutation { createNativeUserResetToken(input: {userUrn: "${userUrn}"}) { resetToken } }`,
+      );
+      const reset = await call(
+        base,
+        'POST',
+        '/auth/resetNativeUserCredentials',
+        SYSTEM_CLIENT_AUTHORIZATION,
+        {
+          userUrn,
+          password: 'new password 2',
+          resetToken: createNativeUserResetToken.resetToken,
+        },
+      );
+      expect(reset.status, reset.text).toBe(200);
+      expect(reset.body).toEqual({ areNativeUserCredentialsReset: true });
+      expect(
+        (
+          await call(base, 'POST', '/logIn', undefined, {
+            username: `reset_${run}`,
+            password: 'old password 1',
+          })
+        ).status,
+      ).toBe(400);
+      await logIn(base, `reset_${run}`, 'new password 2');
+      // A user without MANAGE_USER_CREDENTIALS cannot make reset tokens.
+      const user = bearer(await logIn(base, `reset_${run}`, 'new password 2'));
+      const denied = await graphql(
+        base,
+        `
+          mutation {
+            createNativeUserResetToken(input: { userUrn: "urn:li:corpuser:datahub" }) {
+              resetToken
+            }
+          }
+        `,
+        {},
+        { headers: { Authorization: user } },
+      );
+      expect(denied.errors?.[0]?.extensions).toMatchObject({ code: 403 });
+    });
+
+    it('grants through a group policy and through the Editor role, and takes both back when membership ends', async () => {
+      const userUrn = await signUpThroughGms(`member_${run}`, 'member password 1');
+      const user = bearer(await logIn(base, `member_${run}`, 'member password 1'));
+      const tag = () =>
+        call(base, 'POST', '/aspects?action=ingestProposal', user, {
+          proposal: proposal(dataset, 'globalTags', { tags: [{ tag: `urn:li:tag:m${Date.now()}` }] }),
+        });
+      const remove = () =>
+        call(base, 'POST', '/aspects?action=ingestProposal', user, {
+          proposal: {
+            entityType: 'dataset',
+            entityUrn: dataset,
+            changeType: 'DELETE',
+            aspectName: 'globalTags',
+          },
+        });
+      expect((await tag()).status).toBe(403);
+
+      // The Editor role: tags yes, deletes no.
+      await gqlData(
+        base,
+        admin,
+        `mutation { batchAssignRole(input: {roleUrn: "urn:li:dataHubRole:Editor", actors: ["${userUrn}"]}) }`,
+      );
+      await waitUntil(tag, (r) => r.status === 200, 5_000);
+      expect((await remove()).status).toBe(403);
+      await gqlData(base, admin, `mutation { batchAssignRole(input: {actors: ["${userUrn}"]}) }`);
+      await waitUntil(tag, (r) => r.status === 403, 5_000);
+
+      // A group named by a policy.
+      const { createGroup: groupUrn } = await gqlData<{ createGroup: string }>(
+        base,
+        admin,
+        `mutation { createGroup(input: {id: "editors_${run}", name: "Editors ${run}"}) }`,
+      );
+      await gqlData(base, admin, `mutation($input: PolicyUpdateInput!) { createPolicy(input: $input) }`, {
+        input: {
+          type: 'METADATA',
+          name: `group ${run}`,
+          state: 'ACTIVE',
+          // Rest.li writes need EDIT_ENTITY (the ecosystem's API privilege for an update).
+          privileges: ['EDIT_ENTITY'],
+          actors: { groups: [groupUrn], allUsers: false, allGroups: false, resourceOwners: false },
+        },
+      });
+      await gqlData(
+        base,
+        admin,
+        `mutation { addGroupMembers(input: {groupUrn: "${groupUrn}", userUrns: ["${userUrn}"]}) }`,
+      );
+      await waitUntil(tag, (r) => r.status === 200, 5_000);
+      await gqlData(
+        base,
+        admin,
+        `mutation { removeGroupMembers(input: {groupUrn: "${groupUrn}", userUrns: ["${userUrn}"]}) }`,
+      );
+      await waitUntil(tag, (r) => r.status === 403, 5_000);
+    });
+
+    it('lists users, groups, roles and policies, and shows a token its metadata', async () => {
+      const users = await gqlData<{ listUsers: { total: number; users: { urn: string }[] } }>(
+        base,
+        admin,
+        '{ listUsers(input: {start: 0, count: 100}) { total users { urn } } }',
+      );
+      await waitUntil(
+        () =>
+          gqlData<{ listUsers: { users: { urn: string }[] } }>(
+            base,
+            admin,
+            '{ listUsers(input: {start: 0, count: 100}) { users { urn } } }',
+          ),
+        (r) => r.listUsers.users.some((u) => u.urn === 'urn:li:corpuser:datahub'),
+        10_000,
+      );
+      expect(users.listUsers.total).toBeGreaterThan(0);
+      const roles = await gqlData<{ listRoles: { roles: { urn: string; name: string }[] } }>(
+        base,
+        admin,
+        '{ listRoles(input: {start: 0, count: 10}) { roles { urn name } } }',
+      );
+      await waitUntil(
+        () =>
+          gqlData<{ listRoles: { roles: { name: string }[] } }>(
+            base,
+            admin,
+            '{ listRoles(input: {start: 0, count: 10}) { roles { name } } }',
+          ),
+        (r) => ['Admin', 'Editor', 'Reader'].every((n) => r.listRoles.roles.some((x) => x.name === n)),
+        10_000,
+      );
+      expect(roles.listRoles).toBeDefined();
+      const policies = await gqlData<{
+        listPolicies: { total: number; policies: { urn: string; editable: boolean }[] };
+      }>(base, admin, '{ listPolicies(input: {start: 0, count: 100}) { total policies { urn editable } } }');
+      const byUrn = new Map(policies.listPolicies.policies.map((p) => [p.urn, p.editable]));
+      for (const urn of ['7', 'view-entity-page-all', 'view-dataset-sensitive'])
+        expect(byUrn.get(`urn:li:dataHubPolicy:${urn}`), urn).toBe(true);
+      expect(byUrn.get('urn:li:dataHubPolicy:0')).toBe(false);
+      const token = await personalAccessToken(base, { authorization: admin, name: 'described' });
+      const metadata = await gqlData<{ getAccessTokenMetadata: Record<string, unknown> }>(
+        base,
+        admin,
+        `query($t: String!) { getAccessTokenMetadata(token: $t) { urn name actorUrn ownerUrn createdAt } }`,
+        { t: token },
+      );
+      expect(metadata.getAccessTokenMetadata).toMatchObject({
+        name: 'described',
+        actorUrn: 'urn:li:corpuser:datahub',
+        ownerUrn: 'urn:li:corpuser:datahub',
+      });
+      expect(String(metadata.getAccessTokenMetadata['urn'])).toMatch(/^urn:li:dataHubAccessToken:/);
+    });
+  });
+}
