@@ -119,7 +119,7 @@ export function checkSecrets(settings: AuthSettings): readonly string[] {
     throw new ConfigError(
       defaults.map(
         (name) =>
-          `${name} is at its published default; set it (CATALOG_ENVIRONMENT=production refuses defaults)`,
+          `${name} is empty or at its published default; set it (CATALOG_ENVIRONMENT=production refuses defaults)`,
       ),
     );
   }

@@ -481,6 +481,27 @@ describe('authentication settings', () => {
     }
   });
 
+  it('skips Rest.li and OpenAPI privilege checks with REST API authorization off, but keeps GraphQL ones', async () => {
+    const catalog = await startTestCatalog({ REST_API_AUTHORIZATION_ENABLED: 'false' });
+    try {
+      const base = catalog.baseUrl;
+      const admin = bearer(await logIn(base));
+      const user = bearer(await signUp(base, admin, `open_${Date.now()}@example.com`, 'seventh password 7'));
+      const write = await call(base, 'POST', '/aspects?action=ingestProposal', user, {
+        proposal: proposal(datasetUrn(`open_${Date.now()}`), 'datasetProperties', {
+          name: 'open',
+          customProperties: {},
+        }),
+      });
+      expect(write.status, write.text).toBe(200);
+      expect((await call(base, 'GET', '/entitiesV2/x', undefined)).status).toBe(401);
+      const policy = await gql(base, user, `mutation { deletePolicy(urn: "urn:li:dataHubPolicy:7") }`);
+      expect(policy.errors?.[0]?.extensions).toMatchObject({ code: 403 });
+    } finally {
+      await catalog.dispose();
+    }
+  });
+
   it('turns unauthenticated calls into the guest user when guest access is on', async () => {
     const catalog = await startTestCatalog({ GUEST_AUTHENTICATION_ENABLED: 'true' });
     try {
