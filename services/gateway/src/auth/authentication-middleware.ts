@@ -4,6 +4,7 @@ import type { Logger } from '@catalog/runtime';
 import type { GatewayAuth } from './gateway-auth.js';
 import { setRequestContext } from './request-context.js';
 import { requestOriginOf } from './request-origin.js';
+import { unlessUnavailable } from './auth-unavailable.js';
 
 /** The ecosystem's text for a request without valid credentials. */
 export const UNAUTHENTICATED_MESSAGE = 'Unauthorized to perform this action.';
@@ -73,12 +74,13 @@ export function authenticationMiddleware(auth: GatewayAuth, logger: Logger): Req
       next();
       return;
     }
-    auth.chain
-      .authenticate({
+    unlessUnavailable('The request could not be authenticated', () =>
+      auth.chain.authenticate({
         ...(authorization === undefined ? {} : { authorization }),
         ...(sessionToken === undefined ? {} : { sessionToken }),
         ...(actorHeader === undefined ? {} : { actorHeader }),
-      })
+      }),
+    )
       .then((outcome) => {
         if (outcome.ok) {
           setRequestContext(res, { authentication: outcome.authentication, origin });

@@ -4,6 +4,7 @@ import { ForbiddenError, type CheckedProposal } from '@catalog/model';
 import type { AspectStore } from '@catalog/store';
 import type { GatewayAuth } from './gateway-auth.js';
 import { requestContextOf } from './request-context.js';
+import { unlessUnavailable } from './auth-unavailable.js';
 
 /**
  * Whether the caller may make these writes, asked once per entity and kind of change (the ecosystem's
@@ -29,11 +30,13 @@ export async function authorizeProposals(
     if (asked.has(`${kind} ${urn}`)) continue;
     asked.add(`${kind} ${urn}`);
     const allowed = (operation: 'UPDATE' | 'DELETE' | 'CREATE') =>
-      auth.authorizer.isAllowed({
-        actorUrn,
-        privileges: entityOperationPrivileges(operation, entityType),
-        resourceUrn: urn,
-      });
+      unlessUnavailable('Authorization could not be decided', () =>
+        auth.authorizer.isAllowed({
+          actorUrn,
+          privileges: entityOperationPrivileges(operation, entityType),
+          resourceUrn: urn,
+        }),
+      );
     if (kind === 'DELETE') {
       if (!(await allowed('DELETE')))
         throw new ForbiddenError(`User is unauthorized to delete entity: ${urn}`);
@@ -42,7 +45,9 @@ export async function authorizeProposals(
     if (await allowed('UPDATE')) continue;
     const creates = ['UPSERT', 'CREATE', 'CREATE_ENTITY'].includes(proposal.changeType);
     if (creates && (await allowed('CREATE'))) {
-      const key = await store.get(urn, proposal.entity.keyAspect);
+      const key = await unlessUnavailable('Authorization could not be decided', () =>
+        store.get(urn, proposal.entity.keyAspect),
+      );
       if (key === null) continue;
     }
     throw new ForbiddenError(`User ${actorUrn} is unauthorized to edit entity ${urn}`);

@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { ForbiddenError } from '@catalog/model';
 import type { GatewayAuth } from './gateway-auth.js';
 import { requestContextOf } from './request-context.js';
+import { unlessUnavailable } from './auth-unavailable.js';
 
 /** One privilege question of a Rest.li or OpenAPI route: every group must hold (any one privilege of each). */
 export interface RestRequirement {
@@ -36,12 +37,14 @@ export async function requireAlways(
   const { authentication } = requestContextOf(res);
   if (authentication.isSystem) return;
   for (const anyOf of requirement.privileges) {
-    const allowed = await auth.authorizer.isAllowed({
-      actorUrn: authentication.actorUrn,
-      privileges: anyOf,
-      ...(requirement.resourceUrn === undefined ? {} : { resourceUrn: requirement.resourceUrn }),
-      ...(requirement.resourceType === undefined ? {} : { resourceType: requirement.resourceType }),
-    });
+    const allowed = await unlessUnavailable('Authorization could not be decided', () =>
+      auth.authorizer.isAllowed({
+        actorUrn: authentication.actorUrn,
+        privileges: anyOf,
+        ...(requirement.resourceUrn === undefined ? {} : { resourceUrn: requirement.resourceUrn }),
+        ...(requirement.resourceType === undefined ? {} : { resourceType: requirement.resourceType }),
+      }),
+    );
     if (!allowed) throw new ForbiddenError(requirement.message);
   }
 }

@@ -1,5 +1,6 @@
 import { ForbiddenError } from '@catalog/model';
 import type { GraphQLContext } from './context.js';
+import { unlessUnavailable } from '../auth/auth-unavailable.js';
 
 /** The ecosystem's text for every GraphQL privilege denial (extensions.code 403, type UNAUTHORIZED). */
 export const UNAUTHORIZED_MESSAGE =
@@ -12,11 +13,13 @@ export async function isAuthorized(
   resourceUrn?: string,
 ): Promise<boolean> {
   if (ctx.auth.authentication.isSystem) return true;
-  return ctx.services.auth.authorizer.isAllowed({
-    actorUrn: ctx.actor,
-    privileges,
-    ...(resourceUrn === undefined ? {} : { resourceUrn }),
-  });
+  return unlessUnavailable('Authorization could not be decided', () =>
+    ctx.services.auth.authorizer.isAllowed({
+      actorUrn: ctx.actor,
+      privileges,
+      ...(resourceUrn === undefined ? {} : { resourceUrn }),
+    }),
+  );
 }
 
 /** Throws the ecosystem's 403 GraphQL error unless the caller holds one of the privileges. */
