@@ -33,6 +33,7 @@ import {
   getVersionedAspect,
 } from './restli/entity-reads.js';
 import { getRelationships } from './restli/relationships.js';
+import { readListParam } from './restli/list-param.js';
 import { restoreIndices } from './restli/restore-indices.js';
 import { restliErrorHandler, sendRestliError } from './restli/restli-errors.js';
 import { autocompleteAction, browseAction, searchAction } from './restli/search-actions.js';
@@ -79,6 +80,15 @@ export interface GatewayDeps {
 }
 
 type Handler = (req: Request, res: Response) => Promise<void> | void;
+
+/** The items of a `List(a,b)` parameter, or none when it is malformed (its route then answers 400). */
+function safeListParam(raw: unknown): readonly string[] {
+  try {
+    return readListParam(raw, 'ids') ?? [];
+  } catch {
+    return [];
+  }
+}
 
 /** Dispatches `?action=` of a Rest.li resource; an unknown action is a 400 naming the supported ones. */
 function actions(resource: string, table: Record<string, Handler>): Handler {
@@ -156,7 +166,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     await getEntityV2(req, res, store);
   });
   app.get('/entitiesV2', async (req, res) => {
-    await guard.readEntity(res, undefined);
+    // Each entity asked for must be readable (a malformed list is the handler's 400).
+    for (const urn of safeListParam(req.query['ids'])) await guard.readEntity(res, urn);
     await batchGetEntitiesV2(req, res, store);
   });
   app.get('/entities/:urn', async (req, res) => {

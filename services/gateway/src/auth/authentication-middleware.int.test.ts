@@ -48,7 +48,7 @@ async function serve(seen: AuthenticationInput[] = []): Promise<string> {
 describe('the authentication middleware', () => {
   it('answers 401 with the ecosystem text on a protected path without valid credentials', async () => {
     const base = await serve();
-    for (const headers of [{}, { Authorization: 'Bearer bad' }]) {
+    for (const headers of [{}, { Authorization: 'Bearer bad' }] as Record<string, string>[]) {
       const res = await fetch(`${base}/entitiesV2/x`, { headers });
       expect(res.status).toBe(401);
       expect(await res.json()).toMatchObject({
