@@ -275,6 +275,8 @@ for (const family of FAMILIES) {
       expect(suspend.errors).toBeUndefined();
       expect((await whoAmI(base, token)).status).toBe(401);
       expect((await whoAmI(base, session)).status).toBe(401);
+      const shown = await gql(base, admin, `{ corpUser(urn: "${userUrn}") { status isNativeUser } }`);
+      expect(shown.data).toEqual({ corpUser: { status: 'SUSPENDED', isNativeUser: true } });
       const login = await call(base, 'POST', '/logIn', undefined, {
         username: email,
         password: 'another password 2',

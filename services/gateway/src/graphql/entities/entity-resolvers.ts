@@ -1,3 +1,4 @@
+import { corpUserStatusField } from '../users/user-admin.js';
 import { entityRegistry, ValidationError } from '@catalog/model';
 import type { GraphQLContext } from '../context.js';
 import {
@@ -284,6 +285,7 @@ const SPECIFIC: Record<string, Record<string, Resolver>> = {
   },
   CorpUser: {
     username: (ref) => keyOf(ref)['username'],
+    status: corpUserStatusField,
     isNativeUser: async (ref, _a, ctx) => (await aspect(ctx, ref, 'corpUserCredentials')) !== undefined,
     properties: async (ref, _a, ctx) => userProperties(await aspect(ctx, ref, 'corpUserInfo')),
     info: async (ref, _a, ctx) => userProperties(await aspect(ctx, ref, 'corpUserInfo')),

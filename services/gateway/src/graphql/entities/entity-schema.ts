@@ -116,8 +116,15 @@ function enumSymbols(name: string): string {
   return type.symbols.join(' ');
 }
 
+/** A user's `status` is its account state (ACTIVE, SUSPENDED), as in the ecosystem; other types' is Status. */
+const STATUS_FIELD_TYPES: Readonly<Record<string, string>> = { CorpUser: 'CorpUserStatus' };
+
 function entityTypeSdl(typeName: string): string {
-  return `type ${typeName} implements Entity & EntityWithRelationships {${COMMON_FIELDS}${SPECIFIC_FIELDS[typeName] ?? ''}
+  const common = COMMON_FIELDS.replace(
+    'status: Status',
+    `status: ${STATUS_FIELD_TYPES[typeName] ?? 'Status'}`,
+  );
+  return `type ${typeName} implements Entity & EntityWithRelationships {${common}${SPECIFIC_FIELDS[typeName] ?? ''}
 }`;
 }
 

@@ -4,6 +4,9 @@ import type { GraphQLContext } from '../context.js';
 import { UNAUTHORIZED_MESSAGE } from '../authorization.js';
 import { nativeUserResolvers, nativeUserSchema } from './native-users.js';
 
+/** Where the request came from: the reset token's identity event records it. */
+const ORIGIN = { sourceIp: '10.0.0.1', userAgent: 'test', eventSource: 'GRAPHQL', traceId: 'a'.repeat(32) };
+
 type Resolver = (root: unknown, args: unknown, ctx: GraphQLContext) => Promise<unknown>;
 
 function contextWith(allowed: boolean) {
@@ -15,7 +18,7 @@ function contextWith(allowed: boolean) {
   const isAllowed = vi.fn(async () => allowed);
   const ctx = {
     actor: 'urn:li:corpuser:admin',
-    auth: { authentication: { isSystem: false } },
+    auth: { authentication: { isSystem: false }, origin: ORIGIN },
     services: { nativeUsers, auth: { authorizer: { isAllowed } } },
   } as unknown as GraphQLContext;
   return { ctx, nativeUsers, isAllowed };
@@ -68,6 +71,7 @@ describe('nativeUserResolvers', () => {
     expect(nativeUsers.createResetToken).toHaveBeenCalledWith(
       'urn:li:corpuser:jane',
       'urn:li:corpuser:admin',
+      ORIGIN,
     );
   });
 
