@@ -11,34 +11,8 @@ import {
   SYSTEM_CLIENT_AUTHORIZATION,
   waitUntil,
   type TestCatalog,
+  callAs,
 } from './harness.js';
-
-async function call(
-  base: string,
-  method: string,
-  path: string,
-  authorization: string | undefined,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; body: unknown; text: string; contentType: string | null }> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      'Content-Type': 'application/json',
-      ...(authorization === undefined ? {} : { Authorization: authorization }),
-      ...headers,
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  let parsed: unknown;
-  try {
-    parsed = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, body: parsed, text, contentType: res.headers.get('content-type') };
-}
 
 const bearer = (token: string) => `Bearer ${token}`;
 
@@ -69,7 +43,7 @@ for (const family of FAMILIES) {
         'query { getInviteToken(input: {}) { inviteToken } }',
       );
       const userUrn = `urn:li:corpuser:${id}`;
-      const res = await call(base, 'POST', '/auth/signUp', SYSTEM_CLIENT_AUTHORIZATION, {
+      const res = await callAs(base, 'POST', '/auth/signUp', SYSTEM_CLIENT_AUTHORIZATION, {
         userUrn,
         fullName: id,
         email: `${id}@example.com`,
@@ -98,13 +72,13 @@ for (const family of FAMILIES) {
     it('serves the GMS /auth endpoints: sign-up, credential checks and session tokens for the system client only', async () => {
       const userUrn = await signUpThroughGms(`gms_${run}`, 'gms password 1');
       const verify = (password: string) =>
-        call(base, 'POST', '/auth/verifyNativeUserCredentials', SYSTEM_CLIENT_AUTHORIZATION, {
+        callAs(base, 'POST', '/auth/verifyNativeUserCredentials', SYSTEM_CLIENT_AUTHORIZATION, {
           userUrn,
           password,
         });
       expect((await verify('gms password 1')).body).toEqual({ doesPasswordMatch: true });
       expect((await verify('nope')).body).toMatchObject({ doesPasswordMatch: false });
-      const session = await call(
+      const session = await callAs(
         base,
         'POST',
         '/auth/generateSessionTokenForUser',
@@ -115,15 +89,15 @@ for (const family of FAMILIES) {
       expect(session.status, session.text).toBe(200);
       expect(session.contentType).toContain('application/json');
       const token = (session.body as { accessToken: string }).accessToken;
-      const me = await call(base, 'GET', '/openapi/operations/identity/user/urn', bearer(token));
+      const me = await callAs(base, 'GET', '/openapi/operations/identity/user/urn', bearer(token));
       expect(me.body).toEqual({ urn: userUrn });
       // Only the system client mints sessions for others.
-      const refused = await call(base, 'POST', '/auth/generateSessionTokenForUser', bearer(token), {
+      const refused = await callAs(base, 'POST', '/auth/generateSessionTokenForUser', bearer(token), {
         userId: 'datahub',
       });
       expect(refused.status).toBe(401);
       // A body without its required field is a 400 with an empty body.
-      const bad = await call(
+      const bad = await callAs(
         base,
         'POST',
         '/auth/verifyNativeUserCredentials',
@@ -143,7 +117,7 @@ for (const family of FAMILIES) {
         admin,
         `mutation { createNativeUserResetToken(input: {userUrn: "${userUrn}"}) { resetToken } }`,
       );
-      const reset = await call(
+      const reset = await callAs(
         base,
         'POST',
         '/auth/resetNativeUserCredentials',
@@ -158,7 +132,7 @@ for (const family of FAMILIES) {
       expect(reset.body).toEqual({ areNativeUserCredentialsReset: true });
       expect(
         (
-          await call(base, 'POST', '/logIn', undefined, {
+          await callAs(base, 'POST', '/logIn', undefined, {
             username: `reset_${run}`,
             password: 'old password 1',
           })
@@ -186,11 +160,11 @@ for (const family of FAMILIES) {
       const userUrn = await signUpThroughGms(`member_${run}`, 'member password 1');
       const user = bearer(await logIn(base, `member_${run}`, 'member password 1'));
       const tag = () =>
-        call(base, 'POST', '/aspects?action=ingestProposal', user, {
+        callAs(base, 'POST', '/aspects?action=ingestProposal', user, {
           proposal: proposal(dataset, 'globalTags', { tags: [{ tag: `urn:li:tag:m${Date.now()}` }] }),
         });
       const remove = () =>
-        call(base, 'POST', '/aspects?action=ingestProposal', user, {
+        callAs(base, 'POST', '/aspects?action=ingestProposal', user, {
           proposal: {
             entityType: 'dataset',
             entityUrn: dataset,

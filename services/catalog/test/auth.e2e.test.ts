@@ -14,41 +14,16 @@ import {
   SYSTEM_CLIENT_AUTHORIZATION,
   waitUntil,
   type TestCatalog,
+  callAs,
 } from './harness.js';
 
 /** The token signing key at its published default (the catalog under test keeps it). */
 const DEFAULT_SIGNING_KEY = 'WnEdIeTG/VVCLQqGwC/BAkqyY0k+H8NEAtWGejrBI94=';
 const ISSUER = 'datahub-metadata-service';
 
-async function call(
-  base: string,
-  method: string,
-  path: string,
-  authorization: string | undefined,
-  body?: unknown,
-): Promise<{ status: number; body: unknown; text: string }> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      'Content-Type': 'application/json',
-      'X-RestLi-Protocol-Version': '2.0.0',
-      ...(authorization === undefined ? {} : { Authorization: authorization }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  let parsed: unknown;
-  try {
-    parsed = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, body: parsed, text };
-}
-
 const bearer = (token: string) => `Bearer ${token}`;
 const whoAmI = async (base: string, authorization: string) =>
-  call(base, 'GET', '/openapi/operations/identity/user/urn', authorization);
+  callAs(base, 'GET', '/openapi/operations/identity/user/urn', authorization);
 
 /** A token signed with the catalog's default key, with any claims (for expiry and claim tests). */
 async function signed(claims: Record<string, unknown>, expiresAt?: number): Promise<string> {
@@ -71,7 +46,7 @@ async function signUp(base: string, admin: string, email: string, password: stri
   const invite = await gql(base, admin, 'mutation { createInviteToken(input: {}) { inviteToken } }');
   expect(invite.errors).toBeUndefined();
   const token = (invite.data as { createInviteToken: { inviteToken: string } }).createInviteToken.inviteToken;
-  const res = await call(base, 'POST', '/signUp', undefined, {
+  const res = await callAs(base, 'POST', '/signUp', undefined, {
     fullName: 'Test User',
     email,
     password,
@@ -111,7 +86,7 @@ for (const family of FAMILIES) {
         ['GET', '/openapi/operations/messaging/mcp/consumer/lag'],
         ['POST', '/auth/generateSessionTokenForUser'],
       ] as const) {
-        const res = await call(
+        const res = await callAs(
           base,
           method,
           path,
@@ -121,8 +96,8 @@ for (const family of FAMILIES) {
         expect(res.status, `${method} ${path}`).toBe(401);
         expect(res.text).toContain('Unauthorized to perform this action.');
       }
-      expect((await call(base, 'GET', '/health', undefined)).status).toBe(200);
-      expect((await call(base, 'GET', '/config', undefined)).status).toBe(200);
+      expect((await callAs(base, 'GET', '/health', undefined)).status).toBe(200);
+      expect((await callAs(base, 'GET', '/config', undefined)).status).toBe(200);
     });
 
     it('refuses malformed, forged, unsigned, expired and claim-less tokens and a wrong system secret', async () => {
@@ -200,10 +175,10 @@ for (const family of FAMILIES) {
       const session = bearer(await signUp(base, admin, email, 'a long password 1'));
       expect((await whoAmI(base, session)).body).toEqual({ urn: userUrn });
       // Reading: the default "All Users - View Entity Page" policy.
-      const read = await call(base, 'GET', `/openapi/v3/entity/dataset/${enc(dataset)}`, session);
+      const read = await callAs(base, 'GET', `/openapi/v3/entity/dataset/${enc(dataset)}`, session);
       expect(read.status, read.text).toBe(200);
       // Writing: no policy grants it.
-      const write = await call(base, 'POST', '/aspects?action=ingestProposal', session, {
+      const write = await callAs(base, 'POST', '/aspects?action=ingestProposal', session, {
         proposal: proposal(dataset, 'globalTags', { tags: [{ tag: 'urn:li:tag:mine' }] }),
       });
       expect(write.status, write.text).toBe(403);
@@ -277,7 +252,7 @@ for (const family of FAMILIES) {
       expect((await whoAmI(base, session)).status).toBe(401);
       const shown = await gql(base, admin, `{ corpUser(urn: "${userUrn}") { status isNativeUser } }`);
       expect(shown.data).toEqual({ corpUser: { status: 'SUSPENDED', isNativeUser: true } });
-      const login = await call(base, 'POST', '/logIn', undefined, {
+      const login = await callAs(base, 'POST', '/logIn', undefined, {
         username: email,
         password: 'another password 2',
       });
@@ -294,7 +269,7 @@ for (const family of FAMILIES) {
       const userUrn = `urn:li:corpuser:${email}`;
       const session = bearer(await signUp(base, admin, email, 'fifth password 5'));
       await personalAccessToken(base, { authorization: session, actorUrn: userUrn, name: 'evented' });
-      const failed = await call(base, 'POST', '/logIn', undefined, { username: email, password: 'wrong' });
+      const failed = await callAs(base, 'POST', '/logIn', undefined, { username: email, password: 'wrong' });
       expect(failed.status).toBe(400);
       const seen: Record<string, unknown>[] = [];
       const consumer = await catalog.log.consume({
@@ -354,7 +329,7 @@ for (const family of FAMILIES) {
       const userUrn = `urn:li:corpuser:${email}`;
       const session = bearer(await signUp(base, admin, email, 'third password 3'));
       const tag = () =>
-        call(base, 'POST', '/aspects?action=ingestProposal', session, {
+        callAs(base, 'POST', '/aspects?action=ingestProposal', session, {
           proposal: proposal(dataset, 'globalTags', { tags: [{ tag: `urn:li:tag:t${Date.now()}` }] }),
         });
       expect((await tag()).status).toBe(403);
@@ -391,7 +366,7 @@ for (const family of FAMILIES) {
       const session = bearer(await signUp(base, admin, email, 'sixth password 6'));
       const policyUrn = `urn:li:dataHubPolicy:log-${Date.now()}`;
       const tag = () =>
-        call(base, 'POST', '/aspects?action=ingestProposal', session, {
+        callAs(base, 'POST', '/aspects?action=ingestProposal', session, {
           proposal: proposal(dataset, 'globalTags', { tags: [{ tag: `urn:li:tag:l${Date.now()}` }] }),
         });
       expect((await tag()).status).toBe(403);
@@ -432,7 +407,7 @@ for (const family of FAMILIES) {
       const email = `profile_${Date.now()}@example.com`;
       const session = bearer(await signUp(base, admin, email, 'fourth password 4'));
       const ask = (authorization: string) =>
-        call(base, 'POST', '/aspects?action=getTimeseriesAspectValues', authorization, {
+        callAs(base, 'POST', '/aspects?action=getTimeseriesAspectValues', authorization, {
           urn: dataset,
           entity: 'dataset',
           aspect: 'datasetProfile',
@@ -489,14 +464,14 @@ describe('authentication settings', () => {
       const base = catalog.baseUrl;
       const admin = bearer(await logIn(base));
       const user = bearer(await signUp(base, admin, `open_${Date.now()}@example.com`, 'seventh password 7'));
-      const write = await call(base, 'POST', '/aspects?action=ingestProposal', user, {
+      const write = await callAs(base, 'POST', '/aspects?action=ingestProposal', user, {
         proposal: proposal(datasetUrn(`open_${Date.now()}`), 'datasetProperties', {
           name: 'open',
           customProperties: {},
         }),
       });
       expect(write.status, write.text).toBe(200);
-      expect((await call(base, 'GET', '/entitiesV2/x', undefined)).status).toBe(401);
+      expect((await callAs(base, 'GET', '/entitiesV2/x', undefined)).status).toBe(401);
       const policy = await gql(base, user, `mutation { deletePolicy(urn: "urn:li:dataHubPolicy:7") }`);
       expect(policy.errors?.[0]?.extensions).toMatchObject({ code: 403 });
     } finally {
@@ -508,7 +483,7 @@ describe('authentication settings', () => {
     const catalog = await startTestCatalog({ GUEST_AUTHENTICATION_ENABLED: 'true' });
     try {
       expect(
-        (await call(catalog.baseUrl, 'GET', '/openapi/operations/identity/user/urn', undefined)).body,
+        (await callAs(catalog.baseUrl, 'GET', '/openapi/operations/identity/user/urn', undefined)).body,
       ).toEqual({
         urn: 'urn:li:corpuser:guest',
       });

@@ -229,3 +229,28 @@ export async function personalAccessToken(
     throw new Error(`createAccessToken: HTTP ${res.status} ${JSON.stringify(body)}`);
   return token;
 }
+
+/**
+ * Any request with the given `Authorization` (none when undefined) and a JSON body, answered with its
+ * status, parsed body, text and content type: what the authentication suites send.
+ */
+export async function callAs(
+  baseUrl: string,
+  method: string,
+  path: string,
+  authorization: string | undefined,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<JsonResponse & { readonly contentType: string | null }> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      'Content-Type': 'application/json',
+      'X-RestLi-Protocol-Version': '2.0.0',
+      ...(authorization === undefined ? {} : { Authorization: authorization }),
+      ...headers,
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { ...(await read(res)), contentType: res.headers.get('content-type') };
+}

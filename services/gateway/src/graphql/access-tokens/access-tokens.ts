@@ -11,6 +11,7 @@ import type { GraphQLContext } from '../context.js';
 import type { EntityRef } from '../entities/entity-ref.js';
 import { writeAspects } from '../mutations/write-proposals.js';
 import { filterOf } from '../search/search-resolvers.js';
+import { pageOf } from '../list-page.js';
 
 const ENTITY = 'dataHubAccessToken';
 const INFO = 'dataHubAccessTokenInfo';
@@ -196,16 +197,6 @@ async function storedTokens(ctx: GraphQLContext): Promise<{ urn: string; info: T
     after = page.next;
   } while (after !== undefined);
   return tokens;
-}
-
-function pageOf(input: ListAccessTokenInput): { start: number; count: number } {
-  const start = input.start ?? 0;
-  const count = input.count ?? 20;
-  if (!Number.isInteger(start) || start < 0)
-    throw new ValidationError(`start must be 0 or more, got ${start}`);
-  if (!Number.isInteger(count) || count < 0 || count > 10_000)
-    throw new ValidationError(`count must be an integer from 0 to 10000, got ${count}`);
-  return { start, count };
 }
 
 function forbidden(): ForbiddenError {

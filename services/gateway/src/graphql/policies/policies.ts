@@ -14,6 +14,7 @@ import { requireRef } from '../entities/entity-ref.js';
 import { writeAspects } from '../mutations/write-proposals.js';
 import { filterOf } from '../search/search-resolvers.js';
 import { policyInfoOf, policyView, type PolicyUpdateInput } from './policy-info.js';
+import { pageOf } from '../list-page.js';
 
 const ENTITY = 'dataHubPolicy';
 const INFO = 'dataHubPolicyInfo';
@@ -186,16 +187,6 @@ export function byLastUpdatedDescending(
     return bn - an;
   }
   return a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0;
-}
-
-function pageOf(input: { start?: number | null; count?: number | null }): { start: number; count: number } {
-  const start = input.start ?? 0;
-  const count = input.count ?? 20;
-  if (!Number.isInteger(start) || start < 0)
-    throw new ValidationError(`start must be 0 or more, got ${start}`);
-  if (!Number.isInteger(count) || count < 0 || count > 10_000)
-    throw new ValidationError(`count must be an integer from 0 to 10000, got ${count}`);
-  return { start, count };
 }
 
 export function policyResolvers(): Record<string, Record<string, unknown>> {

@@ -5,6 +5,7 @@ import type { GraphQLContext } from '../context.js';
 import { keyOf, type EntityRef } from '../entities/entity-ref.js';
 import { pointer } from '../mutations/label-mutations.js';
 import { writeAspects, type AspectChange } from '../mutations/write-proposals.js';
+import { pageOf } from '../list-page.js';
 
 const MANAGE_USERS_AND_GROUPS = ['MANAGE_USERS_AND_GROUPS'] as const;
 /** On the group itself (the ecosystem's canEditGroupMembers), besides MANAGE_USERS_AND_GROUPS. */
@@ -59,16 +60,6 @@ interface MembersInput {
 }
 
 type Json = Readonly<Record<string, unknown>>;
-
-function pageOf(input: ListInput): { start: number; count: number } {
-  const start = input.start ?? 0;
-  const count = input.count ?? 20;
-  if (!Number.isInteger(start) || start < 0)
-    throw new ValidationError(`start must be 0 or more, got ${start}`);
-  if (!Number.isInteger(count) || count < 0 || count > 10_000)
-    throw new ValidationError(`count must be an integer from 0 to 10000, got ${count}`);
-  return { start, count };
-}
 
 /** A urn a client gave, which must name an entity of one of these types. */
 export function requireUrnOf(urn: string, entities: readonly string[], field: string): EntityRef {
