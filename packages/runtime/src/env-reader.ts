@@ -76,6 +76,11 @@ export class EnvReader {
           .filter((s) => s !== '');
   }
 
+  /** Records a problem a caller found in a value it read (reported with the others by finish()). */
+  invalid(name: string, message: string): void {
+    this.problems.push(`${name} ${message}`);
+  }
+
   /** Throws a ConfigError naming every problem seen so far. */
   finish(): void {
     if (this.problems.length > 0) throw new ConfigError(this.problems);

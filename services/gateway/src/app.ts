@@ -44,6 +44,7 @@ import type { GatewayAuth } from './auth/gateway-auth.js';
 import { authenticationMiddleware } from './auth/authentication-middleware.js';
 import { authorizeProposals } from './auth/proposal-authorization.js';
 import { actorOf } from './auth/rest-authorization.js';
+import { requestContextOf } from './auth/request-context.js';
 import { queryUrn, RouteGuards } from './auth/route-guards.js';
 import { identityUserUrn } from './auth/identity-endpoint.js';
 import { gmsAuthRouter, loginRouter } from './identity/auth-router.js';
@@ -55,6 +56,8 @@ export interface GatewaySettings extends IngestSettings {
   readonly serverVersion: string;
   /** How long a write with X-Wait-For-Index waits for the indexer. */
   readonly indexWaitTimeoutMs: number;
+  /** TRUSTED_PROXIES: addresses or CIDRs whose X-Forwarded-For is believed (express's `trust proxy`). */
+  readonly trustedProxies: readonly string[];
 }
 
 export interface ReadModels {
@@ -111,12 +114,15 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // The recorded source IP: the socket's, unless it is a trusted proxy (then what it forwarded).
+  app.set('trust proxy', settings.trustedProxies.length > 0 ? [...settings.trustedProxies] : false);
   // Rest.li clients send JSON, whatever Content-Type they set.
   const json = express.json({ limit: settings.maxBodyBytes, type: () => true, strict: false });
   const ingest: IngestContext = {
     submitter: deps.submitter,
     settings,
     actorOf,
+    originOf: (res) => requestContextOf(res).origin,
     authorize: (res, proposals) => authorizeProposals(auth, store, res, proposals),
     waitForIndex: (outcomes) =>
       deps.indexWaiter.waitFor(

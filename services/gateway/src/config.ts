@@ -8,6 +8,7 @@ import {
 import type { TopicNames } from '@catalog/events';
 import { readAuthSettings, type AuthSettings } from '@catalog/auth';
 import { randomUUID } from 'node:crypto';
+import { isIP } from 'node:net';
 import type { GatewaySettings } from './app.js';
 
 export interface GatewayConfig {
@@ -47,8 +48,30 @@ export function readGatewaySection(
       maxBatchProposals: env.int('MAX_BATCH_PROPOSALS', 10_000, { min: 1 }),
       serverVersion: SERVER_VERSION,
       indexWaitTimeoutMs: env.int('INDEX_WAIT_TIMEOUT_MS', 30_000, { min: 100 }),
+      trustedProxies: trustedProxies(env),
     },
   };
+}
+
+/** The names express's `trust proxy` knows for address ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** TRUSTED_PROXIES: IP addresses, CIDRs (`10.0.0.0/8`) or loopback, linklocal, uniquelocal. */
+function trustedProxies(env: EnvReader): readonly string[] {
+  const entries = env.list('TRUSTED_PROXIES');
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const version = isIP(address ?? '');
+    const maxBits = version === 6 ? 128 : 32;
+    const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= maxBits);
+    if (!PROXY_RANGE_NAMES.has(entry) && (version === 0 || !bitsOk || extra !== undefined)) {
+      env.invalid(
+        'TRUSTED_PROXIES',
+        `must list IP addresses, CIDRs or loopback/linklocal/uniquelocal, got "${entry}"`,
+      );
+    }
+  }
+  return entries;
 }
 
 /** Validates the environment once; throws a ConfigError naming every bad variable. */

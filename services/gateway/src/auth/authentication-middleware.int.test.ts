@@ -13,7 +13,7 @@ let close: (() => void) | undefined;
 afterEach(() => close?.());
 
 /** An app behind the middleware whose chain accepts `Bearer good` and fails with `Bearer down`. */
-async function serve(seen: AuthenticationInput[] = []): Promise<string> {
+async function serve(seen: AuthenticationInput[] = [], trustProxy: string | false = false): Promise<string> {
   const chain = {
     authenticate: async (input: AuthenticationInput) => {
       seen.push(input);
@@ -33,6 +33,7 @@ async function serve(seen: AuthenticationInput[] = []): Promise<string> {
     },
   } as unknown as AuthenticationChain;
   const app = express();
+  app.set('trust proxy', trustProxy);
   app.use(authenticationMiddleware({ chain } as GatewayAuth, logger));
   app.use((_req, res) => {
     const { authentication, origin } = requestContextOf(res);
@@ -83,8 +84,17 @@ describe('the authentication middleware', () => {
     expect(await res.text()).toContain('the aspect store is unavailable');
   });
 
+  it('believes X-Forwarded-For only from a trusted proxy', async () => {
+    const headers = { Authorization: 'Bearer good', 'X-Forwarded-For': '203.0.113.7' };
+    const direct = await serve();
+    expect((await (await fetch(`${direct}/x`, { headers })).json()).origin.sourceIp).toMatch(/127\.0\.0\.1$/);
+    close?.();
+    const proxied = await serve([], 'loopback');
+    expect((await (await fetch(`${proxied}/x`, { headers })).json()).origin.sourceIp).toBe('203.0.113.7');
+  });
+
   it('records the origin: forwarded address, user agent, API and the traceparent trace id', async () => {
-    const base = await serve();
+    const base = await serve([], 'loopback');
     const trace = '4bf92f3577b34da6a3ce929d0e0e4736';
     const res = await fetch(`${base}/openapi/v3/entity/dataset`, {
       headers: {

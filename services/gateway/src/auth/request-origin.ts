@@ -13,23 +13,24 @@ export function eventSourceOf(path: string): EventSource {
 }
 
 /**
- * Where a request came from. Source IP is the raw `X-Forwarded-For` value when present (as the
- * ecosystem records it), else the socket's address; the trace id comes from a valid W3C `traceparent`,
- * else a new one.
+ * Where a request came from. Source IP is the client's address as express derives it: the socket's
+ * address, or, from a trusted proxy (TRUSTED_PROXIES, express's `trust proxy`), the nearest address in
+ * `X-Forwarded-For` that is not itself a trusted proxy, so a client cannot choose what is recorded. The
+ * trace id comes from a valid W3C `traceparent`, else a new one.
  */
 export function requestOriginOf(req: Request): RequestOrigin {
-  const forwarded = req.get('x-forwarded-for');
   const traceparent = TRACEPARENT.exec(req.get('traceparent')?.trim().toLowerCase() ?? '');
   const traceId =
     traceparent?.[1] !== undefined && traceparent[1] !== NO_TRACE ? traceparent[1] : newTraceId();
   return {
-    sourceIp: forwarded !== undefined && forwarded !== '' ? forwarded : (req.socket.remoteAddress ?? ''),
+    sourceIp: req.ip ?? req.socket.remoteAddress ?? '',
     userAgent: req.get('user-agent') ?? '',
     eventSource: eventSourceOf(req.path),
     traceId,
   };
 }
 
+/** A new trace id: the time in microseconds (16 hex digits) then 8 random bytes, so ids sort by time. */
 function newTraceId(): string {
-  return randomBytes(16).toString('hex');
+  return (BigInt(Date.now()) * 1000n).toString(16).padStart(16, '0') + randomBytes(8).toString('hex');
 }

@@ -7,6 +7,7 @@ import type { GraphQLContext, GraphQLServices } from './context.js';
 import { requestContextOf } from '../auth/request-context.js';
 import { accessTokenResolvers, accessTokenSchema } from './access-tokens/access-tokens.js';
 import { guardMutations } from './mutation-privileges.js';
+import { ingestionSourceResolvers, ingestionSourceSchema } from './ingestion-sources/ingestion-sources.js';
 import { nativeUserResolvers, nativeUserSchema } from './native-users/native-users.js';
 import { policyResolvers, policySchema } from './policies/policies.js';
 import { userAdminResolvers, userAdminSchema } from './users/user-admin.js';
@@ -69,6 +70,7 @@ export function createGraphQLServer(
         policySchema,
         userAdminSchema,
         nativeUserSchema,
+        ingestionSourceSchema,
       ],
       resolvers: [
         entityResolvers(),
@@ -83,6 +85,7 @@ export function createGraphQLServer(
         policyResolvers(),
         userAdminResolvers(),
         nativeUserResolvers(),
+        ingestionSourceResolvers(),
       ],
     }),
   );

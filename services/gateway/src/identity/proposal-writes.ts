@@ -17,7 +17,11 @@ export async function writeSynchronously(
   tolerated: (code: string | undefined) => boolean = () => false,
   announce?: Omit<IdentityChangeAnnouncement, 'actorUrn'>,
 ): Promise<void> {
-  const outcomes = await submitter.submit(proposals, { sync: true, actor });
+  const outcomes = await submitter.submit(proposals, {
+    sync: true,
+    actor,
+    ...(announce === undefined ? {} : { origin: announce.origin }),
+  });
   if (announce !== undefined) await announceIdentityChanges({ ...announce, actorUrn: actor }, outcomes ?? []);
   const failure = outcomes?.find((o) => !o.ok && !tolerated(o.code));
   if (failure) throw errorOfOutcome(failure);

@@ -1,3 +1,4 @@
+import type { RequestOrigin } from '@catalog/auth';
 import { UnavailableError, type CheckedProposal } from '@catalog/model';
 import { genericAspectFromJson, type EventLog, type MetadataChangeProposal } from '@catalog/events';
 import { proposalRecord, type OutcomeChannel, type ProposalOutcome } from '@catalog/runtime';
@@ -20,8 +21,10 @@ export class ProposalSubmitter {
    */
   async submit(
     proposals: readonly CheckedProposal[],
-    options: { readonly sync: boolean; readonly actor: string },
+    options: { readonly sync: boolean; readonly actor: string; readonly origin?: RequestOrigin },
   ): Promise<readonly ProposalOutcome[] | undefined> {
+    const { origin } = options;
+    if (origin !== undefined) proposals = proposals.map((p) => withOrigin(p, origin));
     const ids = proposals.map(() => this.deps.newRequestId());
     const waits = options.sync ? ids.map((id) => this.deps.outcomes.expect(id, this.deps.syncTimeoutMs)) : [];
     // A rejected wait is observed below; this keeps an early timeout from surfacing as unhandled.
@@ -37,6 +40,29 @@ export class ProposalSubmitter {
     }
     return options.sync ? Promise.all(waits) : undefined;
   }
+}
+
+/**
+ * The proposal with where it came from in `systemMetadata.properties`, as the ecosystem records it
+ * (`telemetryTraceId`, `eventSource`, `sourceIP`) plus `userAgent`: the values the gateway observed
+ * replace any the client sent, so that the change log and the audit trail record the request as it
+ * reached the catalog. Other properties the client sent are kept.
+ */
+export function withOrigin(proposal: CheckedProposal, origin: RequestOrigin): CheckedProposal {
+  const systemMetadata = proposal.systemMetadata ?? {};
+  return {
+    ...proposal,
+    systemMetadata: {
+      ...systemMetadata,
+      properties: {
+        ...(systemMetadata.properties ?? {}),
+        telemetryTraceId: origin.traceId,
+        eventSource: origin.eventSource,
+        sourceIP: origin.sourceIp,
+        userAgent: origin.userAgent,
+      },
+    },
+  };
 }
 
 export function toMcp(p: CheckedProposal): MetadataChangeProposal {

@@ -10,6 +10,7 @@ import {
   type FieldProblem,
 } from '@catalog/model';
 import type { ProposalOutcome } from '@catalog/runtime';
+import type { RequestOrigin } from '@catalog/auth';
 import { sendJson } from './send-json.js';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
 import { RESTLI_STATUS, sendRestliError } from './restli-errors.js';
@@ -36,6 +37,8 @@ export interface IngestContext {
   readonly settings: IngestSettings;
   /** Who acts: the request's authenticated actor. */
   readonly actorOf: (res: Response) => string;
+  /** Where the request came from, recorded in each proposal's system metadata. */
+  readonly originOf: (res: Response) => RequestOrigin;
   /** Refuses (403) writes the caller may not make; resolves when every one is allowed. */
   readonly authorize: (res: Response, proposals: readonly CheckedProposal[]) => Promise<void>;
   /** Waits until the outcomes' change logs are indexed; absent when the deployment has no indexer. */
@@ -56,7 +59,11 @@ export async function ingestProposal(req: Request, res: Response, ctx: IngestCon
   // Waiting for the index needs the outcome, so it makes the write synchronous.
   const sync = waitIndex || !readAsyncFlag(body['async'], ctx.settings.asyncDefault);
   await ctx.authorize(res, [proposal]);
-  const outcomes = await ctx.submitter.submit([proposal], { sync, actor: ctx.actorOf(res) });
+  const outcomes = await ctx.submitter.submit([proposal], {
+    sync,
+    actor: ctx.actorOf(res),
+    origin: ctx.originOf(res),
+  });
   const failure = outcomes?.find((o) => !o.ok);
   if (failure) {
     sendRestliError(res, statusOf(failure), failure.message ?? 'The proposal was rejected');
@@ -81,7 +88,9 @@ export async function ingestProposalBatch(req: Request, res: Response, ctx: Inge
   const checked = checkAll(raw);
   await ctx.authorize(res, checked);
   const outcomes =
-    checked.length > 0 ? await submitter.submit(checked, { sync, actor: ctx.actorOf(res) }) : [];
+    checked.length > 0
+      ? await submitter.submit(checked, { sync, actor: ctx.actorOf(res), origin: ctx.originOf(res) })
+      : [];
   const failures = (outcomes ?? []).map((o, i) => ({ o, i })).filter(({ o }) => !o.ok);
   const first = failures[0];
   if (first) {

@@ -29,7 +29,11 @@ export async function writeAspects(ctx: GraphQLContext, changes: readonly Aspect
         : { aspect: { contentType: 'application/json', value: JSON.stringify(c.value) } }),
     }),
   );
-  const outcomes = await ctx.services.submitter.submit(proposals, { sync: true, actor: ctx.actor });
+  const outcomes = await ctx.services.submitter.submit(proposals, {
+    sync: true,
+    actor: ctx.actor,
+    origin: ctx.auth.origin,
+  });
   for (const change of changes) ctx.entities.clear(change.urn);
   await announceIdentityChanges(
     { events: ctx.services.auth.events, actorUrn: ctx.actor, origin: ctx.auth.origin },

@@ -1,4 +1,5 @@
 import { actorOf } from '../../auth/rest-authorization.js';
+import { requestContextOf } from '../../auth/request-context.js';
 import type { RouteGuards } from '../../auth/route-guards.js';
 import { randomBytes } from 'node:crypto';
 import express, { Router, type Request, type Response } from 'express';
@@ -92,22 +93,14 @@ function aspectBody(aspect: StoredAspect, withSystemMetadata: boolean): Json {
     : { value: aspect.value };
 }
 
-/** Every OpenAPI response carries a W3C traceparent; the SDK reads its trace id. */
+/**
+ * Every OpenAPI response carries a W3C traceparent with the request's trace id (the one its own
+ * `traceparent` named, else a new one): the SDK reads it, and the change log and audit trail record it.
+ */
 function traceparent(res: Response): string {
-  const micros = BigInt(Date.now()) * 1000n;
-  const trace = micros.toString(16).padStart(16, '0') + randomBytes(8).toString('hex');
+  const trace = requestContextOf(res).origin.traceId;
   res.set('traceparent', `00-${trace}-${randomBytes(8).toString('hex')}-01`);
   return trace;
-}
-
-/** Where an OpenAPI write came from, as the ecosystem records it in systemMetadata.properties. */
-interface WriteOrigin {
-  readonly sourceIP: string;
-  readonly telemetryTraceId: string;
-}
-
-function originOf(req: Request, res: Response): WriteOrigin {
-  return { sourceIP: req.ip ?? '', telemetryTraceId: String(res.locals['traceId'] ?? '') };
 }
 
 /** The conditions a single-aspect request may send as HTTP headers; they join the proposal's headers. */
@@ -160,22 +153,11 @@ function batchItems(
   });
 }
 
-function proposalOf(
-  entity: EntitySpec,
-  urn: string,
-  a: ItemAspect,
-  changeType: string,
-  origin: WriteOrigin,
-): CheckedProposal {
+function proposalOf(entity: EntitySpec, urn: string, a: ItemAspect, changeType: string): CheckedProposal {
+  // Where the request came from joins the system metadata when it is submitted (ProposalSubmitter).
   const given = (
     typeof a.systemMetadata === 'object' && a.systemMetadata !== null ? a.systemMetadata : {}
   ) as Json;
-  const properties = {
-    ...((given['properties'] ?? {}) as Json),
-    eventSource: 'OPENAPI',
-    sourceIP: origin.sourceIP,
-    telemetryTraceId: origin.telemetryTraceId,
-  };
   return checkProposal({
     entityType: entity.name,
     entityUrn: urn,
@@ -185,7 +167,7 @@ function proposalOf(
       contentType: changeType === 'PATCH' ? 'application/json-patch+json' : 'application/json',
       value: JSON.stringify(a.value),
     },
-    systemMetadata: { ...given, properties },
+    systemMetadata: given,
     ...(a.headers === undefined ||
     (typeof a.headers === 'object' && Object.keys(a.headers as Json).length === 0)
       ? {}
@@ -328,7 +310,11 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     sync: boolean,
   ): Promise<void> => {
     await deps.authorize(res, proposals);
-    const outcomes = await deps.submitter.submit(proposals, { sync, actor: actorOf(res) });
+    const outcomes = await deps.submitter.submit(proposals, {
+      sync,
+      actor: actorOf(res),
+      origin: requestContextOf(res).origin,
+    });
     const failure = outcomes?.find((o) => !o.ok);
     if (failure) throw errorOfOutcome(failure);
   };
@@ -350,13 +336,12 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     batches: readonly { entity: EntitySpec; body: unknown }[],
     changeType: 'UPSERT' | 'PATCH',
   ): Promise<{ entity: EntitySpec; items: ReturnType<typeof batchItems>; stored?: Json[] }[]> => {
-    const origin = originOf(req, res);
     const parsed = batches.map((b) => ({
       entity: b.entity,
       items: batchItems(b.body, b.entity, v2),
     }));
     const proposals = parsed.flatMap(({ entity, items }) =>
-      items.flatMap((item) => item.aspects.map((a) => proposalOf(entity, item.urn, a, changeType, origin))),
+      items.flatMap((item) => item.aspects.map((a) => proposalOf(entity, item.urn, a, changeType))),
     );
     const sync = !bool(input, 'async');
     // A sync write answers a new entity with everything its creation stored (key and default aspects
@@ -725,7 +710,6 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
             headers: { ...((body['headers'] ?? {}) as Json), ...conditionHeaders(req) },
           },
           changeType,
-          originOf(req, res),
         ),
       ],
       sync,
@@ -748,15 +732,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     const headers = conditionHeaders(req);
     await write(
       res,
-      [
-        proposalOf(
-          entity,
-          urn,
-          { aspect: aspect.name, value: input.body, headers },
-          'PATCH',
-          originOf(req, res),
-        ),
-      ],
+      [proposalOf(entity, urn, { aspect: aspect.name, value: input.body, headers }, 'PATCH')],
       sync,
     );
     if (!sync) {
