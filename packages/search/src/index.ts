@@ -110,3 +110,40 @@ export {
   type OpenSearchOptions,
   type RefreshPolicy,
 } from './opensearch/index.js';
+export {
+  AUDIT_TOTAL_CAP,
+  type AuditCursor,
+  type AuditEvent,
+  type AuditIndex,
+  type AuditPage,
+  type AuditQuery,
+} from './audit/audit-index.js';
+export {
+  AUDIT_MAX_PAGE_SIZE,
+  auditDayOf,
+  auditDayStart,
+  auditEventMatches,
+  compareAuditOrder,
+  cursorOf,
+  DAY_MS,
+  dayExpired,
+  dayOverlaps,
+  DEFAULT_AUDIT_RETENTION_DAYS,
+  normalizeAuditQuery,
+  validateAuditEvent,
+  type AuditFilters,
+  type NormalizedAuditQuery,
+} from './audit/audit-partitions.js';
+export {
+  openSqliteAuditIndex,
+  SqliteAuditIndex,
+  type OpenSqliteAuditIndexOptions,
+  type SqliteAuditIndexOptions,
+} from './embedded/sqlite-audit-index.js';
+export {
+  auditIndexName,
+  auditIndexPattern,
+  auditTemplateName,
+  OpenSearchAuditIndex,
+  type AuditIndexParts,
+} from './opensearch/index.js';

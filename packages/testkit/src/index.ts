@@ -29,3 +29,8 @@ export {
   timeseriesIndexContract,
   type TimeseriesIndexUnderTest,
 } from './contracts/timeseries-index.contract.js';
+export {
+  auditIndexContract,
+  type AuditIndexContractOptions,
+  type AuditIndexUnderTest,
+} from './contracts/audit-index-contract.js';

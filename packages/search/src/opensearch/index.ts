@@ -2,3 +2,10 @@ export { openOpenSearch, type OpenSearchAdapters, type OpenSearchOptions } from 
 export type { OpenSearchLogger } from './logger.js';
 export type { RefreshPolicy } from './bulk-writer.js';
 export { BulkWriteError, type BulkItemFailure } from './bulk-writer.js';
+export {
+  auditIndexName,
+  auditIndexPattern,
+  auditTemplateName,
+  OpenSearchAuditIndex,
+  type AuditIndexParts,
+} from './opensearch-audit-index.js';
