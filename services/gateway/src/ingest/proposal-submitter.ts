@@ -43,8 +43,9 @@ export class ProposalSubmitter {
 }
 
 /**
- * The proposal with where it came from in `systemMetadata.properties`, as the ecosystem records it
- * (`telemetryTraceId`, `eventSource`, `sourceIP`) plus `userAgent`: the values the gateway observed
+ * The proposal with where it came from in `systemMetadata.properties`, exactly the keys the ecosystem
+ * records there (`telemetryTraceId`, `eventSource`, `sourceIP`; the user agent is not one of them, and
+ * clients compare these properties): the values the gateway observed
  * replace any the client sent, so that the change log and the audit trail record the request as it
  * reached the catalog. Other properties the client sent are kept.
  */
@@ -59,7 +60,6 @@ export function withOrigin(proposal: CheckedProposal, origin: RequestOrigin): Ch
         telemetryTraceId: origin.traceId,
         eventSource: origin.eventSource,
         sourceIP: origin.sourceIp,
-        userAgent: origin.userAgent,
       },
     },
   };
