@@ -1,6 +1,7 @@
 import { identityEventOf, type RequestOrigin } from '@catalog/auth';
 import type { ProposalOutcome } from '@catalog/runtime';
 import type { PlatformEventPublisher } from './gateway-auth.js';
+import { entityTypeOfUrn } from './route-guards.js';
 
 /** Who made a write and where from: what its identity events record. */
 export interface IdentityChangeAnnouncement {
@@ -32,7 +33,7 @@ export async function announceIdentityChanges(
       origin: announcement.origin,
       fields: {
         entityUrn: outcome.urn,
-        entityType: /^urn:li:([^:]+):/.exec(outcome.urn)?.[1],
+        entityType: entityTypeOfUrn(outcome.urn),
         aspectName: outcome.aspectName,
       },
     });

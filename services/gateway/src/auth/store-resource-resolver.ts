@@ -1,6 +1,6 @@
 import type { ResourceAttributes, ResourceResolver } from '@catalog/auth';
-import { parseUrn } from '@catalog/model';
 import type { AspectStore } from '@catalog/store';
+import { entityTypeOfUrn } from './route-guards.js';
 
 const RESOURCE_ASPECTS = [
   'ownership',
@@ -37,7 +37,7 @@ export class StoreResourceResolver implements ResourceResolver {
     const instance = aspects.get('dataPlatformInstance')?.['instance'];
     return {
       urn,
-      type: entityTypeOf(urn),
+      type: entityTypeOfUrn(urn),
       owners,
       domains: await this.withParentDomains(stringsOf(aspects.get('domains'), 'domains')),
       containers: typeof container === 'string' ? [container] : [],
@@ -63,14 +63,6 @@ export class StoreResourceResolver implements ResourceResolver {
       frontier = next;
     }
     return [...all];
-  }
-}
-
-function entityTypeOf(urn: string): string {
-  try {
-    return parseUrn(urn).entityType;
-  } catch {
-    return urn.split(':')[2] ?? '';
   }
 }
 

@@ -5,28 +5,12 @@ import express, { type Express, type Request, type Response } from 'express';
 import { createSchema, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { GraphQLContext, GraphQLServices } from './context.js';
 import { requestContextOf } from '../auth/request-context.js';
-import { accessTokenResolvers, accessTokenSchema } from './access-tokens/access-tokens.js';
 import { guardMutations } from './mutation-privileges.js';
-import { ingestionSourceResolvers, ingestionSourceSchema } from './ingestion-sources/ingestion-sources.js';
-import { nativeUserResolvers, nativeUserSchema } from './native-users/native-users.js';
-import { policyResolvers, policySchema } from './policies/policies.js';
-import { userAdminResolvers, userAdminSchema } from './users/user-admin.js';
+import { catalogResolvers, catalogTypeDefs } from './graphql-schema.js';
 import { EntityLoader } from './entities/entity-loader.js';
-import { entityResolvers } from './entities/entity-resolvers.js';
-import { entitySchema } from './entities/entity-schema.js';
 import { useBooleanStringVariables } from './boolean-string-variables.js';
 import { maskError } from './graphql-errors.js';
-import { meResolvers, meSchema } from './me/me.js';
-import { entityUpdateResolvers, entityUpdateSchema } from './mutations/entity-updates.js';
-import { labelMutationResolvers, labelMutationSchema } from './mutations/label-mutations.js';
-import { mutationResolvers, mutationSchema } from './mutations/mutation-resolvers.js';
-import { browseV2, browseV2Schema } from './search/browse-v2.js';
-import { lineageSearchSchema, scrollAcrossLineage, searchAcrossLineage } from './search/lineage-search.js';
-import { searchResolvers } from './search/search-resolvers.js';
 import { useStoreCallCount } from './store-call-count.js';
-import { searchSchema } from './search/search-schema.js';
-import { structuredPropertyMutationResolvers } from './structured-properties/structured-properties-mutations.js';
-import { structuredPropertySchema } from './structured-properties/structured-properties-schema.js';
 
 /** Where the ecosystem's clients post: GMS serves the first, its frontend proxies the second. */
 export const GRAPHQL_PATHS = ['/api/graphql', '/api/v2/graphql'] as const;
@@ -56,37 +40,8 @@ export function createGraphQLServer(
 ): YogaServerInstance<ServerContext, GraphQLContext> {
   const schema = guardMutations(
     createSchema<ServerContext & GraphQLContext>({
-      typeDefs: [
-        entitySchema(),
-        searchSchema,
-        browseV2Schema,
-        lineageSearchSchema,
-        meSchema,
-        mutationSchema,
-        labelMutationSchema,
-        entityUpdateSchema,
-        structuredPropertySchema,
-        accessTokenSchema,
-        policySchema,
-        userAdminSchema,
-        nativeUserSchema,
-        ingestionSourceSchema,
-      ],
-      resolvers: [
-        entityResolvers(),
-        searchResolvers(),
-        { Query: { browseV2, searchAcrossLineage, scrollAcrossLineage } },
-        meResolvers(),
-        mutationResolvers(),
-        labelMutationResolvers(),
-        entityUpdateResolvers(),
-        structuredPropertyMutationResolvers(),
-        accessTokenResolvers(),
-        policyResolvers(),
-        userAdminResolvers(),
-        nativeUserResolvers(),
-        ingestionSourceResolvers(),
-      ],
+      typeDefs: catalogTypeDefs(),
+      resolvers: catalogResolvers(),
     }),
   );
   const { logger } = services;

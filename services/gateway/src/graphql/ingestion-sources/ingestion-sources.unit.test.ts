@@ -1,26 +1,12 @@
 import { createSchema, createYoga } from 'graphql-yoga';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AspectChange } from '../mutations/write-proposals.js';
-import { accessTokenSchema } from '../access-tokens/access-tokens.js';
-import { entityResolvers } from '../entities/entity-resolvers.js';
-import { entitySchema } from '../entities/entity-schema.js';
-import { meSchema } from '../me/me.js';
-import { entityUpdateSchema } from '../mutations/entity-updates.js';
-import { labelMutationSchema } from '../mutations/label-mutations.js';
-import { mutationSchema } from '../mutations/mutation-resolvers.js';
-import { nativeUserSchema } from '../native-users/native-users.js';
-import { policySchema } from '../policies/policies.js';
-import { browseV2Schema } from '../search/browse-v2.js';
-import { lineageSearchSchema } from '../search/lineage-search.js';
-import { searchSchema } from '../search/search-schema.js';
-import { structuredPropertySchema } from '../structured-properties/structured-properties-schema.js';
-import { userAdminSchema } from '../users/user-admin.js';
+import { catalogResolvers, catalogTypeDefs } from '../graphql-schema.js';
 import {
   ingestionSourceInfoOf,
   isCronInterval,
   type UpdateIngestionSourceInput,
 } from './ingestion-source-info.js';
-import { ingestionSourceResolvers, ingestionSourceSchema } from './ingestion-sources.js';
 
 /** The in-memory store the fake writes go to: urn → aspect → value. */
 const stored = new Map<string, Map<string, Record<string, unknown>>>();
@@ -138,23 +124,8 @@ describe('ingestion source GraphQL', () => {
     stored.clear();
     allowed = true;
     schema = createSchema<ReturnType<typeof ctx>>({
-      typeDefs: [
-        entitySchema(),
-        searchSchema,
-        browseV2Schema,
-        lineageSearchSchema,
-        meSchema,
-        mutationSchema,
-        labelMutationSchema,
-        entityUpdateSchema,
-        structuredPropertySchema,
-        accessTokenSchema,
-        policySchema,
-        userAdminSchema,
-        nativeUserSchema,
-        ingestionSourceSchema,
-      ],
-      resolvers: [entityResolvers(), ingestionSourceResolvers()],
+      typeDefs: catalogTypeDefs(),
+      resolvers: catalogResolvers(),
     });
   });
 
