@@ -56,7 +56,7 @@ export interface DistributedCatalog {
   stop(): Promise<void>;
 }
 
-/** system-update, then gateway, persistence and indexer as separate processes, as deployed. */
+/** system-update, then gateway, persistence, indexer and audit consumer as separate processes, as deployed. */
 export async function startDistributedCatalog(env: Record<string, string>): Promise<DistributedCatalog> {
   const setup = run('services/system-update/src/main.ts', env);
   const code = await new Promise((r) => setup.once('exit', r));
@@ -66,6 +66,7 @@ export async function startDistributedCatalog(env: Record<string, string>): Prom
     run('services/gateway/src/main.ts', { ...env, PORT: String(port), HOST: '127.0.0.1' }),
     run('services/persistence/src/main.ts', env),
     run('services/indexer/src/main.ts', env),
+    run('services/audit/src/main.ts', env),
   ];
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;

@@ -7,4 +7,3 @@ export * from './authenticators/authentication-chain.js';
 export * from './authorization/privileges.js';
 export * from './authorization/policy-engine.js';
 export * from './authorization/default-policies.js';
-export * from './identity-events.js';

@@ -3,7 +3,7 @@ import { openSqliteAspectStore, type AspectStore } from '@catalog/store';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
-import type { GraphIndex, SearchIndex, TimeseriesIndex } from '@catalog/search';
+import type { AuditIndex, GraphIndex, SearchIndex, TimeseriesIndex } from '@catalog/search';
 import type { Logger } from 'pino';
 import type { AdapterSettings } from './adapter-settings.js';
 import { BACKSTOP_CHECKPOINT_PAGES, WalCheckpointer } from './wal-checkpointer.js';
@@ -112,4 +112,43 @@ export async function openSearchAdapters(settings: AdapterSettings, logger: Logg
     autoCheckpointPages: BACKSTOP_CHECKPOINT_PAGES,
   });
   return checkpointInBackground(search, file, logger);
+}
+
+export interface AuditIndexOptions {
+  /** Days an event is kept for; 0 keeps events forever (default 90, the adapter's). */
+  readonly retentionDays?: number;
+}
+
+/**
+ * Opens the audit index: OpenSearch (day indices `<prefix_>datahub_usage_event_<yyyy.mm.dd>`) when
+ * OPENSEARCH_URL is set, else a SQLite file of its own (`audit.sqlite`, a table per UTC day). The audit
+ * consumer writes it, the gateway's audit search reads it.
+ */
+export async function openAuditIndex(
+  settings: AdapterSettings,
+  logger: Logger,
+  options: AuditIndexOptions = {},
+): Promise<AuditIndex> {
+  const retention = options.retentionDays === undefined ? {} : { retentionDays: options.retentionDays };
+  if (settings.opensearch) {
+    const { openOpenSearchAuditIndex } = await import('@catalog/search');
+    return openOpenSearchAuditIndex({
+      node: settings.opensearch.url,
+      ...(settings.opensearch.username ? { username: settings.opensearch.username } : {}),
+      ...(settings.opensearch.password ? { password: settings.opensearch.password } : {}),
+      indexPrefix: settings.indexPrefix,
+      refresh: settings.opensearch.refresh,
+      logger: logger.child({ component: 'opensearch-audit' }),
+      ...retention,
+    });
+  }
+  mkdirSync(settings.dataDir, { recursive: true });
+  const { openSqliteAuditIndex } = await import('@catalog/search');
+  const audit = openSqliteAuditIndex({
+    file: join(settings.dataDir, 'audit.sqlite'),
+    durability: settings.durability,
+    ...retention,
+  });
+  await audit.ensure();
+  return audit;
 }

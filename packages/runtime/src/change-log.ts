@@ -18,6 +18,11 @@ export function changeLogForStored(params: {
   readonly previous?: StoredAspect;
   readonly created: AuditStamp;
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Of a removal (no current aspect): the system metadata of the request that removed it (its run id
+   * and origin properties), as the ecosystem's delete change logs carry.
+   */
+  readonly removalSystemMetadata?: EventSystemMetadata;
 }): MetadataChangeLog {
   const subject = params.current ?? params.previous;
   if (!subject) throw new Error('a change log needs a current or a previous aspect');
@@ -31,7 +36,9 @@ export function changeLogForStored(params: {
           aspect: genericAspectFromJson(params.current.value),
           systemMetadata: toEventSystemMetadata(params.current.systemMetadata),
         }
-      : {}),
+      : params.removalSystemMetadata
+        ? { systemMetadata: params.removalSystemMetadata }
+        : {}),
     ...(params.previous
       ? {
           previousAspectValue: genericAspectFromJson(params.previous.value),

@@ -1,7 +1,7 @@
 export { ConfigError, EnvReader } from './env-reader.js';
 export { createLogger, REDACTED_PATHS, type Logger, type LoggerSettings } from './logger.js';
 export { Lifecycle, runMain, type Closer } from './lifecycle.js';
-export { PROPOSAL_HEADERS, proposalRecord, SYSTEM_ACTOR } from './proposal-records.js';
+export { CHANGE_LOG_HEADERS, PROPOSAL_HEADERS, proposalRecord, SYSTEM_ACTOR } from './proposal-records.js';
 export {
   defaultConsumerGroup,
   describeAdapters,
@@ -12,7 +12,14 @@ export {
   type OpenSearchSettings,
   redactUrl,
 } from './adapter-settings.js';
-export { openAspectStore, openEventLog, openSearchAdapters, type SearchAdapters } from './adapters.js';
+export {
+  openAspectStore,
+  openAuditIndex,
+  openEventLog,
+  openSearchAdapters,
+  type AuditIndexOptions,
+  type SearchAdapters,
+} from './adapters.js';
 export { openSchemaResolver, type OpenedSchemaResolver } from './schema-resolver.js';
 export type { OutcomeChannel, ProposalOutcome } from './outcomes/outcome.js';
 export { InProcessOutcomeChannel } from './outcomes/in-process-outcome-channel.js';

@@ -11,17 +11,29 @@ export const PROPOSAL_HEADERS = {
   requestId: 'requestId',
   actor: 'actor',
   systemOperation: 'systemOperation',
+  userAgent: 'userAgent',
+} as const;
+
+/**
+ * Header names of change-log records persistence produces: the request id of the proposal that made
+ * the change (the audit trail's event id derives from it, so a change log produced again after a
+ * redelivery records the same event) and the user agent of the request that sent it (the audit
+ * trail's userAgent; not in systemMetadata.properties, which clients compare).
+ */
+export const CHANGE_LOG_HEADERS = {
+  requestId: 'requestId',
+  userAgent: 'userAgent',
 } as const;
 
 /** The ecosystem's system user: the actor of writes the catalog makes itself, and of unattributed ones. */
 export const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
 
-/** A proposal as a log record: keyed by its urn (per-entity order), with its request id and actor. */
+/** A proposal as a log record: keyed by its urn (per-entity order), with its request id, actor and user agent. */
 export function proposalRecord(
   mcp: MetadataChangeProposal,
   requestId: string,
   actor: string,
-  options: { readonly systemOperation?: boolean } = {},
+  options: { readonly systemOperation?: boolean; readonly userAgent?: string } = {},
 ): ProduceRecord {
   return {
     key: mcp.entityUrn ?? '',
@@ -30,6 +42,7 @@ export function proposalRecord(
       [PROPOSAL_HEADERS.requestId]: requestId,
       [PROPOSAL_HEADERS.actor]: actor,
       ...(options.systemOperation === true ? { [PROPOSAL_HEADERS.systemOperation]: 'true' } : {}),
+      ...(options.userAgent ? { [PROPOSAL_HEADERS.userAgent]: options.userAgent } : {}),
     },
   };
 }

@@ -13,7 +13,7 @@ export function readLogLevel(env: EnvReader): string {
   );
 }
 
-export type ConsumerRole = 'persistence' | 'indexer';
+export type ConsumerRole = 'persistence' | 'indexer' | 'audit';
 
 /** What a consumer service reads beyond the adapters: its group and batch size. */
 export interface ConsumerSettings {

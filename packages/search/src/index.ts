@@ -104,12 +104,21 @@ export { SqliteTimeseriesIndex } from './embedded/sqlite-timeseries-index.js';
 export {
   BulkWriteError,
   openOpenSearch,
+  openOpenSearchAuditIndex,
   type BulkItemFailure,
   type OpenSearchAdapters,
+  type OpenSearchAuditOptions,
   type OpenSearchLogger,
   type OpenSearchOptions,
   type RefreshPolicy,
 } from './opensearch/index.js';
+export {
+  AUDIT_EVENT_TYPES,
+  isAuditEventType,
+  isLoginEventType,
+  LOGIN_EVENT_TYPES,
+  type AuditEventType,
+} from './audit/audit-event-types.js';
 export {
   AUDIT_TOTAL_CAP,
   type AuditCursor,

@@ -1,3 +1,4 @@
+import { startAuditConsumer } from '@catalog/audit';
 import { composeGateway, startHttpServer } from '@catalog/gateway';
 import { startIndexer } from '@catalog/indexer';
 import { startPersistence } from '@catalog/persistence';
@@ -7,12 +8,14 @@ import {
   InProcessOutcomeChannel,
   Lifecycle,
   openAspectStore,
+  openAuditIndex,
   openEventLog,
   openSchemaResolver,
   openSearchAdapters,
   type Logger,
   type SearchAdapters,
 } from '@catalog/runtime';
+import type { AuditIndex } from '@catalog/search';
 import { createEventDecoder, type EventLog, type TopicNames } from '@catalog/events';
 import type { AspectStore } from '@catalog/store';
 import type { CatalogConfig } from './config.js';
@@ -25,14 +28,16 @@ export interface RunningCatalog {
   readonly log: EventLog;
   readonly store: AspectStore;
   readonly readModels: SearchAdapters;
+  /** The audit index the gateway's audit search reads (the audit consumer writes it). */
+  readonly audit: AuditIndex;
   /** The topic names in use (configurable per catalog). */
   readonly topics: TopicNames;
   close(): Promise<void>;
 }
 
 /**
- * Starts gateway, persistence and indexer in this process over the configured adapters (embedded by
- * default). Outcomes pass in-process; everything else goes through the event log exactly as when
+ * Starts gateway, persistence, indexer and audit consumer in this process over the configured adapters
+ * (embedded by default). Outcomes pass in-process; everything else goes through the event log exactly as when
  * the services run apart.
  */
 export async function startCatalog(config: CatalogConfig, logger: Logger): Promise<RunningCatalog> {
@@ -44,12 +49,16 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
     lifecycle.onClose('aspect store', () => store.close());
     const readModels = await openSearchAdapters(config.adapters, logger);
     lifecycle.onClose('search indices', () => readModels.close());
+    const audit = await openAuditIndex(config.adapters, logger, {
+      retentionDays: config.audit.retentionDays,
+    });
+    lifecycle.onClose('audit index', () => audit.close());
     const outcomes = new InProcessOutcomeChannel();
     lifecycle.onClose('outcome channel', () => outcomes.close());
 
     const consumers = config.consumerThreads
       ? startConsumerThreads(config, logger, outcomes)
-      : await startConsumersHere(config, logger, { log, store, readModels, outcomes });
+      : await startConsumersHere(config, logger, { log, store, readModels, audit, outcomes });
     lifecycle.onClose('consumers', () => consumers.stop());
     await consumers.ready;
     // The data-type and entity-type entities structured properties refer to, as system-update
@@ -76,13 +85,18 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
       log,
       store,
       readModels,
+      audit,
       outcomes,
       logger: logger.child({ component: 'gateway' }),
       settings: config.http,
       auth: config.auth,
       instanceId: config.instanceId,
       syncTimeoutMs: config.syncTimeoutMs,
-      groups: { persistence: config.persistence.groupId, indexer: config.indexer.groupId },
+      groups: {
+        persistence: config.persistence.groupId,
+        indexer: config.indexer.groupId,
+        audit: config.audit.groupId,
+      },
     });
     lifecycle.onClose('gateway', () => gateway.close());
     const server = await startHttpServer(gateway.app, config.port, config.host);
@@ -94,6 +108,7 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
       log,
       store,
       readModels,
+      audit,
       topics: config.adapters.topics,
       close: () => lifecycle.close(),
     };
@@ -108,7 +123,7 @@ interface Consumers {
   stop(): Promise<void>;
 }
 
-/** Persistence and indexer on worker threads: the HTTP event loop keeps a core of its own. */
+/** Persistence, indexer and audit consumer on worker threads: the HTTP event loop keeps a core of its own. */
 function startConsumerThreads(
   config: CatalogConfig,
   logger: Logger,
@@ -116,23 +131,30 @@ function startConsumerThreads(
 ): Consumers {
   const persistence = startServiceWorker('persistence', config, logger, (o) => void outcomes.publish(o));
   const indexer = startServiceWorker('indexer', config, logger);
+  const audit = startServiceWorker('audit', config, logger);
   return {
-    ready: Promise.all([persistence.ready, indexer.ready]).then(() => undefined),
-    // Persistence first: the indexer then sees its last change logs now or at the next start.
+    ready: Promise.all([persistence.ready, indexer.ready, audit.ready]).then(() => undefined),
+    // Persistence first: the other two then see its last change logs now or at the next start.
     stop: async () => {
       await persistence.stop();
-      await indexer.stop();
+      await Promise.all([indexer.stop(), audit.stop()]);
     },
   };
 }
 
-/** Persistence and indexer on this thread (CATALOG_CONSUMER_THREADS=false). */
+/** Persistence, indexer and audit consumer on this thread (CATALOG_CONSUMER_THREADS=false). */
 async function startConsumersHere(
   config: CatalogConfig,
   logger: Logger,
-  parts: { log: EventLog; store: AspectStore; readModels: SearchAdapters; outcomes: InProcessOutcomeChannel },
+  parts: {
+    log: EventLog;
+    store: AspectStore;
+    readModels: SearchAdapters;
+    audit: AuditIndex;
+    outcomes: InProcessOutcomeChannel;
+  },
 ): Promise<Consumers> {
-  const { log, store, readModels, outcomes } = parts;
+  const { log, store, readModels, audit, outcomes } = parts;
   const schemas = await openSchemaResolver(config.adapters, log, logger);
   const persistence = await startPersistence({
     decoder: createEventDecoder(schemas.resolver),
@@ -158,11 +180,22 @@ async function startConsumersHere(
     maxBatchSize: config.indexer.maxBatchSize,
     structuredProperties: config.indexer.structuredProperties,
   });
+  const auditConsumer = await startAuditConsumer({
+    log,
+    audit,
+    topics: config.adapters.topics,
+    logger: logger.child({ component: 'audit' }),
+    groupId: config.audit.groupId,
+    maxBatchSize: config.audit.maxBatchSize,
+    recordedEventTypes: config.audit.recordedEventTypes,
+    actorFilters: config.audit.actorFilters,
+  });
   return {
-    ready: Promise.all([persistence.ready, indexer.ready]).then(() => undefined),
+    ready: Promise.all([persistence.ready, indexer.ready, auditConsumer.ready]).then(() => undefined),
     stop: async () => {
       await persistence.stop();
       await indexer.stop();
+      await auditConsumer.stop();
       await schemas.close();
     },
   };

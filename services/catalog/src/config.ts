@@ -1,13 +1,16 @@
+import { readAuditSection, type AuditSettings } from '@catalog/audit';
 import { readGatewaySection, type GatewayConfig } from '@catalog/gateway';
 import { readIndexerSection, type IndexerConfig } from '@catalog/indexer';
 import { readPersistenceSection, type PersistenceConfig } from '@catalog/persistence';
 import { EnvReader, readAdapterSettings, readLogLevel } from '@catalog/runtime';
 
-/** The all-in-one process: the gateway's and persistence's settings over one set of adapters. */
+/** The all-in-one process: the gateway's and the consumers' settings over one set of adapters. */
 export interface CatalogConfig extends GatewayConfig {
   readonly persistence: Pick<PersistenceConfig, 'groupId' | 'maxBatchSize' | 'structuredProperties'>;
   readonly indexer: Pick<IndexerConfig, 'groupId' | 'maxBatchSize' | 'structuredProperties'>;
-  /** Run persistence and the indexer in worker threads (other cores) rather than on the HTTP event loop. */
+  /** The audit consumer: its group, batch size, retention and what it records. */
+  readonly audit: AuditSettings;
+  /** Run persistence, the indexer and the audit consumer in worker threads (other cores) rather than on the HTTP event loop. */
   readonly consumerThreads: boolean;
   /** Nice value of the indexer thread (0 = same as the rest; up to 19 = only spare CPU). */
   readonly indexerNice: number;
@@ -24,6 +27,7 @@ export function readCatalogConfig(
     adapters,
     persistence: readPersistenceSection(env, adapters.topics),
     indexer: readIndexerSection(env, adapters.topics),
+    audit: readAuditSection(env, adapters.topics),
     consumerThreads: env.bool('CATALOG_CONSUMER_THREADS', true),
     indexerNice: env.int('CATALOG_INDEXER_NICE', 10, { min: 0, max: 19 }),
   };

@@ -1,15 +1,17 @@
 /**
- * Entry point of a consumer's worker thread in the all-in-one catalog (persistence or indexer): its
- * store and index writes then run on another core instead of the HTTP event loop.
+ * Entry point of a consumer's worker thread in the all-in-one catalog (persistence, indexer or audit):
+ * its store and index writes then run on another core instead of the HTTP event loop.
  */
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
+import { startAuditConsumer } from '@catalog/audit';
 import { createEventDecoder } from '@catalog/events';
 import { startIndexer } from '@catalog/indexer';
 import { startPersistence } from '@catalog/persistence';
 import {
   createLogger,
   openAspectStore,
+  openAuditIndex,
   openEventLog,
   openSchemaResolver,
   openSearchAdapters,
@@ -40,10 +42,27 @@ const outcomesToMain: OutcomeChannel = {
 const closers: Closer[] = [];
 const log = await openEventLog(config.adapters, logger);
 closers.push(() => log.close());
-const store = await openAspectStore(config.adapters, logger);
-closers.push(() => store.close());
 
-if (kind === 'persistence') {
+if (kind === 'audit') {
+  // The audit trail is eventually consistent, as search is: it runs at the indexer's priority.
+  lowerPriority();
+  const audit = await openAuditIndex(config.adapters, logger, { retentionDays: config.audit.retentionDays });
+  closers.push(() => audit.close());
+  const service = await startAuditConsumer({
+    log,
+    audit,
+    topics: config.adapters.topics,
+    logger,
+    groupId: config.audit.groupId,
+    maxBatchSize: config.audit.maxBatchSize,
+    recordedEventTypes: config.audit.recordedEventTypes,
+    actorFilters: config.audit.actorFilters,
+  });
+  closers.push(() => service.stop());
+  await service.ready;
+} else if (kind === 'persistence') {
+  const store = await openAspectStore(config.adapters, logger);
+  closers.push(() => store.close());
   const schemas = await openSchemaResolver(config.adapters, log, logger);
   closers.push(() => schemas.close());
   // Read only: the search side's qualified-name holders (hard-deleted properties' leftover mappings).
@@ -65,12 +84,10 @@ if (kind === 'persistence') {
   await service.ready;
 } else {
   // Search is eventually consistent; under load the write path keeps the CPU and indexing catches up
-  // after. On Linux, priority 0-pid changes apply to the calling thread only.
-  try {
-    setPriority(config.indexerNice);
-  } catch (error) {
-    logger.debug({ err: error }, 'could not lower the indexer thread priority');
-  }
+  // after.
+  lowerPriority();
+  const store = await openAspectStore(config.adapters, logger);
+  closers.push(() => store.close());
   const readModels = await openSearchAdapters(config.adapters, logger);
   closers.push(() => readModels.close());
   const service = await startIndexer({
@@ -89,6 +106,15 @@ if (kind === 'persistence') {
   await service.ready;
 }
 post({ type: 'ready' });
+
+/** On Linux, priority changes of pid 0 apply to the calling thread only. */
+function lowerPriority(): void {
+  try {
+    setPriority(config.indexerNice);
+  } catch (error) {
+    logger.debug({ err: error }, 'could not lower the thread priority');
+  }
+}
 
 port.on('message', (message: ThreadMessage) => {
   if (message.type !== 'stop') return;

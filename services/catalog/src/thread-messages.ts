@@ -1,6 +1,6 @@
 import type { ProposalOutcome } from '@catalog/runtime';
 
-export type ThreadKind = 'persistence' | 'indexer';
+export type ThreadKind = 'persistence' | 'indexer' | 'audit';
 
 /** Messages between the catalog's main thread and its consumer threads. */
 export type ThreadMessage =

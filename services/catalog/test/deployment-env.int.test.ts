@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { readAuditConfig } from '@catalog/audit';
 import { readGatewayConfig } from '@catalog/gateway';
 import { readIndexerConfig } from '@catalog/indexer';
 import { readPersistenceConfig } from '@catalog/persistence';
@@ -28,6 +29,7 @@ const readers: Record<string, Set<string>> = {
   gateway: variablesRead(readGatewayConfig),
   persistence: variablesRead(readPersistenceConfig),
   indexer: variablesRead(readIndexerConfig),
+  audit: variablesRead(readAuditConfig),
   'system-update': variablesRead((env) => readSystemUpdateConfig(env, [])),
   catalog: variablesRead(readCatalogConfig),
 };
@@ -40,12 +42,12 @@ describe('deployment files set only variables the services read', () => {
   };
 
   it('has one compose service per deployable, each running its own entry point', () => {
-    for (const name of ['gateway', 'persistence', 'indexer', 'system-update']) {
+    for (const name of ['gateway', 'persistence', 'indexer', 'audit', 'system-update']) {
       expect(compose.services[name]?.command, name).toEqual([`services/${name}/dist/main.js`]);
     }
   });
 
-  for (const name of ['gateway', 'persistence', 'indexer', 'system-update']) {
+  for (const name of ['gateway', 'persistence', 'indexer', 'audit', 'system-update']) {
     it(`compose service ${name}: every variable is read by its config, and the distributed ones are set`, () => {
       const env = Object.keys(compose.services[name]?.environment ?? {});
       const read = readers[name]!;
@@ -75,6 +77,7 @@ describe('deployment files set only variables the services read', () => {
       )
       .filter((d) => d.kind === 'Deployment');
     expect(deployments.map((d) => d.metadata.name).sort()).toEqual([
+      'catalog-audit',
       'catalog-gateway',
       'catalog-indexer',
       'catalog-persistence',
@@ -91,7 +94,7 @@ describe('deployment files set only variables the services read', () => {
   });
 
   it('the all-in-one catalog reads everything its parts read', () => {
-    for (const part of ['gateway', 'persistence', 'indexer']) {
+    for (const part of ['gateway', 'persistence', 'indexer', 'audit']) {
       const missing = [...readers[part]!].filter(
         (v) => !readers['catalog']!.has(v) && !['GATEWAY_INSTANCE_ID'].includes(v),
       );

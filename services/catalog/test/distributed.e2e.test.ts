@@ -3,13 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, spawnService, waitForHealth, type ChildService } from './child-catalog.js';
 import { FAMILIES, distributedEnv } from './families.js';
 import { expectExactlyOnce, startWriters } from './acknowledged-writes.js';
+import { expectAuditedExactlyOnce } from './audited-writes.js';
 import { SYSTEM_AUTH_HEADERS, datasetUrn, dropIndices, enc, get, waitUntil } from './harness.js';
 
 const real = FAMILIES.find((f) => f.name !== 'embedded')!;
 if (real.skip) console.warn(`skipping the distributed e2e: ${real.skip}`);
 
 describe.skipIf(real.skip !== undefined)(
-  'distributed: gateway, persistence and indexer as separate processes',
+  'distributed: gateway, persistence, indexer and audit consumer as separate processes',
   () => {
     const children: ChildService[] = [];
     let env: Record<string, string>;
@@ -31,6 +32,7 @@ describe.skipIf(real.skip !== undefined)(
       const gateway = start('services/gateway/src/main.ts', { PORT: String(port), HOST: '127.0.0.1' });
       start('services/persistence/src/main.ts');
       start('services/indexer/src/main.ts');
+      start('services/audit/src/main.ts', { AUDIT_MAX_BATCH: '7' });
       await waitForHealth(base, gateway);
     }, 180_000);
 
@@ -121,6 +123,35 @@ describe.skipIf(real.skip !== undefined)(
         await writers.stop();
         expect(writers.errors).toEqual([]);
         await expectExactlyOnce(base, writers.acked);
+      },
+    );
+
+    it(
+      'misses no audit event and records none twice when the audit consumer is killed -9 mid-stream',
+      { timeout: 300_000 },
+      async () => {
+        const since = Date.now() - 1;
+        const writers = startWriters(() => base, 'auditkill', 6, 2);
+        await waitUntil(
+          async () => writers.total(),
+          (n) => n >= 100,
+          60_000,
+        );
+        const audit = children.find((c) => c.process.spawnargs.some((a) => a.includes('services/audit')))!;
+        audit.process.kill('SIGKILL');
+        await audit.exited;
+        const atKill = writers.total();
+        await waitUntil(
+          async () => writers.total(),
+          (n) => n >= atKill + 50,
+          60_000,
+        );
+        start('services/audit/src/main.ts', { AUDIT_MAX_BATCH: '7' });
+        await writers.stop();
+        expect(writers.errors).toEqual([]);
+        expect(
+          await expectAuditedExactlyOnce(base, [...writers.acked.keys()], since, 120_000),
+        ).toBeGreaterThanOrEqual(150);
       },
     );
 

@@ -1,7 +1,7 @@
 import express, { type Express, type Request, type Response } from 'express';
 import { ValidationError, type CheckedProposal } from '@catalog/model';
 import type { EventLog, TopicNames } from '@catalog/events';
-import type { GraphIndex, SearchIndex, TimeseriesIndex } from '@catalog/search';
+import type { AuditIndex, GraphIndex, SearchIndex, TimeseriesIndex } from '@catalog/search';
 import type { AspectStore } from '@catalog/store';
 import type { Logger } from '@catalog/runtime';
 import type { ProposalSubmitter } from './ingest/proposal-submitter.js';
@@ -17,6 +17,7 @@ import { mountSwaggerUi } from './openapi/swagger-ui/swagger-ui-routes.js';
 import { entityApiRouter } from './openapi/entity-api/entity-router.js';
 import { getRelationshipsV1 } from './openapi/relationships/relationships-v1.js';
 import { timeseriesApiRouter } from './openapi/timeseries/timeseries-v2.js';
+import { auditEventsRouter } from './openapi/audit-events/audit-search-router.js';
 import { consumerLag, type ConsumerGroups } from './operations/consumer-lag.js';
 import { structuredPropertyCleanup } from './operations/structured-property-cleanup.js';
 import type { IndexWaiter } from './operations/index-waiter.js';
@@ -72,6 +73,8 @@ export interface GatewayDeps {
   readonly topics: TopicNames;
   readonly groups: ConsumerGroups;
   readonly readModels: ReadModels;
+  /** The audit events the audit search (`/openapi/v1/events/audit/search`) reads. */
+  readonly audit: AuditIndex;
   /** Which event log carries the pipeline, as /openapi/operations/messaging/transport reports it. */
   readonly transport: 'kafka' | 'embedded';
   readonly submitter: ProposalSubmitter;
@@ -277,6 +280,10 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.use(
     '/openapi/v2/timeseries',
     timeseriesApiRouter({ timeseries: readModels.timeseries, logger, guard }),
+  );
+  app.use(
+    '/openapi/v1/events/audit',
+    auditEventsRouter({ audit: deps.audit, guard, logger, maxBodyBytes: settings.maxBodyBytes }),
   );
 
   mountGraphQL(

@@ -1,6 +1,7 @@
 import type { AuthSettings } from '@catalog/auth';
 import type { Consumer, EventLog } from '@catalog/events';
 import type { AdapterSettings, Logger, OutcomeChannel, SearchAdapters } from '@catalog/runtime';
+import type { AuditIndex } from '@catalog/search';
 import type { AspectStore } from '@catalog/store';
 import { randomUUID } from 'node:crypto';
 import type { Express } from 'express';
@@ -11,18 +12,21 @@ import type { GatewayAuth } from './auth/gateway-auth.js';
 import { NativeUserService } from './identity/native-user-service.js';
 import { ProposalSubmitter } from './ingest/proposal-submitter.js';
 import { IndexWaiter } from './operations/index-waiter.js';
+import type { ConsumerGroups } from './operations/consumer-lag.js';
 
 export interface GatewayParts {
   readonly adapters: AdapterSettings;
   readonly log: EventLog;
   readonly store: AspectStore;
   readonly readModels: SearchAdapters;
+  /** The audit events the audit search endpoint reads (opened with `openAuditIndex`; the caller closes it). */
+  readonly audit: AuditIndex;
   readonly outcomes: OutcomeChannel;
   readonly logger: Logger;
   readonly settings: GatewaySettings;
   readonly auth: AuthSettings;
   readonly syncTimeoutMs: number;
-  readonly groups: { readonly persistence: string; readonly indexer: string };
+  readonly groups: ConsumerGroups;
   /** Unique per process: names this instance's own consumer groups. */
   readonly instanceId: string;
 }
@@ -91,6 +95,7 @@ export async function composeGateway(parts: GatewayParts): Promise<ComposedGatew
     topics: parts.adapters.topics,
     groups: parts.groups,
     readModels,
+    audit: parts.audit,
     transport: parts.adapters.kafka ? 'kafka' : 'embedded',
     submitter,
     indexWaiter,

@@ -22,7 +22,7 @@ export interface GatewayConfig {
   /** Unique per process: the consumer group on the outcome topic. */
   readonly instanceId: string;
   /** The consumer groups whose lag the operations endpoints report and writes may wait on. */
-  readonly groups: { readonly persistence: string; readonly indexer: string };
+  readonly groups: { readonly persistence: string; readonly indexer: string; readonly audit: string };
 }
 
 export const SERVER_VERSION = 'v1.0.1';
@@ -41,6 +41,7 @@ export function readGatewaySection(
     groups: {
       persistence: env.string('PERSISTENCE_GROUP_ID', defaultConsumerGroup('persistence', topics)),
       indexer: env.string('INDEXER_GROUP_ID', defaultConsumerGroup('indexer', topics)),
+      audit: env.string('AUDIT_GROUP_ID', defaultConsumerGroup('audit', topics)),
     },
     http: {
       maxBodyBytes: env.int('MAX_REQUEST_BYTES', 32 * 1024 * 1024, { min: 1024 }),

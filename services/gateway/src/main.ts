@@ -4,6 +4,7 @@ import {
   Lifecycle,
   LogOutcomeChannel,
   openAspectStore,
+  openAuditIndex,
   openEventLog,
   openSearchAdapters,
   runMain,
@@ -23,6 +24,8 @@ await runMain(logger, async () => {
   lifecycle.onClose('aspect store', () => store.close());
   const readModels = await openSearchAdapters(config.adapters, logger);
   lifecycle.onClose('search indices', () => readModels.close());
+  const audit = await openAuditIndex(config.adapters, logger);
+  lifecycle.onClose('audit index', () => audit.close());
   await log.ensureTopics([{ name: config.adapters.topics.metadataChangeProposal }]);
   const outcomes = await LogOutcomeChannel.open({
     log,
@@ -36,6 +39,7 @@ await runMain(logger, async () => {
     log,
     store,
     readModels,
+    audit,
     outcomes,
     logger,
     settings: config.http,

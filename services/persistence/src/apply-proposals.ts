@@ -54,6 +54,8 @@ export interface FailedProposal {
 export interface OwnedChangeLog {
   readonly requestId: string;
   readonly mcl: MetadataChangeLog;
+  /** The user agent of the request that sent the proposal, when it named one. */
+  readonly userAgent?: string;
 }
 
 export interface ProposalEffects {
@@ -505,6 +507,7 @@ function recordResult(item: Checked, result: ApplyResult, effects: ProposalEffec
               changeType: 'DELETE',
               previous,
               created: { time: item.time, actor: item.actor },
+              ...(item.mcp.systemMetadata ? { removalSystemMetadata: item.mcp.systemMetadata } : {}),
             }),
           ),
         );
@@ -553,7 +556,7 @@ function recordResult(item: Checked, result: ApplyResult, effects: ProposalEffec
 }
 
 function own(item: Checked, mcl: MetadataChangeLog): OwnedChangeLog {
-  return { requestId: item.requestId, mcl };
+  return { requestId: item.requestId, mcl, ...(item.userAgent ? { userAgent: item.userAgent } : {}) };
 }
 
 function success(item: Checked, status: string): ProposalOutcome {

@@ -11,7 +11,7 @@ import {
 } from '@catalog/events';
 import type { StructuredPropertySettings } from '@catalog/model';
 import type { AspectStore } from '@catalog/store';
-import type { Logger, OutcomeChannel } from '@catalog/runtime';
+import { CHANGE_LOG_HEADERS, type Logger, type OutcomeChannel } from '@catalog/runtime';
 import { applyProposals, type OwnedChangeLog, type ProposalEffects } from './apply-proposals.js';
 import { startStructuredPropertyCleanup } from './structured-property-cleanup.js';
 import type { PropertyNameHolders } from './structured-property-rules.js';
@@ -127,7 +127,14 @@ async function emit(effects: ProposalEffects, deps: PersistenceDeps): Promise<Ma
     if (owned.length === 0) return;
     const placed = await log.produce(
       topic,
-      owned.map(({ mcl }) => ({ key: mcl.entityUrn ?? '', value: encodeMcl(mcl, schemaId) })),
+      owned.map(({ mcl, requestId, userAgent }) => ({
+        key: mcl.entityUrn ?? '',
+        value: encodeMcl(mcl, schemaId),
+        headers: {
+          [CHANGE_LOG_HEADERS.requestId]: requestId,
+          ...(userAgent ? { [CHANGE_LOG_HEADERS.userAgent]: userAgent } : {}),
+        },
+      })),
     );
     placed.forEach((position, i) => {
       const requestId = owned[i]!.requestId;

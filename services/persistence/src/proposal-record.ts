@@ -19,6 +19,8 @@ export type DecodedProposal =
       readonly actor: string;
       /** Made by the catalog itself (PROPOSAL_HEADERS.systemOperation): exempt from lifecycle guards. */
       readonly systemOperation: boolean;
+      /** The user agent of the request that sent it (PROPOSAL_HEADERS.userAgent), for the change log. */
+      readonly userAgent?: string;
       readonly time: number;
       readonly mcp: MetadataChangeProposal;
       readonly proposal: CheckedProposal;
@@ -65,7 +67,17 @@ export async function decodeProposalRecord(
     });
     const actor = record.headers[PROPOSAL_HEADERS.actor] ?? DEFAULT_ACTOR;
     const systemOperation = record.headers[PROPOSAL_HEADERS.systemOperation] === 'true';
-    return { kind: 'checked', requestId, actor, systemOperation, time: record.timestamp, mcp, proposal };
+    const userAgent = record.headers[PROPOSAL_HEADERS.userAgent];
+    return {
+      kind: 'checked',
+      requestId,
+      actor,
+      systemOperation,
+      ...(userAgent ? { userAgent } : {}),
+      time: record.timestamp,
+      mcp,
+      proposal,
+    };
   } catch (error) {
     if (isDomainError(error)) return { kind: 'rejected', requestId, mcp, error };
     throw error;

@@ -7,6 +7,8 @@ import { IndexNames } from './index-names.js';
 import { silentOpenSearchLogger, type OpenSearchLogger } from './logger.js';
 import { OpenSearchGraphIndex } from './opensearch-graph-index.js';
 import { OpenSearchSearchIndex } from './opensearch-search-index.js';
+import { OpenSearchAuditIndex } from './opensearch-audit-index.js';
+import type { AuditIndex } from '../audit/audit-index.js';
 import { OpenSearchTimeseriesIndex } from './opensearch-timeseries-index.js';
 import { OpenSearchStructuredProperties } from './structured-property-definitions.js';
 
@@ -42,20 +44,7 @@ export interface OpenSearchAdapters {
  */
 export async function openOpenSearch(options: OpenSearchOptions): Promise<OpenSearchAdapters> {
   const logger = options.logger ?? silentOpenSearchLogger;
-  const client = new Client({
-    node: options.node,
-    ...(options.username !== undefined
-      ? { auth: { username: options.username, password: options.password ?? '' } }
-      : {}),
-    requestTimeout: options.requestTimeoutMs ?? 30_000,
-    maxRetries: 3,
-  });
-  try {
-    await client.info();
-  } catch (error) {
-    await client.close();
-    throw new Error(`OpenSearch at ${redactedNode(options.node)} is not reachable`, { cause: error });
-  }
+  const client = await connect(options);
   const names = new IndexNames(options.indexPrefix ?? '');
   const indices = new AliasedIndices(client, logger);
   const refresh = options.refresh ?? 'false';
@@ -77,6 +66,56 @@ export async function openOpenSearch(options: OpenSearchOptions): Promise<OpenSe
     timeseries: new OpenSearchTimeseriesIndex(parts),
     close: () => client.close(),
   };
+}
+
+export interface OpenSearchAuditOptions extends OpenSearchOptions {
+  /** Days an event is kept for (applyRetention); 0 or negative keeps events forever. Default 90. */
+  readonly retentionDays?: number;
+}
+
+/**
+ * Connects to OpenSearch and returns the audit index (day indices `<prefix_>datahub_usage_event_<day>`)
+ * over a client of its own; its close() closes the client. Fails fast as openOpenSearch does.
+ */
+export async function openOpenSearchAuditIndex(options: OpenSearchAuditOptions): Promise<AuditIndex> {
+  const client = await connect(options);
+  const audit = new OpenSearchAuditIndex({
+    client,
+    indexPrefix: options.indexPrefix ?? '',
+    refresh: options.refresh ?? 'false',
+    shape: { shards: options.shards ?? 1, replicas: options.replicas ?? 1 },
+    ...(options.retentionDays === undefined ? {} : { retentionDays: options.retentionDays }),
+  });
+  return {
+    ensure: () => audit.ensure(),
+    write: (events) => audit.write(events),
+    search: (query) => audit.search(query),
+    refresh: () => audit.refresh(),
+    applyRetention: (now) => audit.applyRetention(now),
+    close: async () => {
+      await audit.close();
+      await client.close();
+    },
+  };
+}
+
+/** A client whose node has answered; naming the node (never the credentials) when it does not. */
+async function connect(options: OpenSearchOptions): Promise<Client> {
+  const client = new Client({
+    node: options.node,
+    ...(options.username !== undefined
+      ? { auth: { username: options.username, password: options.password ?? '' } }
+      : {}),
+    requestTimeout: options.requestTimeoutMs ?? 30_000,
+    maxRetries: 3,
+  });
+  try {
+    await client.info();
+  } catch (error) {
+    await client.close();
+    throw new Error(`OpenSearch at ${redactedNode(options.node)} is not reachable`, { cause: error });
+  }
+  return client;
 }
 
 function redactedNode(node: string): string {

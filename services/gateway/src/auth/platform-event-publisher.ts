@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { encodePlatformEvent, type EventLog } from '@catalog/events';
 import type { Logger } from '@catalog/runtime';
 import type { PlatformEventInput, PlatformEventPublisher } from './gateway-auth.js';
@@ -5,8 +6,10 @@ import type { PlatformEventInput, PlatformEventPublisher } from './gateway-auth.
 /**
  * Publishes identity events (logins, failed logins) as platform events on PlatformEvent_v1, keyed by
  * the actor: the event's `name` is its audit type and the JSON payload carries the actor, the origin of
- * the request (source IP, user agent, event source, trace id) and the event's own fields. The audit
- * consumer turns them into audit events. A log that is down does not fail a login: the event is lost
+ * the request (source IP, user agent, event source, trace id), the event's own fields and an event id
+ * (the audit consumer's id for it, so a record published or delivered twice is one audit event). The
+ * audit consumer turns them into audit events; identity changes (tokens, policies, users) reach it as
+ * change logs instead, as in the ecosystem. A log that is down does not fail a login: the event is lost
  * and a warning says so.
  */
 export class LogPlatformEventPublisher implements PlatformEventPublisher {
@@ -20,6 +23,7 @@ export class LogPlatformEventPublisher implements PlatformEventPublisher {
   async publish(event: PlatformEventInput): Promise<void> {
     const timestamp = this.now();
     const payload = {
+      eventId: randomUUID(),
       type: event.name,
       timestamp,
       actorUrn: event.actorUrn,

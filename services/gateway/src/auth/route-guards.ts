@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import {
+  ANALYTICS_READ_PRIVILEGES,
   entityOperationPrivileges,
   RESTORE_INDICES_PRIVILEGES,
   SEARCH_PRIVILEGES,
@@ -104,6 +105,14 @@ export class RouteGuards {
     return requireRest(this.auth, res, {
       privileges: [RESTORE_INDICES_PRIVILEGES],
       message: `User ${actorOf(res)} is unauthorized to restore indices.`,
+    });
+  }
+
+  /** Reading analytics: the audit event search (ANALYTICS READ; there is no analytics write). */
+  readAnalytics(res: Response): Promise<void> {
+    return requireRest(this.auth, res, {
+      privileges: [ANALYTICS_READ_PRIVILEGES],
+      message: `${actorOf(res)} is unauthorized to READ ANALYTICS.`,
     });
   }
 

@@ -133,17 +133,8 @@ export class NativeUserService {
         ],
         SYSTEM_ACTOR,
         undefined,
-        this.#announce(origin),
+        origin,
       );
-      // The user's creation itself (the ecosystem's event of its key aspect).
-      if (origin !== undefined) {
-        await this.#auth.events.publish({
-          name: 'CreateUserEvent',
-          actorUrn: SYSTEM_ACTOR,
-          origin,
-          fields: { entityUrn: userUrn, entityType: 'corpuser', aspectName: 'corpUserKey' },
-        });
-      }
     } catch (error) {
       if (error instanceof ConflictError) throw new NativeUserError('USER_EXISTS');
       throw error;
@@ -203,7 +194,7 @@ export class NativeUserService {
       [userProposal(userUrn, 'corpUserCredentials', value)],
       actor,
       undefined,
-      this.#announce(origin),
+      origin,
     );
     return token;
   }
@@ -232,7 +223,7 @@ export class NativeUserService {
       [userProposal(userUrn, 'corpUserCredentials', { ...credentials })],
       SYSTEM_ACTOR,
       undefined,
-      this.#announce(origin),
+      origin,
     );
     this.#logger.info({ userUrn }, 'native user credentials reset');
   }
@@ -250,11 +241,6 @@ export class NativeUserService {
   /** Valid = its entity exists (the urn is derived from the token, so no scan). */
   isValidInviteToken(token: string): Promise<boolean> {
     return this.#invites.isValid(token);
-  }
-
-  /** Identity events of a write made for a request (none without one: tests, internal calls). */
-  #announce(origin: RequestOrigin | undefined) {
-    return origin === undefined ? undefined : { events: this.#auth.events, origin };
   }
 
   async #aspects(urn: string, names: readonly string[]): Promise<ReadonlyMap<string, AspectValue>> {

@@ -1,28 +1,27 @@
 import { checkProposal, type CheckedProposal } from '@catalog/model';
 import { errorOfOutcome } from '../ingest/outcome-error.js';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
-import { announceIdentityChanges, type IdentityChangeAnnouncement } from '../auth/identity-change-events.js';
+import type { RequestOrigin } from '@catalog/auth';
 
 type AspectValue = Readonly<Record<string, unknown>>;
 
 /**
  * Writes through the proposal log and waits for persistence, so a store read right after sees the
  * write. The first refused proposal becomes its domain error, unless `tolerated` accepts its code.
- * With `announce`, the identity events of what was applied are published (with the request's origin).
+ * With `origin`, the proposals carry the request's origin (the audit trail records it from the change logs).
  */
 export async function writeSynchronously(
   submitter: ProposalSubmitter,
   proposals: readonly CheckedProposal[],
   actor: string,
   tolerated: (code: string | undefined) => boolean = () => false,
-  announce?: Omit<IdentityChangeAnnouncement, 'actorUrn'>,
+  origin?: RequestOrigin,
 ): Promise<void> {
   const outcomes = await submitter.submit(proposals, {
     sync: true,
     actor,
-    ...(announce === undefined ? {} : { origin: announce.origin }),
+    ...(origin === undefined ? {} : { origin }),
   });
-  if (announce !== undefined) await announceIdentityChanges({ ...announce, actorUrn: actor }, outcomes ?? []);
   const failure = outcomes?.find((o) => !o.ok && !tolerated(o.code));
   if (failure) throw errorOfOutcome(failure);
 }

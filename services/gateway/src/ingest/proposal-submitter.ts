@@ -32,7 +32,11 @@ export class ProposalSubmitter {
     try {
       await this.deps.log.produce(
         this.deps.topic,
-        proposals.map((p, i) => proposalRecord(toMcp(p), ids[i]!, options.actor)),
+        proposals.map((p, i) =>
+          proposalRecord(toMcp(p), ids[i]!, options.actor, {
+            ...(origin?.userAgent ? { userAgent: origin.userAgent } : {}),
+          }),
+        ),
       );
     } catch (error) {
       for (const id of ids) this.deps.outcomes.forget(id);

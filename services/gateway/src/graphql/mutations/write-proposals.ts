@@ -1,6 +1,5 @@
 import { checkProposal } from '@catalog/model';
 import { errorOfOutcome } from '../../ingest/outcome-error.js';
-import { announceIdentityChanges } from '../../auth/identity-change-events.js';
 import type { GraphQLContext } from '../context.js';
 
 /** One aspect write a mutation makes. */
@@ -35,10 +34,6 @@ export async function writeAspects(ctx: GraphQLContext, changes: readonly Aspect
     origin: ctx.auth.origin,
   });
   for (const change of changes) ctx.entities.clear(change.urn);
-  await announceIdentityChanges(
-    { events: ctx.services.auth.events, actorUrn: ctx.actor, origin: ctx.auth.origin },
-    outcomes ?? [],
-  );
   const failure = outcomes?.find((o) => !o.ok);
   if (failure) throw errorOfOutcome(failure);
 }

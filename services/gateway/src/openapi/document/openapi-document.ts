@@ -6,6 +6,7 @@ import { RELATIONSHIPS_V1_OPERATION, RESTLI_OPERATIONS } from '../../restli/rest
 import { SCHEMA_REGISTRY_OPERATIONS } from '../../schema-registry/schema-registry-operations.js';
 import { allEntityApiOperations } from '../entity-api/entity-operations.js';
 import { TIMESERIES_SCROLL_OPERATION } from '../timeseries/timeseries-operations.js';
+import { AUDIT_SEARCH_OPERATION } from '../audit-events/audit-search-operation.js';
 import { EXCLUDED_ENTITIES, entityApiComponents } from './entity-components.js';
 
 type Json = Record<string, unknown>;
@@ -16,6 +17,7 @@ export function allOperations(): Operation[] {
     ...allEntityApiOperations(entityRegistry.entities().filter((e) => !EXCLUDED_ENTITIES.has(e.name))),
     TIMESERIES_SCROLL_OPERATION,
     RELATIONSHIPS_V1_OPERATION,
+    AUDIT_SEARCH_OPERATION,
     ...Object.values(RESTLI_OPERATIONS),
     ...OPERATION_ENDPOINTS,
     ...GRAPHQL_OPERATIONS,
@@ -27,7 +29,7 @@ const TITLES: Record<ApiGroup, string> = {
   '10-openapi-v3': 'Entity API',
   '40-operations': 'Operations',
   '50-openapi-v2': 'Entity API (v2, deprecated)',
-  '60-openapi-v1': 'Relationships API (v1)',
+  '60-openapi-v1': 'OpenAPI v1 (relationships, audit events)',
   '70-restli': 'Rest.li endpoints',
   '80-graphql': 'GraphQL',
   '90-schema-registry': 'Schema registry',

@@ -25,6 +25,7 @@ describe('openApiDocument', () => {
       '/entities',
       '/relationships',
       '/openapi/relationships/v1',
+      '/openapi/v1/events/audit/search',
       '/openapi/v2/timeseries/{entityName}/{aspectName}',
       '/gms/operations',
       '/api/graphql',

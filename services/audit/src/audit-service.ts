@@ -1,0 +1,124 @@
+import type { Consumer, EventLog, LogRecord, TopicNames } from '@catalog/events';
+import type { Logger } from '@catalog/runtime';
+import type { AuditEvent, AuditIndex } from '@catalog/search';
+import { auditEventOf } from './audit-events-of.js';
+
+export interface AuditConsumerDeps {
+  readonly log: EventLog;
+  readonly audit: AuditIndex;
+  readonly topics: TopicNames;
+  readonly logger: Logger;
+  readonly groupId: string;
+  readonly maxBatchSize: number;
+  /** The event types recorded (default: every type); the others are dropped. */
+  readonly recordedEventTypes?: ReadonlySet<string>;
+  /** Actors whose events are dropped (ANALYTICS_USER_FILTERS; default none). */
+  readonly actorFilters?: ReadonlySet<string>;
+  /** How often retention drops expired days (default 1 hour); it also runs at start. */
+  readonly retentionIntervalMs?: number;
+}
+
+export interface AuditConsumer {
+  readonly ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+const DEFAULT_RETENTION_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * The audit consumer: change logs (versioned and time-series) and the gateway's login platform events
+ * become audit events, one write to the audit index per batch, committed after the write returns (a
+ * failed write is redelivered; ids derive from the source records, so a redelivery or a replay from
+ * the start under a new group writes the same events again, not new ones). An undecodable record or
+ * an unusable login payload is logged with its position and skipped. Retention runs at start and every
+ * `retentionIntervalMs`.
+ */
+export async function startAuditConsumer(deps: AuditConsumerDeps): Promise<AuditConsumer> {
+  const { log, audit, topics, logger } = deps;
+  await log.ensureTopics([
+    { name: topics.metadataChangeLogVersioned },
+    { name: topics.metadataChangeLogTimeseries },
+    { name: topics.platformEvent },
+  ]);
+  await audit.ensure();
+
+  let retaining: Promise<void> | undefined;
+  const retain = (): void => {
+    if (retaining) return;
+    retaining = audit
+      .applyRetention()
+      .then(
+        (dropped) => {
+          if (dropped > 0) logger.info({ dropped }, 'expired audit days dropped');
+        },
+        (error: unknown) => logger.warn({ err: error }, 'audit retention failed; it runs again later'),
+      )
+      .finally(() => {
+        retaining = undefined;
+      });
+  };
+  retain();
+  const timer = setInterval(retain, deps.retentionIntervalMs ?? DEFAULT_RETENTION_INTERVAL_MS);
+  timer.unref();
+
+  let consumer: Consumer;
+  try {
+    consumer = await log.consume({
+      groupId: deps.groupId,
+      topics: [topics.metadataChangeLogVersioned, topics.metadataChangeLogTimeseries, topics.platformEvent],
+      fromBeginning: true,
+      maxBatchSize: deps.maxBatchSize,
+      handler: async (batch) => {
+        const events = recordedEvents(batch.records, deps);
+        if (events.length > 0) await audit.write(events);
+      },
+      onError: (error, where) =>
+        logger.error({ err: error, ...where }, 'audit batch failed; it will be redelivered'),
+    });
+  } catch (error) {
+    clearInterval(timer);
+    await retaining;
+    throw error;
+  }
+  return {
+    ready: consumer.ready,
+    stop: async () => {
+      clearInterval(timer);
+      await consumer.stop();
+      await retaining;
+    },
+  };
+}
+
+/** The batch's audit events that pass the type and actor filters; what cannot be one is logged and skipped. */
+function recordedEvents(records: readonly LogRecord[], deps: AuditConsumerDeps): AuditEvent[] {
+  const { topics, logger, recordedEventTypes, actorFilters } = deps;
+  const out: AuditEvent[] = [];
+  for (const record of records) {
+    const result = auditEventOf(record, topics);
+    const position = {
+      topic: record.topic,
+      partition: record.partition,
+      offset: record.offset,
+      key: record.key,
+    };
+    switch (result.kind) {
+      case 'undecodable':
+        logger.error({ err: result.error, ...position }, 'undecodable record skipped');
+        break;
+      case 'invalid':
+        logger.warn({ ...position, reason: result.reason }, 'record skipped: not a usable audit event');
+        break;
+      case 'ignored':
+        break;
+      case 'event': {
+        const { event } = result;
+        if (recordedEventTypes && !recordedEventTypes.has(event.eventType)) break;
+        if (actorFilters?.has(event.actorUrn)) break;
+        out.push(event);
+        break;
+      }
+    }
+  }
+  return out;
+}

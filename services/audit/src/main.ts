@@ -1,0 +1,38 @@
+import {
+  createLogger,
+  describeAdapters,
+  Lifecycle,
+  openAuditIndex,
+  openEventLog,
+  runMain,
+} from '@catalog/runtime';
+import { readAuditConfig } from './config.js';
+import { startAuditConsumer } from './audit-service.js';
+
+const config = readAuditConfig(process.env);
+const logger = createLogger({ name: 'audit', level: config.logLevel });
+
+await runMain(logger, async () => {
+  const lifecycle = new Lifecycle(logger);
+  const log = await openEventLog(config.adapters, logger);
+  lifecycle.onClose('event log', () => log.close());
+  const audit = await openAuditIndex(config.adapters, logger, { retentionDays: config.retentionDays });
+  lifecycle.onClose('audit index', () => audit.close());
+  const service = await startAuditConsumer({
+    log,
+    audit,
+    topics: config.adapters.topics,
+    logger,
+    groupId: config.groupId,
+    maxBatchSize: config.maxBatchSize,
+    recordedEventTypes: config.recordedEventTypes,
+    actorFilters: config.actorFilters,
+  });
+  lifecycle.onClose('audit consumer', () => service.stop());
+  await service.ready;
+  logger.info(
+    { groupId: config.groupId, retentionDays: config.retentionDays, ...describeAdapters(config.adapters) },
+    'audit consuming',
+  );
+  return lifecycle;
+});

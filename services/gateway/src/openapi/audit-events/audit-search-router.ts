@@ -1,0 +1,121 @@
+import express, { Router, type Request, type Response } from 'express';
+import { isDomainError, UnavailableError, ValidationError } from '@catalog/model';
+import type { Logger } from '@catalog/runtime';
+import {
+  AUDIT_EVENT_TYPES,
+  isAuditEventType,
+  DAY_MS,
+  normalizeAuditQuery,
+  type AuditCursor,
+  type AuditIndex,
+  type AuditPage,
+  type AuditQuery,
+} from '@catalog/search';
+import { requestValidator } from '../../api-contract/catalog-validator.js';
+import type { RouteGuards } from '../../auth/route-guards.js';
+import { openApiErrorHandler } from '../openapi-errors.js';
+import { decodeAuditScrollId, encodeAuditScrollId } from './audit-scroll-id.js';
+import { AUDIT_SEARCH_OPERATION } from './audit-search-operation.js';
+import { usageEventOf } from './audit-usage-event.js';
+
+export interface AuditEventsDeps {
+  readonly audit: AuditIndex;
+  /** Privilege checks: ANALYTICS READ. */
+  readonly guard: RouteGuards;
+  readonly logger: Logger;
+  readonly maxBodyBytes: number;
+  /** The clock the default window is taken from. */
+  readonly now?: () => number;
+}
+
+const FILTER_FIELDS = ['eventTypes', 'entityTypes', 'aspectTypes', 'actorUrns'] as const;
+type FilterField = (typeof FILTER_FIELDS)[number];
+type Filters = Partial<Record<FilterField, readonly string[]>>;
+
+/**
+ * The router mounted at /openapi/v1/events/audit: `POST /search` (spec 4.12) answers the audit events of
+ * a time window (by default the last 24 hours), newest first, filtered by the body's lists, in pages of
+ * `size` resumed with `scrollId`. The caller needs ANALYTICS READ (VIEW_ANALYTICS,
+ * GET_ANALYTICS_PRIVILEGE or MANAGE_SYSTEM_OPERATIONS).
+ */
+export function auditEventsRouter(deps: AuditEventsDeps): Router {
+  const router = Router();
+  const now = deps.now ?? Date.now;
+  const json = express.json({ limit: deps.maxBodyBytes, strict: false, type: () => true });
+  router.post('/search', json, async (req: Request, res: Response) => {
+    await deps.guard.readAnalytics(res);
+    // The body first: its messages name the field (and the known event types) more plainly.
+    const filters = readFilters(req.body);
+    const query = requestValidator.input(AUDIT_SEARCH_OPERATION, req).query;
+    const at = now();
+    const startParam = query['startTime'] as number;
+    const endParam = query['endTime'] as number;
+    const startTime = startParam < 0 ? at - DAY_MS : startParam;
+    const endTime = endParam <= 0 ? at : endParam;
+    if (endTime < startTime)
+      throw new ValidationError(`endTime (${endTime}) must not be before startTime (${startTime})`);
+    const scrollId = query['scrollId'] as string | undefined;
+    const after: AuditCursor | undefined =
+      scrollId === undefined || scrollId === '' ? undefined : decodeAuditScrollId(scrollId);
+    const includeRaw = query['includeRaw'] !== false;
+    const auditQuery: AuditQuery = {
+      startTime,
+      endTime,
+      size: query['size'] as number,
+      ...(after === undefined ? {} : { after }),
+      ...filters,
+    };
+    const page = await search(deps, auditQuery);
+    res.json({
+      ...(page.next === undefined ? {} : { nextScrollId: encodeAuditScrollId(page.next) }),
+      count: page.events.length,
+      total: page.total,
+      usageEvents: page.events.map((event) => usageEventOf(event, includeRaw)),
+    });
+  });
+  router.use(openApiErrorHandler(deps.logger));
+  return router;
+}
+
+/** Runs the search: a query the index refuses (RangeError) is a 400, any other failure a 503. */
+async function search(deps: AuditEventsDeps, query: AuditQuery): Promise<AuditPage> {
+  try {
+    return await deps.audit.search(normalizeAuditQuery(query));
+  } catch (error) {
+    if (error instanceof RangeError) throw new ValidationError(error.message);
+    if (isDomainError(error)) throw error;
+    deps.logger.warn({ err: error }, 'audit search failed');
+    throw new UnavailableError('The audit index is unavailable', { cause: error });
+  }
+}
+
+/** The body's filter lists: an object (or nothing) whose known fields are lists of strings. */
+function readFilters(body: unknown): Filters {
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw new ValidationError('The body must be a JSON object');
+  const filters: Filters = {};
+  for (const field of FILTER_FIELDS) {
+    const value = (body as Record<string, unknown>)[field];
+    if (value === undefined || value === null) continue;
+    if (!Array.isArray(value))
+      throw new ValidationError(`${field} must be a list of strings, got ${describe(value)}`);
+    value.forEach((item: unknown, index) => {
+      if (typeof item !== 'string')
+        throw new ValidationError(`${field} must be a list of strings; entry ${index} is ${describe(item)}`);
+    });
+    filters[field] = value as string[];
+  }
+  const unknown = filters.eventTypes?.find((type) => !isAuditEventType(type));
+  if (unknown !== undefined)
+    throw new ValidationError(
+      `Unknown event type ${JSON.stringify(unknown)} in eventTypes; known event types: ${AUDIT_EVENT_TYPES.join(', ')}`,
+    );
+  return filters;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
+}
