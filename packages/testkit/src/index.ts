@@ -34,3 +34,4 @@ export {
   type AuditIndexContractOptions,
   type AuditIndexUnderTest,
 } from './contracts/audit-index-contract.js';
+export { capturingLogger } from './capturing-logger.js';

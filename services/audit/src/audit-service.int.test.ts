@@ -17,7 +17,7 @@ import { openSqliteAuditIndex, type AuditEvent, type AuditIndex } from '@catalog
 import { waitFor } from '@catalog/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAuditConsumer, type AuditConsumer, type AuditConsumerDeps } from './audit-service.js';
-import { capturingLogger } from './capturing-logger.testing.js';
+import { capturingLogger } from '@catalog/testkit';
 
 const topics = defaultTopicNames;
 const DAY = 86_400_000;

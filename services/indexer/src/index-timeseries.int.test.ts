@@ -18,7 +18,7 @@ import { waitFor } from '@catalog/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { indexTimeseriesChangeLogs } from './index-timeseries.js';
 import { startIndexer, type IndexerService } from './indexer-service.js';
-import { capturingLogger } from './capturing-logger.testing.js';
+import { capturingLogger } from '@catalog/testkit';
 
 const ACTOR = 'urn:li:corpuser:tester';
 const created = { time: 1_700_000_000_000, actor: ACTOR };

@@ -26,7 +26,7 @@ import { openSqliteAspectStore, type AspectStore, type AspectWriteMode } from '@
 import { isSkipped, opensearchForTests, waitFor } from '@catalog/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIndexer, type IndexerService } from './indexer-service.js';
-import { capturingLogger } from './capturing-logger.testing.js';
+import { capturingLogger } from '@catalog/testkit';
 
 const ACTOR = 'urn:li:corpuser:tester';
 /** Oversized values are dropped above 64 bytes in this file (STRUCTURED_PROPERTIES_* as set in a deployment). */

@@ -2,7 +2,10 @@ import { Writable } from 'node:stream';
 import { createLogger, type Logger } from '@catalog/runtime';
 
 /** A pino logger at `level` whose lines the test can read back, parsed. */
-export function capturingLogger(level: string): { logger: Logger; lines: () => Record<string, unknown>[] } {
+export function capturingLogger(
+  level: string,
+  name = 'test',
+): { logger: Logger; lines: () => Record<string, unknown>[] } {
   const lines: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -10,6 +13,6 @@ export function capturingLogger(level: string): { logger: Logger; lines: () => R
       done();
     },
   });
-  const logger = createLogger({ name: 'audit-test', level, destination });
+  const logger = createLogger({ name, level, destination });
   return { logger, lines: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
 }
