@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { post, readAllVersions, waitUntil } from './harness.js';
+import { get, post, readAllVersions, waitUntil } from './harness.js';
 
 const PROPS = 'com.linkedin.dataset.DatasetProperties';
 
@@ -29,6 +29,18 @@ async function auditedChanges(
   return counts;
 }
 
+/** The proposals persistence has still to apply (its consumer group's lag). */
+async function proposalLag(base: string): Promise<number> {
+  const res = await get(base, '/openapi/operations/messaging/mcp/consumer/lag');
+  if (res.status !== 200) throw new Error(`consumer lag: ${res.status} ${res.text}`);
+  const groups = (
+    res.body as { consumerGroups: Record<string, Record<string, { metrics: { totalLag: number } }>> }
+  ).consumerGroups;
+  return Object.values(groups)
+    .flatMap((topics) => Object.values(topics))
+    .reduce((sum, t) => sum + t.metrics.totalLag, 0);
+}
+
 /**
  * Each stored version of the writers' entities has exactly one audit event: none missing (the audit
  * trail catches up with everything stored) and none doubled (a redelivered change log is the same
@@ -40,6 +52,12 @@ export async function expectAuditedExactlyOnce(
   since: number,
   timeoutMs = 60_000,
 ): Promise<number> {
+  // Asynchronous writes are acknowledged once logged: count versions once persistence has applied them all.
+  await waitUntil(
+    () => proposalLag(base),
+    (lag) => lag === 0,
+    timeoutMs,
+  );
   const versions = new Map<string, number>();
   for (const urn of urns)
     versions.set(urn, (await readAllVersions(base, urn, 'datasetProperties', PROPS)).length);
