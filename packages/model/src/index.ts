@@ -45,9 +45,11 @@ export {
 export {
   TIMESERIES_END_TIME_HEADER,
   TIMESERIES_START_TIME_HEADER,
+  TIMESERIES_RUN_ID_HEADER,
   timeseriesRangeFromHeaders,
   timeseriesRangeHeaders,
   withoutTimeseriesRangeHeaders,
   type TimeseriesRange,
 } from './timeseries-range.js';
 export * from './structured-properties/index.js';
+export * from './metadata-tests/index.js';

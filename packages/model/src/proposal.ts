@@ -5,6 +5,7 @@ import { parseUrn } from './urn.js';
 import { validateAspect } from './validate.js';
 import { parseAspectPatch, type AspectPatch } from './patch/apply-patch.js';
 import { timeseriesRangeFromHeaders, type TimeseriesRange } from './timeseries-range.js';
+import { checkTestInfo } from './metadata-tests/definition.js';
 
 /** Every change type of the ecosystem's MetadataChangeProposal. */
 export const CHANGE_TYPES = [
@@ -119,6 +120,8 @@ export function checkProposal(input: unknown): CheckedProposal {
     value = parseAspectValue(p.aspect, aspect);
   }
   if (aspect.isKey) value = checkKeyMatchesUrn(value, urn);
+  // A metadata test's definition must parse, whichever route (or Kafka producer) writes it.
+  if (aspect.name === 'testInfo') checkTestInfo(value);
   return { entity, urn, changeType, aspect, value, ...opt({ systemMetadata, headers }) };
 }
 

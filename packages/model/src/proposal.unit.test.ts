@@ -157,4 +157,22 @@ describe('checkProposal with changeType DELETE of a time-series aspect', () => {
       'X-Timeseries-End-Time-Millis': '2',
     });
   });
+
+  it('scopes a time-series DELETE to a run by X-Timeseries-Run-Id', () => {
+    expect(timeseriesRangeHeaders({ runId: 'r1' })).toEqual({ 'X-Timeseries-Run-Id': 'r1' });
+    expect(
+      timeseriesRangeFromHeaders({ 'x-timeseries-run-id': ' r1 ', [TIMESERIES_START_TIME_HEADER]: '5' }),
+    ).toEqual({
+      startTimeMillis: 5,
+      runId: 'r1',
+    });
+    expect(timeseriesRangeFromHeaders(timeseriesRangeHeaders({ runId: 'r', endTimeMillis: 9 }))).toEqual({
+      runId: 'r',
+      endTimeMillis: 9,
+    });
+    expect(() => timeseriesRangeFromHeaders({ 'X-Timeseries-Run-Id': ' ' })).toThrow(ValidationError);
+    expect(() =>
+      timeseriesRangeFromHeaders({ 'X-Timeseries-Run-Id': 'a', 'x-timeseries-run-id': 'a' }),
+    ).toThrow(ValidationError);
+  });
 });

@@ -123,6 +123,8 @@ export class EntityProjector {
     const upserts: EntityDocument[] = [];
     const deletes: { entityType: string; urn: string }[] = [];
     const edgeSets: EdgeReplacement[] = [];
+    /** Entities with nothing stored (hard-deleted): every edge from or to them goes, as the ecosystem's removeNode. */
+    const gone: string[] = [];
     for (const change of byUrn.values()) {
       const entity = entityOf(change.urn);
       if (!entity) continue;
@@ -133,6 +135,7 @@ export class EntityProjector {
         values.set(a.aspect, a.value as Record<string, unknown>);
         if (!created.has(a.aspect)) created.set(a.aspect, a.created);
       }
+      if (values.size === 0) gone.push(change.urn);
       if (entity.searchable) {
         if (values.size === 0) deletes.push({ entityType: entity.name, urn: change.urn });
         else
@@ -161,6 +164,7 @@ export class EntityProjector {
     }
     if (this.graph.replaceEdgesMany) await this.graph.replaceEdgesMany(edgeSets);
     else for (const set of edgeSets) await this.graph.replaceEdges(set.source, set.aspect, set.edges);
+    for (const urn of gone) await this.graph.removeEntity(urn);
     if (upserts.length > 0) await this.search.upsert(upserts);
     if (deletes.length > 0) await this.search.delete(deletes);
 

@@ -30,7 +30,8 @@ export function timeseriesDocumentOf(mcl: MetadataChangeLog): TimeseriesDocument
 /**
  * What a time-series change log of changeType DELETE deletes: the entity's values of the aspect whose
  * timestampMillis is in the range its headers carry (X-Timeseries-Start-Time-Millis and
- * X-Timeseries-End-Time-Millis, inclusive; without them, every value). Undefined for any other change
+ * X-Timeseries-End-Time-Millis, inclusive; without them, every value), only those the run
+ * X-Timeseries-Run-Id names wrote when it is there. Undefined for any other change
  * log. Throws ValidationError when the headers carry a malformed range.
  */
 export function timeseriesDeletionOf(mcl: MetadataChangeLog): TimeseriesDeletion | undefined {

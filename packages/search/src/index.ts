@@ -33,6 +33,7 @@ export {
   type StructuredPropertyNameHolder,
   type StructuredPropertySearchDefinition,
   type TimeseriesDeletion,
+  type TimeseriesRunGroup,
   type TimeseriesDocument,
   type TimeseriesIndex,
   type TimeseriesPosition,
@@ -77,7 +78,7 @@ export {
 } from './resolve-structured-properties.js';
 export { defaultBrowsePath, normalizeBrowsePath } from './default-browse-path.js';
 export { edgesFor } from './edges-for.js';
-export { timeseriesDocumentId } from './timeseries-document-id.js';
+export { timeseriesDocumentId, timeseriesRunIdOf } from './timeseries-document-id.js';
 export { valuesAtPath } from './values-at-path.js';
 export { normalizeFilter, stripKeywordSuffix } from './normalize-filter.js';
 export { parseSearchInput, type SearchQuery } from './parse-search-input.js';

@@ -441,6 +441,16 @@ export interface TimeseriesDeletion {
   readonly urn: string;
   readonly startTimeMillis?: number;
   readonly endTimeMillis?: number;
+  /** (Added.) Only the documents this ingestion run wrote (their systemMetadata.runId); absent: any. */
+  readonly runId?: string;
+}
+
+/** (Added.) One (entityType, aspect, urn) holding documents of a run, and how many. */
+export interface TimeseriesRunGroup {
+  readonly entityType: string;
+  readonly aspect: string;
+  readonly urn: string;
+  readonly count: number;
 }
 
 export interface TimeseriesIndex {
@@ -454,6 +464,25 @@ export interface TimeseriesIndex {
    * an aspect never written) deletes 0 and succeeds. Once it returns, `query` no longer finds them.
    */
   delete(deletion: TimeseriesDeletion): Promise<number>;
+  /**
+   * (Added.) How many documents `delete(range)` would delete now: the urn's documents of the aspect
+   * whose timestampMillis is in the inclusive range (no bound: all), also those upserted just before.
+   * An aspect never written counts 0.
+   */
+  count(range: TimeseriesDeletion): Promise<number>;
+  /**
+   * (Added.) The documents the ingestion run wrote (systemMetadata.runId, indexed as the document's run
+   * id), of every entity type and aspect, grouped by (entityType, aspect, urn) with their counts, in
+   * that order; also those upserted just before. A run that wrote none: [].
+   */
+  runGroups(runId: string): Promise<readonly TimeseriesRunGroup[]>;
+  /** (Added.) How many documents the run wrote that are still indexed (every entity type and aspect). */
+  countRun(runId: string): Promise<number>;
+  /**
+   * (Added.) Deletes every document the run wrote (every entity type and aspect), also those upserted
+   * just before, and returns how many. Idempotent, as delete is.
+   */
+  deleteRun(runId: string): Promise<number>;
   refresh(): Promise<void>;
   close(): Promise<void>;
 }

@@ -29,6 +29,18 @@ export function timeseriesDocumentId(
     .digest('hex');
 }
 
+/**
+ * The ingestion run that wrote a time-series document, as indexed: its systemMetadata.runId when that is
+ * a non-empty string, else undefined (written without a run, or with the default "no-run-id-provided",
+ * which is indexed as given).
+ */
+export function timeseriesRunIdOf(
+  systemMetadata: Readonly<Record<string, unknown>> | undefined,
+): string | undefined {
+  const runId = systemMetadata?.['runId'];
+  return typeof runId === 'string' && runId !== '' ? runId : undefined;
+}
+
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {

@@ -8,6 +8,8 @@ export type {
   AuditStamp,
   ScanOptions,
   ScanPage,
+  RunRowsOptions,
+  RunSummary,
   StoredAspect,
   SystemMetadata,
 } from './port.js';

@@ -142,6 +142,24 @@ export interface ScanPage {
   readonly next?: string;
 }
 
+/** Which latest rows of one ingestion run to read (see AspectStore.findRunRows). */
+export interface RunRowsOptions {
+  /** The run: version-0 rows whose systemMetadata.runId is this (none stored counts as DEFAULT_RUN_ID). */
+  readonly runId: string;
+  /** Rows to skip, in (urn, aspect) order. */
+  readonly start?: number;
+  readonly limit: number;
+}
+
+/** One ingestion run as the latest rows record it (see AspectStore.listRuns). */
+export interface RunSummary {
+  readonly runId: string;
+  /** Version-0 rows whose runId is this run. */
+  readonly rows: number;
+  /** The newest lastObserved among those rows (their write time when they have none). */
+  readonly lastObserved: number;
+}
+
 export interface AspectStore {
   /**
    * Applies writes in order. Each write is atomic on its own; a redelivered request id returns its
@@ -163,5 +181,15 @@ export interface AspectStore {
   scan(options: ScanOptions): Promise<ScanPage>;
   /** Number of version-0 aspects matching the filter (aspect name, urnLike). */
   count(options?: Pick<ScanOptions, 'aspect' | 'urnLike'>): Promise<number>;
+  /**
+   * Version-0 aspects whose systemMetadata.runId is `runId` (the rows an ingestion run wrote last), by
+   * urn then aspect name, from an index on the run id (never a scan of every row).
+   */
+  findRunRows(options: RunRowsOptions): Promise<readonly StoredAspect[]>;
+  /**
+   * The runs that version-0 aspects carry, newest lastObserved first (then by run id), paged; a row
+   * stored without a runId counts under DEFAULT_RUN_ID.
+   */
+  listRuns(options: { readonly start?: number; readonly limit: number }): Promise<readonly RunSummary[]>;
   close(): Promise<void>;
 }

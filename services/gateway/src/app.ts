@@ -29,13 +29,24 @@ import {
 } from './restli/ingest-proposal.js';
 import {
   batchGetEntitiesV2,
+  batchGetEntitySnapshots,
   getEntitySnapshot,
   getEntityV2,
   getVersionedAspect,
 } from './restli/entity-reads.js';
 import { getRelationships } from './restli/relationships.js';
+import { deleteEntityAction, deleteReferencesAction } from './restli/entity-delete.js';
+import { ingestEntityAction } from './restli/entities-ingest-action.js';
+import { batchIngestEntitiesAction } from './restli/entities-batch-ingest-action.js';
+import { existsEntityAction } from './restli/entities-exists-action.js';
+import { getBrowsePathsAction } from './restli/entities-browse-paths-action.js';
+import { listEntitiesAction } from './restli/entities-list-action.js';
 import { readListParam } from './restli/list-param.js';
+import { batchEvaluateAction, evaluateAction } from './restli/metadata-tests.js';
 import { restoreIndices } from './restli/restore-indices.js';
+import { describeRun, listRuns } from './restli/runs/run-listing.js';
+import { rollbackRun } from './restli/runs/run-rollback.js';
+import { authorizeRollback } from './restli/runs/rollback-authorization.js';
 import { restliErrorHandler, sendRestliError } from './restli/restli-errors.js';
 import { autocompleteAction, browseAction, searchAction } from './restli/search-actions.js';
 import { getTimeseriesAspectValues } from './restli/timeseries-values.js';
@@ -134,6 +145,19 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       ),
   };
   const restore = { store, log: deps.log, versionedTopic: deps.topics.metadataChangeLogVersioned };
+  // Hard deletes and reference removal (`POST /entities?action=delete|deleteReferences`).
+  const entityDelete = {
+    store,
+    graph: readModels.graph,
+    search: readModels.search,
+    timeseries: readModels.timeseries,
+    submitter: deps.submitter,
+    guard,
+    actorOf,
+    originOf: ingest.originOf,
+    authorize: ingest.authorize,
+    ...(ingest.waitForIndex ? { waitForIndex: ingest.waitForIndex } : {}),
+  };
 
   app.use((_req, res, next) => {
     res.setHeader('X-RestLi-Protocol-Version', '2.0.0');
@@ -183,6 +207,10 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     await guard.readEntity(res, String(req.params['urn']));
     await getEntitySnapshot(req, res, store);
   });
+  app.get('/entities', async (req, res) => {
+    for (const urn of safeListParam(req.query['ids'])) await guard.readEntity(res, urn);
+    await batchGetEntitySnapshots(req, res, store);
+  });
   const searchGuarded =
     (handler: Handler): Handler =>
     async (req, res) => {
@@ -197,6 +225,13 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       search: searchGuarded((req, res) => searchAction(req, res, readModels.search)),
       browse: searchGuarded((req, res) => browseAction(req, res, readModels.search)),
       autocomplete: searchGuarded((req, res) => autocompleteAction(req, res, readModels.search)),
+      ingest: (req, res) => ingestEntityAction(req, res, ingest),
+      batchIngest: (req, res) => batchIngestEntitiesAction(req, res, ingest),
+      exists: (req, res) => existsEntityAction(req, res, { store, guard }),
+      getBrowsePaths: (req, res) => getBrowsePathsAction(req, res, { search: readModels.search, guard }),
+      list: (req, res) => listEntitiesAction(req, res, { search: readModels.search, guard }),
+      delete: (req, res) => deleteEntityAction(req, res, entityDelete),
+      deleteReferences: (req, res) => deleteReferencesAction(req, res, entityDelete),
     }),
   );
   app.get('/relationships', async (req, res) => {
@@ -207,6 +242,27 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     await guard.readEntity(res, queryUrn(req));
     await getRelationshipsV1(req, res, readModels.graph);
   });
+  // Ingestion runs (the ecosystem's BatchIngestionRunResource): list has no privilege check there.
+  app.post(
+    '/runs',
+    json,
+    actions('runs', {
+      list: (req, res) => listRuns(req, res, store),
+      describe: async (req, res) => {
+        await guard.readEntity(res, undefined);
+        await describeRun(req, res, store);
+      },
+      rollback: (req, res) =>
+        rollbackRun(req, res, {
+          store,
+          timeseries: readModels.timeseries,
+          submitter: deps.submitter,
+          originOf: ingest.originOf,
+          authorize: (r, urns) => authorizeRollback(auth, r, urns),
+          ...(ingest.waitForIndex === undefined ? {} : { waitForIndex: ingest.waitForIndex }),
+        }),
+    }),
+  );
   for (const path of ['/operations', '/gms/operations', '/api/gms/operations']) {
     app.post(
       path,
@@ -216,6 +272,24 @@ export function createGatewayApp(deps: GatewayDeps): Express {
           await guard.restoreIndices(res);
           await restoreIndices(req, res, restore);
         },
+      }),
+    );
+  }
+  // Metadata tests (spec 4.11): `/gms/test` as the ecosystem's Cloud has it, `/test` as its OSS engine.
+  const metadataTests = {
+    store,
+    submitter: deps.submitter,
+    auth,
+    originOf: ingest.originOf,
+    waitForIndex: ingest.waitForIndex,
+  };
+  for (const path of ['/test', '/gms/test']) {
+    app.post(
+      path,
+      json,
+      actions(path.slice(1), {
+        evaluate: (req, res) => evaluateAction(req, res, metadataTests),
+        batchEvaluate: (req, res) => batchEvaluateAction(req, res, metadataTests),
       }),
     );
   }

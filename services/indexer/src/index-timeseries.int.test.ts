@@ -28,7 +28,12 @@ function datasetUrn(): string {
 }
 
 /** The change logs persistence emits, made by the same helpers from checked proposals. */
-function upsert(urn: string, timestampMillis: number, aspectName = 'datasetProfile'): MetadataChangeLog {
+function upsert(
+  urn: string,
+  timestampMillis: number,
+  aspectName = 'datasetProfile',
+  runId?: string,
+): MetadataChangeLog {
   const proposal = checkProposal({
     entityType: 'dataset',
     entityUrn: urn,
@@ -36,7 +41,8 @@ function upsert(urn: string, timestampMillis: number, aspectName = 'datasetProfi
     aspectName,
     aspect: { value: JSON.stringify({ timestampMillis, rowCount: timestampMillis }) },
   });
-  return changeLogForTimeseries(proposal, { lastObserved: created.time }, created);
+  const systemMetadata = { lastObserved: created.time, ...(runId === undefined ? {} : { runId }) };
+  return changeLogForTimeseries(proposal, systemMetadata, created);
 }
 
 function remove(urn: string, range: TimeseriesRange = {}, aspectName = 'datasetProfile'): MetadataChangeLog {
@@ -93,6 +99,25 @@ describe('time-series change logs into the embedded index', () => {
     await indexTimeseriesChangeLogs([remove(urn)], search.timeseries, logger);
     expect(await times(urn)).toEqual([]);
     expect(await times(other)).toEqual([2_000]);
+  });
+
+  it('deletes only the values of the run a DELETE’s X-Timeseries-Run-Id names', async () => {
+    const { logger } = capturingLogger('debug');
+    const urn = datasetUrn();
+    await indexTimeseriesChangeLogs(
+      [
+        upsert(urn, 1_000, 'datasetProfile', 'r1'),
+        upsert(urn, 2_000, 'datasetProfile', 'r2'),
+        upsert(urn, 3_000),
+      ],
+      search.timeseries,
+      logger,
+    );
+    const deletion = remove(urn, { runId: 'r1' });
+    expect(deletion.headers).toEqual({ 'X-Timeseries-Run-Id': 'r1' });
+    await indexTimeseriesChangeLogs([deletion, deletion], search.timeseries, logger);
+    expect(await times(urn)).toEqual([3_000, 2_000]);
+    expect(await search.timeseries.countRun('r2')).toBe(1);
   });
 
   it('applies a batch in log order, and the same again when it is redelivered', async () => {

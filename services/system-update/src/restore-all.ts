@@ -2,7 +2,7 @@ import { EntityProjector, type EntityChange } from '@catalog/projection';
 import type { GraphIndex, SearchIndex } from '@catalog/search';
 import type { AspectStore, StoredAspect } from '@catalog/store';
 import type { Logger } from '@catalog/runtime';
-import type { StructuredPropertySettings } from '@catalog/model';
+import { entityRegistry, type StructuredPropertySettings } from '@catalog/model';
 
 export interface RestoreOptions {
   readonly batchSize: number;
@@ -15,6 +15,8 @@ export interface RestoreOptions {
 export interface RestoreReport {
   readonly aspects: number;
   readonly entities: number;
+  /** Search documents of entities with nothing stored (hard-deleted) that the restore removed, with their edges. */
+  readonly orphans: number;
   readonly durationMs: number;
   readonly aspectsPerSecond: number;
 }
@@ -60,10 +62,16 @@ export async function restoreAll(
     after = page.next;
   }
   await Promise.all([deps.search.refresh(), deps.graph.refresh()]);
+  const orphans = await removeOrphans(deps, projector, options.urnLike);
+  if (orphans > 0) {
+    await Promise.all([deps.search.refresh(), deps.graph.refresh()]);
+    deps.logger.info({ orphans }, 'documents of entities with nothing stored removed');
+  }
   const durationMs = performance.now() - started;
   return {
     aspects,
     entities,
+    orphans,
     durationMs,
     aspectsPerSecond: Math.round((aspects / Math.max(durationMs, 1)) * 1000),
   };
@@ -77,4 +85,67 @@ function groupByUrn(items: readonly StoredAspect[]): Map<string, StoredAspect[]>
     else out.set(item.urn, [item]);
   }
   return out;
+}
+
+/** Documents read per round while looking for orphans. */
+const ORPHAN_PAGE = 1000;
+
+/**
+ * The store is the truth: every search document (soft-deleted ones too) of an entity with nothing
+ * stored (hard-deleted while the index missed it) is removed, with every edge from or to the entity,
+ * by projecting it (the projector removes what an entity without aspects leaves). Only urns matching
+ * `urnLike`, when given. Returns how many it removed.
+ */
+async function removeOrphans(
+  deps: { store: AspectStore; search: SearchIndex },
+  projector: EntityProjector,
+  urnLike: string | undefined,
+): Promise<number> {
+  const matches = urnLike === undefined ? () => true : likeMatcher(urnLike);
+  let removed = 0;
+  for (const entity of entityRegistry.entities()) {
+    if (!entity.searchable) continue;
+    let after: readonly (string | number | boolean | null)[] | '' = '';
+    for (;;) {
+      const page = await deps.search.search({
+        entityTypes: [entity.name],
+        input: '*',
+        start: 0,
+        count: ORPHAN_PAGE,
+        includeRemoved: true,
+        searchAfter: after,
+      });
+      const urns = page.hits.map((h) => h.urn).filter(matches);
+      if (urns.length > 0) {
+        const stored = await deps.store.getLatestMany(urns);
+        const orphans = urns.filter((urn) => !stored.has(urn));
+        if (orphans.length > 0) {
+          await projector.project(orphans.map((urn) => ({ urn })));
+          removed += orphans.length;
+        }
+      }
+      const last = page.hits[page.hits.length - 1];
+      if (page.hits.length < ORPHAN_PAGE || last?.sortValues === undefined) break;
+      after = last.sortValues;
+    }
+  }
+  return removed;
+}
+
+/** A SQL LIKE pattern (`%`, `_`, `\` escapes) as a case-sensitive whole-string test. */
+function likeMatcher(pattern: string): (value: string) => boolean {
+  let source = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\' && i + 1 < pattern.length) source += escapeRegExp(pattern[++i]!);
+    else if (c === '%') source += '[\\s\\S]*';
+    else if (c === '_') source += '[\\s\\S]';
+    else source += escapeRegExp(c);
+  }
+  const re = new RegExp(`^${source}$`);
+  return (value) => re.test(value);
+}
+
+function escapeRegExp(c: string): string {
+  return c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

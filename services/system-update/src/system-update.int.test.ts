@@ -81,3 +81,55 @@ describe('system-update restore-indices', () => {
     expect(byTag.aggregations[0]?.values).toEqual([{ value: 'urn:li:tag:finance', count: 1 }]);
   });
 });
+
+describe('system-update restore-indices over a hard-deleted entity', () => {
+  it('removes the document and edges of an entity with nothing stored, and keeps the others', async () => {
+    const { log, store, readModels } = await embedded();
+    const created = { time: 1_700_000_000_000, actor: 'urn:li:corpuser:datahub' };
+    const gone = 'urn:li:dataset:(urn:li:dataPlatform:hive,sales.gone,PROD)';
+    await store.applyBatch([
+      {
+        requestId: 'k1',
+        mode: 'UPSERT',
+        urn,
+        aspect: 'upstreamLineage',
+        value: {
+          upstreams: [
+            { dataset: gone, type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:x' } },
+          ],
+        },
+        created,
+        keyAspect: {
+          name: 'datasetKey',
+          value: { platform: 'urn:li:dataPlatform:hive', name: 'sales.ledger_lines', origin: 'PROD' },
+        },
+      },
+    ]);
+    const deps = { log, store, readModels, topics: defaultTopicNames, logger };
+    expect(
+      (await runSystemUpdate(deps, { steps: ['restore-indices'], batchSize: 100, clean: false }))?.orphans,
+    ).toBe(0);
+    // What an index that missed the hard delete of `gone` still holds: its document and its edges.
+    await readModels.search.upsert([
+      { urn: gone, entityType: 'dataset', fields: { name: 'gone', urn: gone } },
+    ]);
+    await readModels.graph.replaceEdges(gone, 'globalTags', [
+      { source: gone, relationship: 'TaggedWith', target: 'urn:li:tag:finance', aspect: 'globalTags' },
+    ]);
+    const report = await runSystemUpdate(deps, { steps: ['restore-indices'], batchSize: 100, clean: false });
+    expect(report?.orphans).toBe(1);
+    expect(await readModels.search.getDocument('dataset', gone)).toBeNull();
+    expect(await readModels.search.getDocument('dataset', urn)).not.toBeNull();
+    const related = (target: string, direction: 'INCOMING' | 'OUTGOING') =>
+      readModels.graph.related({ urn: target, direction, types: [], start: 0, count: 10 });
+    expect((await related(gone, 'OUTGOING')).total).toBe(0);
+    // Edges to it go too, as a hard delete removes them (the ecosystem's removeNode): the restore
+    // leaves the indices as the delete did.
+    expect((await related(urn, 'OUTGOING')).total).toBe(0);
+    expect((await related('urn:li:tag:finance', 'INCOMING')).total).toBe(0);
+    // Again: nothing more to remove.
+    expect(
+      (await runSystemUpdate(deps, { steps: ['restore-indices'], batchSize: 100, clean: false }))?.orphans,
+    ).toBe(0);
+  });
+});

@@ -19,7 +19,8 @@ import { seedStructuredPropertyMappings } from './sqlite-structured-property-map
  *   mappings would (SqliteStructuredPropertyMappings); bookkeeping only, values are keyed regardless.
  * - `edges`: graph edges keyed by (source, aspect, relationship, target), indexed from both ends.
  * - `timeseries`: time-series documents by id, indexed by (entity_type, aspect, urn, ts) for one
- *   entity's values and by (entity_type, aspect, ts, id) for a scan of an aspect.
+ *   entity's values and by (entity_type, aspect, ts, id) for a scan of an aspect; `run_id` (the
+ *   systemMetadata.runId that wrote the document) is indexed for a rollback of a run.
  */
 export function migrateSearchSchema(db: Database.Database): void {
   const mappingsExisted =
@@ -104,12 +105,37 @@ export function migrateSearchSchema(db: Database.Database): void {
       urn TEXT NOT NULL,
       ts INTEGER NOT NULL,
       value TEXT NOT NULL,
-      system_metadata TEXT
+      system_metadata TEXT,
+      run_id TEXT
     );
     CREATE INDEX IF NOT EXISTS timeseries_lookup ON timeseries (entity_type, aspect, urn, ts);
     CREATE INDEX IF NOT EXISTS timeseries_scan ON timeseries (entity_type, aspect, ts, id);
   `);
+  migrateTimeseriesRunId(db);
   if (!mappingsExisted) seedStructuredPropertyMappings(db);
+}
+
+/**
+ * `timeseries.run_id`, added after the table: a file made before it gets the column, filled from each
+ * document's systemMetadata.runId (a non-empty string, else NULL), then the index on it.
+ */
+function migrateTimeseriesRunId(db: Database.Database): void {
+  const columns = db.prepare<[], { name: string }>('PRAGMA table_info(timeseries)').all();
+  if (!columns.some((c) => c.name === 'run_id')) {
+    db.transaction(() => {
+      db.exec('ALTER TABLE timeseries ADD COLUMN run_id TEXT');
+      db.exec(`
+        UPDATE timeseries SET run_id = json_extract(system_metadata, '$.runId')
+        WHERE system_metadata IS NOT NULL AND json_valid(system_metadata)
+          AND json_type(system_metadata, '$.runId') = 'text'
+          AND json_extract(system_metadata, '$.runId') <> ''
+      `);
+    })();
+  }
+  db.exec(`
+    CREATE INDEX IF NOT EXISTS timeseries_by_run
+      ON timeseries (run_id, entity_type, aspect, urn) WHERE run_id IS NOT NULL
+  `);
 }
 
 const SAFE_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;

@@ -1,7 +1,14 @@
 import type Database from 'better-sqlite3';
 import { matchesFilter } from '../matches-filter.js';
 import { normalizeFilter } from '../normalize-filter.js';
-import type { TimeseriesDeletion, TimeseriesDocument, TimeseriesIndex, TimeseriesQuery } from '../port.js';
+import type {
+  TimeseriesDeletion,
+  TimeseriesDocument,
+  TimeseriesIndex,
+  TimeseriesQuery,
+  TimeseriesRunGroup,
+} from '../port.js';
+import { timeseriesRunIdOf } from '../timeseries-document-id.js';
 import type { SqliteHandle } from './sqlite-handle.js';
 import { writeTransaction } from './write-transaction.js';
 
@@ -24,6 +31,11 @@ interface TimeseriesRow {
 export class SqliteTimeseriesIndex implements TimeseriesIndex {
   private readonly write: (documents: readonly TimeseriesDocument[]) => void;
   private readonly remove: Database.Statement<unknown[]>;
+  private readonly removeOfRun: Database.Statement<unknown[]>;
+  private readonly counter: Database.Statement<unknown[], { n: number }>;
+  private readonly counterOfRun: Database.Statement<unknown[], { n: number }>;
+  private readonly groupsOfRun: Database.Statement<[string], TimeseriesRunGroup>;
+  private readonly removeRun: Database.Statement<[string]>;
   private readonly selects = new Map<string, Database.Statement<unknown[], TimeseriesRow>>();
   private released = false;
 
@@ -31,8 +43,8 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
     handle.acquire();
     const db = handle.db;
     const insert = db.prepare(
-      `INSERT OR REPLACE INTO timeseries (id, entity_type, aspect, urn, ts, value, system_metadata)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR REPLACE INTO timeseries (id, entity_type, aspect, urn, ts, value, system_metadata, run_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.write = writeTransaction(db, (documents: readonly TimeseriesDocument[]) => {
       for (const d of documents)
@@ -44,12 +56,32 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
           d.timestampMillis,
           JSON.stringify(d.value),
           d.systemMetadata === undefined ? null : JSON.stringify(d.systemMetadata),
+          timeseriesRunIdOf(d.systemMetadata) ?? null,
         );
     });
     // Through the (entity_type, aspect, urn, ts) index, as a one-urn read.
     this.remove = db.prepare(
       `DELETE FROM timeseries WHERE entity_type = ? AND aspect = ? AND urn = ? AND ts >= ? AND ts <= ?`,
     );
+    this.counter = db.prepare<unknown[], { n: number }>(
+      `SELECT COUNT(*) AS n FROM timeseries
+       WHERE entity_type = ? AND aspect = ? AND urn = ? AND ts >= ? AND ts <= ?`,
+    );
+    // The same, restricted to one run's documents.
+    this.removeOfRun = db.prepare(
+      `DELETE FROM timeseries
+       WHERE entity_type = ? AND aspect = ? AND urn = ? AND ts >= ? AND ts <= ? AND run_id = ?`,
+    );
+    this.counterOfRun = db.prepare<unknown[], { n: number }>(
+      `SELECT COUNT(*) AS n FROM timeseries
+       WHERE entity_type = ? AND aspect = ? AND urn = ? AND ts >= ? AND ts <= ? AND run_id = ?`,
+    );
+    // Through the (run_id, entity_type, aspect, urn) index.
+    this.groupsOfRun = db.prepare<[string], TimeseriesRunGroup>(
+      `SELECT entity_type AS entityType, aspect, urn, COUNT(*) AS count FROM timeseries
+       WHERE run_id = ? GROUP BY entity_type, aspect, urn ORDER BY entity_type, aspect, urn`,
+    );
+    this.removeRun = db.prepare<[string]>(`DELETE FROM timeseries WHERE run_id = ?`);
   }
 
   /** One prepared statement per shape: with or without a urn, with or without a resume position. */
@@ -107,14 +139,31 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
   }
 
   async delete(deletion: TimeseriesDeletion): Promise<number> {
-    const { changes } = this.remove.run(
-      deletion.entityType,
-      deletion.aspect,
-      deletion.urn,
-      deletion.startTimeMillis ?? Number.MIN_SAFE_INTEGER,
-      deletion.endTimeMillis ?? Number.MAX_SAFE_INTEGER,
-    );
+    const { changes } =
+      deletion.runId === undefined
+        ? this.remove.run(...rangeParameters(deletion))
+        : this.removeOfRun.run(...rangeParameters(deletion), deletion.runId);
     return changes;
+  }
+
+  async count(range: TimeseriesDeletion): Promise<number> {
+    const row =
+      range.runId === undefined
+        ? this.counter.get(...rangeParameters(range))
+        : this.counterOfRun.get(...rangeParameters(range), range.runId);
+    return row?.n ?? 0;
+  }
+
+  async runGroups(runId: string): Promise<readonly TimeseriesRunGroup[]> {
+    return this.groupsOfRun.all(runId).map((g) => ({ ...g }));
+  }
+
+  async countRun(runId: string): Promise<number> {
+    return (await this.runGroups(runId)).reduce((sum, g) => sum + g.count, 0);
+  }
+
+  async deleteRun(runId: string): Promise<number> {
+    return this.removeRun.run(runId).changes;
   }
 
   async refresh(): Promise<void> {}
@@ -124,6 +173,16 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
     this.released = true;
     this.handle.release();
   }
+}
+
+function rangeParameters(range: TimeseriesDeletion): unknown[] {
+  return [
+    range.entityType,
+    range.aspect,
+    range.urn,
+    range.startTimeMillis ?? Number.MIN_SAFE_INTEGER,
+    range.endTimeMillis ?? Number.MAX_SAFE_INTEGER,
+  ];
 }
 
 function topLevelValues(value: Record<string, unknown>, field: string): readonly unknown[] {

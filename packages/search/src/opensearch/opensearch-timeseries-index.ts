@@ -1,6 +1,13 @@
 import type { Client, Types } from '@opensearch-project/opensearch';
 import { matchesFilter } from '../matches-filter.js';
-import type { TimeseriesDeletion, TimeseriesDocument, TimeseriesIndex, TimeseriesQuery } from '../port.js';
+import type {
+  TimeseriesDeletion,
+  TimeseriesDocument,
+  TimeseriesIndex,
+  TimeseriesQuery,
+  TimeseriesRunGroup,
+} from '../port.js';
+import { timeseriesRunIdOf } from '../timeseries-document-id.js';
 import type { AliasedIndices } from './aliased-index.js';
 import { runBulk, type BulkOperation, type RefreshPolicy } from './bulk-writer.js';
 import type { IndexShape } from './entity-mappings.js';
@@ -19,11 +26,16 @@ export interface TimeseriesIndexParts {
 
 /** Documents read per round while a filter is applied to the values. */
 const ROUND = 500;
+/** (entityType, aspect, urn) groups read per composite-aggregation round when listing a run's documents. */
+const GROUPS_PER_ROUND = 1_000;
+const absent = { ignore_unavailable: true, allow_no_indices: true } as const;
 const keyword = { type: 'keyword' } as const;
 
 /**
  * Time-series aspect values in one index per (entity, aspect), `<prefix_><entity>_<aspect>aspect_v1`.
- * The value and system metadata are kept as given and not indexed; a filter on the value's top-level
+ * The value and system metadata are kept as given and not indexed, but for the run id (systemMetadata.runId,
+ * copied to the keyword `runId`; an index made before it gets the field by a put-mapping on ensure, its
+ * older documents are not found by run); a filter on the value's top-level
  * fields is applied to the documents read (matchesFilter, the reference semantics), newest first,
  * reading further rounds until the limit is reached.
  */
@@ -44,6 +56,7 @@ export class OpenSearchTimeseriesIndex implements TimeseriesIndex {
           entityType: keyword,
           aspect: keyword,
           timestampMillis: { type: 'date', format: 'epoch_millis' },
+          runId: keyword,
           value: { type: 'object', enabled: false },
           systemMetadata: { type: 'object', enabled: false },
         },
@@ -57,11 +70,12 @@ export class OpenSearchTimeseriesIndex implements TimeseriesIndex {
     for (const document of documents) {
       const alias = this.parts.names.timeseries(document.entityType, document.aspect);
       if (!this.ensured.has(alias)) await this.ensure(document.entityType, document.aspect);
+      const runId = timeseriesRunIdOf(document.systemMetadata);
       operations.push({
         action: 'index',
         index: alias,
         id: documentId(document.id),
-        document: { ...document },
+        document: { ...document, ...(runId === undefined ? {} : { runId }) },
       });
     }
     await runBulk(this.parts.client, operations, this.parts.refresh);
@@ -114,12 +128,7 @@ export class OpenSearchTimeseriesIndex implements TimeseriesIndex {
    */
   async delete(deletion: TimeseriesDeletion): Promise<number> {
     const index = this.parts.names.timeseries(deletion.entityType, deletion.aspect);
-    const range: Record<string, number> = {};
-    if (deletion.startTimeMillis !== undefined) range['gte'] = deletion.startTimeMillis;
-    if (deletion.endTimeMillis !== undefined) range['lte'] = deletion.endTimeMillis;
-    const filter: Query[] = [{ term: { urn: deletion.urn } }];
-    if (Object.keys(range).length > 0) filter.push({ range: { timestampMillis: range } });
-    const absent = { ignore_unavailable: true, allow_no_indices: true } as const;
+    const filter = rangeFilter(deletion);
     await this.parts.client.indices.refresh({ index, ...absent });
     const response = await this.parts.client.deleteByQuery({
       index,
@@ -139,6 +148,106 @@ export class OpenSearchTimeseriesIndex implements TimeseriesIndex {
     return typeof body['deleted'] === 'number' ? body['deleted'] : 0;
   }
 
+  /** A `_count` of the urn's documents in the range, on a refreshed view (as delete reads one). */
+  async count(range: TimeseriesDeletion): Promise<number> {
+    const index = this.parts.names.timeseries(range.entityType, range.aspect);
+    await this.parts.client.indices.refresh({ index, ...absent });
+    const response = await this.parts.client.count({
+      index,
+      ...absent,
+      body: { query: { bool: { filter: rangeFilter(range) } } },
+    });
+    const body = asObject(response.body, 'count response');
+    return typeof body['count'] === 'number' ? body['count'] : 0;
+  }
+
+  /**
+   * A composite aggregation on (entityType, aspect, urn) of the run's documents over every time-series
+   * index of the prefix, a round at a time, on a refreshed view.
+   */
+  async runGroups(runId: string): Promise<readonly TimeseriesRunGroup[]> {
+    const index = this.parts.names.timeseries('*', '*');
+    await this.parts.client.indices.refresh({ index, ...absent });
+    const groups: TimeseriesRunGroup[] = [];
+    let after: Record<string, unknown> | undefined;
+    for (;;) {
+      const response = await this.parts.client.search({
+        index,
+        ...absent,
+        body: {
+          size: 0,
+          query: { bool: { filter: [{ term: { runId } }] } },
+          aggs: {
+            groups: {
+              composite: {
+                size: GROUPS_PER_ROUND,
+                sources: [
+                  { entityType: { terms: { field: 'entityType' } } },
+                  { aspect: { terms: { field: 'aspect' } } },
+                  { urn: { terms: { field: 'urn' } } },
+                ],
+                ...(after ? { after } : {}),
+              },
+            },
+          } as Record<string, Types.Common_Aggregations.AggregationContainer>,
+        },
+      });
+      const body = asObject(response.body, 'search response');
+      const aggregations = isObject(body['aggregations']) ? body['aggregations'] : {};
+      const composite = isObject(aggregations['groups']) ? aggregations['groups'] : {};
+      const buckets = Array.isArray(composite['buckets']) ? composite['buckets'] : [];
+      for (const bucket of buckets) {
+        const b = asObject(bucket, 'composite bucket');
+        const key = asObject(b['key'], 'composite key');
+        groups.push({
+          entityType: asString(key['entityType'], 'entityType'),
+          aspect: asString(key['aspect'], 'aspect'),
+          urn: asString(key['urn'], 'urn'),
+          count: asNumber(b['doc_count'], 'doc_count'),
+        });
+      }
+      const afterKey = composite['after_key'];
+      if (buckets.length < GROUPS_PER_ROUND || !isObject(afterKey)) break;
+      after = afterKey;
+    }
+    return groups;
+  }
+
+  /** A `_count` of the run's documents over every time-series index of the prefix, refreshed first. */
+  async countRun(runId: string): Promise<number> {
+    const index = this.parts.names.timeseries('*', '*');
+    await this.parts.client.indices.refresh({ index, ...absent });
+    const response = await this.parts.client.count({
+      index,
+      ...absent,
+      body: { query: { bool: { filter: [{ term: { runId } }] } } },
+    });
+    const body = asObject(response.body, 'count response');
+    return typeof body['count'] === 'number' ? body['count'] : 0;
+  }
+
+  /** A delete_by_query of the run's documents over every time-series index, refreshed before and after. */
+  async deleteRun(runId: string): Promise<number> {
+    const index = this.parts.names.timeseries('*', '*');
+    await this.parts.client.indices.refresh({ index, ...absent });
+    const response = await this.parts.client.deleteByQuery({
+      index,
+      ...absent,
+      conflicts: 'proceed',
+      refresh: true,
+      body: { query: { bool: { filter: [{ term: { runId } }] } } },
+    });
+    const body = asObject(response.body, 'delete_by_query response');
+    const failures = body['failures'];
+    if (body['timed_out'] === true || (Array.isArray(failures) && failures.length > 0)) {
+      throw new Error(
+        `OpenSearch delete_by_query on ${index} for run ${runId} failed: ` +
+          JSON.stringify(body['timed_out'] === true ? { timed_out: true } : failures).slice(0, 1000),
+      );
+    }
+    return typeof body['deleted'] === 'number' ? body['deleted'] : 0;
+  }
+
   async refresh(): Promise<void> {
     await this.parts.client.indices.refresh({
       index: this.parts.names.timeseries('*', '*'),
@@ -150,6 +259,20 @@ export class OpenSearchTimeseriesIndex implements TimeseriesIndex {
   async close(): Promise<void> {
     // The client is shared; openOpenSearch's close() ends it.
   }
+}
+
+/**
+ * The urn's documents whose timestampMillis is in the inclusive range (an absent bound open), of the run
+ * when one is given.
+ */
+function rangeFilter(range: TimeseriesDeletion): Query[] {
+  const bounds: Record<string, number> = {};
+  if (range.startTimeMillis !== undefined) bounds['gte'] = range.startTimeMillis;
+  if (range.endTimeMillis !== undefined) bounds['lte'] = range.endTimeMillis;
+  const filter: Query[] = [{ term: { urn: range.urn } }];
+  if (Object.keys(bounds).length > 0) filter.push({ range: { timestampMillis: bounds } });
+  if (range.runId !== undefined) filter.push({ term: { runId: range.runId } });
+  return filter;
 }
 
 function topLevelValues(value: Readonly<Record<string, unknown>>, field: string): readonly unknown[] {

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AspectWrite } from '../port.js';
 import { openSqliteAspectStore } from './sqlite-aspect-store.js';
+import { SCHEMA_VERSION } from './sqlite-schema.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -59,7 +60,7 @@ describe('embedded aspect store file and retention', () => {
     await second.close();
     await second.close();
     const raw = new Database(file);
-    expect(raw.prepare('SELECT MAX(version) AS v FROM schema_version').get()).toEqual({ v: 1 });
+    expect(raw.prepare('SELECT MAX(version) AS v FROM schema_version').get()).toEqual({ v: SCHEMA_VERSION });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     raw.prepare('INSERT INTO schema_version (version, applied_at) VALUES (99, 0)').run();
     raw.close();

@@ -2,12 +2,21 @@ import { mkdirSync } from 'node:fs';
 import { checkWrite } from '../write-rules.js';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { ApplyResult, AspectStore, AspectWrite, ScanOptions, ScanPage, StoredAspect } from '../port.js';
+import type {
+  ApplyResult,
+  AspectStore,
+  AspectWrite,
+  RunRowsOptions,
+  RunSummary,
+  ScanOptions,
+  ScanPage,
+  StoredAspect,
+} from '../port.js';
 import { decodeScanCursor, encodeScanCursor } from '../scan-cursor.js';
 import { applyAspectWrite } from './apply-aspect-write.js';
 import { ASPECT_COLUMNS, toStoredAspect, type AspectRow } from './aspect-row.js';
 import { likeToGlob } from './like-to-glob.js';
-import { migrateSchema } from './sqlite-schema.js';
+import { LAST_OBSERVED_SQL, migrateSchema, RUN_ID_SQL } from './sqlite-schema.js';
 import { prepareStatements, type SqliteStatements } from './sqlite-statements.js';
 import { StatementCache } from './statement-cache.js';
 
@@ -174,6 +183,35 @@ export class SqliteAspectStore implements AspectStore {
     return (this.queries.get(sql).get(...params) as { n: number }).n;
   }
 
+  async findRunRows(options: RunRowsOptions): Promise<readonly StoredAspect[]> {
+    checkPage(options.limit, options.start);
+    if (options.limit === 0) return [];
+    // The same expression as the index's, so SQLite seeks the run in aspects_latest_by_run.
+    const sql = `SELECT ${ASPECT_COLUMNS} FROM aspects WHERE version = 0 AND ${RUN_ID_SQL} = ?
+      ORDER BY urn, aspect LIMIT ? OFFSET ?`;
+    return this.queries
+      .get(sql)
+      .all(options.runId, options.limit, options.start ?? 0)
+      .map((row) => toStoredAspect(row as AspectRow));
+  }
+
+  async listRuns(options: {
+    readonly start?: number;
+    readonly limit: number;
+  }): Promise<readonly RunSummary[]> {
+    checkPage(options.limit, options.start);
+    if (options.limit === 0) return [];
+    // Grouped along aspects_latest_by_run, which holds every column read: the table is not touched.
+    const sql = `SELECT ${RUN_ID_SQL} AS run_id, COUNT(*) AS rows, MAX(${LAST_OBSERVED_SQL}) AS last
+      FROM aspects WHERE version = 0 GROUP BY ${RUN_ID_SQL} ORDER BY last DESC, run_id LIMIT ? OFFSET ?`;
+    const rows = this.queries.get(sql).all(options.limit, options.start ?? 0) as {
+      run_id: string;
+      rows: number;
+      last: number;
+    }[];
+    return rows.map((r) => ({ runId: String(r.run_id), rows: r.rows, lastObserved: Number(r.last) }));
+  }
+
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }
@@ -224,6 +262,15 @@ function checkScanOptions(options: ScanOptions): void {
   }
   if (options.start !== undefined && options.after !== undefined) {
     throw new TypeError('scan takes either start or after, not both');
+  }
+}
+
+function checkPage(limit: number, start: number | undefined): void {
+  if (!Number.isInteger(limit) || limit < 0) {
+    throw new TypeError(`limit must be a non-negative integer, got ${limit}`);
+  }
+  if (start !== undefined && (!Number.isInteger(start) || start < 0)) {
+    throw new TypeError(`start must be a non-negative integer, got ${start}`);
   }
 }
 

@@ -34,7 +34,25 @@ const MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] 
       );
     `,
   },
+  {
+    version: 2,
+    // Ingestion runs (the ecosystem's /runs): the latest rows of a run by urn and aspect, and the run
+    // listing, read this index alone. The expressions must match RUN_ID_SQL and LAST_OBSERVED_SQL.
+    sql: `
+      CREATE INDEX aspects_latest_by_run ON aspects (
+        coalesce(json_extract(system_metadata, '$.runId'), 'no-run-id-provided'),
+        urn,
+        aspect,
+        coalesce(json_extract(system_metadata, '$.lastObserved'), created_on)
+      ) WHERE version = 0;
+    `,
+  },
 ];
+
+/** A row's run id as the run index keys it: a row stored without one counts as the default run. */
+export const RUN_ID_SQL = "coalesce(json_extract(system_metadata, '$.runId'), 'no-run-id-provided')";
+/** A row's lastObserved as the run index keys it: its write time when it has none. */
+export const LAST_OBSERVED_SQL = "coalesce(json_extract(system_metadata, '$.lastObserved'), created_on)";
 
 /** The newest layout this build knows. */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -49,6 +49,7 @@ import type { ApplyResult, StoredAspect } from '../port.js';
 import {
   aspectId,
   isLatestDocument,
+  runFields,
   toStoredAspect,
   type AspectDocument,
   type LatestDocument,
@@ -204,7 +205,7 @@ async function replaceLatest(
       ops.push({
         updateOne: {
           filter: { _id: plan.previous._id, seq: plan.previous.seq },
-          update: { $set: { systemMetadata: text } },
+          update: { $set: { systemMetadata: text, ...runFields(plan.observed, plan.previous.createdOn) } },
         },
       });
       const { seq } = plan.previous;

@@ -1,4 +1,5 @@
 import type { AuditStamp, StoredAspect, SystemMetadata } from '../port.js';
+import { DEFAULT_RUN_ID } from '../write-rules.js';
 
 /**
  * One document of the `aspects` collection: one version of one aspect, shaped like the ecosystem's
@@ -19,6 +20,13 @@ export interface AspectDocument {
   readonly createdBy: string;
   readonly createdFor?: string;
   readonly createdMessage?: string;
+  /**
+   * systemMetadata.runId (DEFAULT_RUN_ID when it has none) and lastObserved (else createdOn), copied
+   * out of the JSON text so the run index can hold them. Absent on documents written before they were
+   * kept: such a row is found under its run once it is written again.
+   */
+  readonly runId?: string;
+  readonly lastObserved?: number;
   /** Version 0 only: the highest history version (0 before the first change). The write counter. */
   readonly seq?: number;
   /** Version 0 only: the request whose write set this value (an UNCHANGED write leaves it). */
@@ -65,11 +73,19 @@ export function contentFields(
   created: AuditStamp,
 ): Pick<
   AspectDocument,
-  'metadata' | 'systemMetadata' | 'createdOn' | 'createdBy' | 'createdFor' | 'createdMessage'
+  | 'metadata'
+  | 'systemMetadata'
+  | 'createdOn'
+  | 'createdBy'
+  | 'createdFor'
+  | 'createdMessage'
+  | 'runId'
+  | 'lastObserved'
 > {
   return {
     metadata: JSON.stringify(value),
     systemMetadata: systemMetadata === null ? null : JSON.stringify(systemMetadata),
+    ...runFields(systemMetadata, created.time),
     createdOn: created.time,
     createdBy: created.actor,
     ...(created.impersonator === undefined ? {} : { createdFor: created.impersonator }),
@@ -112,5 +128,18 @@ export function historyDocument(
     version,
     claimedBy: requestId,
     claimedAt: now,
+  };
+}
+
+/** The run index fields of a document whose system metadata is `systemMetadata` (see AspectDocument). */
+export function runFields(
+  systemMetadata: SystemMetadata | null,
+  createdOn: number,
+): { readonly runId: string; readonly lastObserved: number } {
+  const runId = systemMetadata?.runId;
+  const lastObserved = systemMetadata?.lastObserved;
+  return {
+    runId: typeof runId === 'string' ? runId : DEFAULT_RUN_ID,
+    lastObserved: typeof lastObserved === 'number' ? lastObserved : createdOn,
   };
 }

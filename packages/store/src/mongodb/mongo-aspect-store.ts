@@ -1,6 +1,16 @@
 import { MongoClient, type Collection, type Db, type Filter } from 'mongodb';
 import { checkWrite } from '../write-rules.js';
-import type { ApplyResult, AspectStore, AspectWrite, ScanOptions, ScanPage, StoredAspect } from '../port.js';
+import type {
+  ApplyResult,
+  AspectStore,
+  AspectWrite,
+  RunRowsOptions,
+  RunSummary,
+  ScanOptions,
+  ScanPage,
+  StoredAspect,
+} from '../port.js';
+import { DEFAULT_RUN_ID } from '../write-rules.js';
 import { decodeScanCursor, encodeScanCursor } from '../scan-cursor.js';
 import { applyRound } from './apply-round.js';
 import { aspectId, toStoredAspect, type AspectDocument } from './aspect-document.js';
@@ -41,6 +51,8 @@ const DEFAULT_ORPHAN_CLAIM_MS = 30_000;
 const MAX_ATTEMPTS = 60;
 /** URNs per getLatestMany query. */
 const URN_CHUNK = 500;
+/** Runs whose newest row listRuns reads at once. */
+const RUN_CHUNK = 16;
 
 /** Connects, creates the collections and indexes when missing, and returns the store. */
 export async function openMongoAspectStore(options: MongoAspectStoreOptions): Promise<MongoAspectStore> {
@@ -251,6 +263,66 @@ export class MongoAspectStore implements AspectStore {
     return this.read('count', () => this.aspects.countDocuments(scanFilter(options)));
   }
 
+  async findRunRows(options: RunRowsOptions): Promise<readonly StoredAspect[]> {
+    checkPage(options.limit, options.start);
+    if (options.limit === 0) return [];
+    return this.read('findRunRows', async () => {
+      const docs = await this.aspects
+        .find({ version: 0, runId: options.runId })
+        .sort({ version: 1, runId: 1, urn: 1, aspect: 1 })
+        .skip(options.start ?? 0)
+        .limit(options.limit)
+        .toArray();
+      return docs.map(toStoredAspect);
+    });
+  }
+
+  async listRuns(options: {
+    readonly start?: number;
+    readonly limit: number;
+  }): Promise<readonly RunSummary[]> {
+    checkPage(options.limit, options.start);
+    if (options.limit === 0) return [];
+    return this.read('listRuns', async () => {
+      // FerretDB's $group has $sum but no $max: count per run here, then each run's newest row below.
+      const groups = await this.aspects
+        .aggregate<{ _id: string | null; rows: number }>([
+          { $match: { version: 0 } },
+          { $group: { _id: '$runId', rows: { $sum: 1 } } },
+        ])
+        .toArray();
+      const lasts = await inChunks(groups, RUN_CHUNK, (group) => this.newestObserved(group._id));
+      // Documents stored before the run fields were kept group under null: the default run.
+      const merged = new Map<string, RunSummary>();
+      groups.forEach((group, i) => {
+        const runId = group._id ?? DEFAULT_RUN_ID;
+        const before = merged.get(runId);
+        merged.set(runId, {
+          runId,
+          rows: (before?.rows ?? 0) + group.rows,
+          lastObserved: Math.max(before?.lastObserved ?? 0, lasts[i] ?? 0),
+        });
+      });
+      const start = options.start ?? 0;
+      return [...merged.values()]
+        .sort(
+          (a, b) => b.lastObserved - a.lastObserved || (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0),
+        )
+        .slice(start, start + options.limit);
+    });
+  }
+
+  /** The newest lastObserved among a run's versions 0 (0 for documents stored without one). */
+  private async newestObserved(runId: string | null): Promise<number> {
+    const [doc] = await this.aspects
+      .find({ version: 0, runId: runId ?? { $exists: false } })
+      .sort({ version: 1, runId: 1, lastObserved: -1 })
+      .limit(1)
+      .project<{ lastObserved?: number }>({ _id: 0, lastObserved: 1 })
+      .toArray();
+    return typeof doc?.lastObserved === 'number' ? doc.lastObserved : 0;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -298,6 +370,28 @@ function byUrnThenAspect(a: AspectDocument, b: AspectDocument): number {
 async function backoff(attempt: number): Promise<void> {
   const ms = Math.min(200, 2 ** Math.min(attempt, 8)) * (0.5 + Math.random());
   await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** `read` of every item, `size` at a time, results in item order. */
+async function inChunks<T, R>(
+  items: readonly T[],
+  size: number,
+  read: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const out: R[] = [];
+  for (let at = 0; at < items.length; at += size) {
+    out.push(...(await Promise.all(items.slice(at, at + size).map(read))));
+  }
+  return out;
+}
+
+function checkPage(limit: number, start: number | undefined): void {
+  if (!Number.isInteger(limit) || limit < 0) {
+    throw new TypeError(`limit must be a non-negative integer, got ${limit}`);
+  }
+  if (start !== undefined && (!Number.isInteger(start) || start < 0)) {
+    throw new TypeError(`start must be a non-negative integer, got ${start}`);
+  }
 }
 
 function checkScanOptions(options: ScanOptions): void {

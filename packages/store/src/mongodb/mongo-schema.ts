@@ -12,5 +12,11 @@ export async function ensureCollections(db: Db): Promise<void> {
   await aspects.createIndex({ urn: 1, aspect: 1, version: 1 }, { unique: true, name: 'urn_aspect_version' });
   // Versions 0 in scan order (version, then urn, aspect): scans, counts, getLatest(urn).
   await aspects.createIndex({ version: 1, urn: 1, aspect: 1 }, { name: 'version_urn_aspect' });
+  // Ingestion runs: a run's versions 0 by urn and aspect (findRunRows), and the run listing's groups.
+  await aspects.createIndex(
+    { version: 1, runId: 1, urn: 1, aspect: 1, lastObserved: 1 },
+    { name: 'version_run_urn_aspect' },
+  );
+  await aspects.createIndex({ version: 1, runId: 1, lastObserved: -1 }, { name: 'version_run_observed' });
   await db.collection('requests').createIndex({ appliedAt: 1 }, { name: 'applied_at' });
 }

@@ -10,6 +10,7 @@ import {
 } from './aspect-store-fixtures.js';
 import { aspectStorePatchCases } from './aspect-store-patch.cases.js';
 import { aspectStoreReadContract } from './aspect-store-reads.contract.js';
+import { aspectStoreRunCases } from './aspect-store-runs.cases.js';
 import { aspectStoreSystemMetadataCases } from './aspect-store-system-metadata.cases.js';
 
 export interface AspectStoreUnderTest {
@@ -53,6 +54,7 @@ export function aspectStoreContract(name: string, factory: () => Promise<AspectS
     aspectStorePatchCases(store);
     aspectStoreSystemMetadataCases(store, () => underTest?.editSystemMetadata);
     aspectStoreReadContract(store);
+    aspectStoreRunCases(store);
   });
 }
 

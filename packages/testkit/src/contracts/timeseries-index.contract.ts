@@ -181,6 +181,98 @@ export function timeseriesIndexContract(
       expect((await query({ urn })).map((d) => d.timestampMillis)).toEqual([5_000, 1_000]);
     });
 
+    it('counts what a delete of a range would delete, also documents just written', async () => {
+      const ns = uniqueNamespace();
+      const urn = urnOf(ns, 'orders');
+      await ts().upsert([1_000, 2_000, 3_000, 4_000, 5_000].map((t) => profile(urn, t, t / 1000)));
+      await ts().upsert([
+        profile(urnOf(ns, 'other'), 3_000, 9),
+        profile(urn, 3_000, 9, 'datasetUsageStatistics'),
+      ]);
+      const where = { entityType: 'dataset', aspect: 'datasetProfile', urn };
+      expect(await ts().count(where)).toBe(5);
+      expect(await ts().count({ ...where, startTimeMillis: 2_000, endTimeMillis: 4_000 })).toBe(3);
+      expect(await ts().count({ ...where, endTimeMillis: 1_000 })).toBe(1);
+      expect(await ts().count({ ...where, aspect: 'datasetUsageStatistics' })).toBe(1);
+      expect(await ts().count({ ...where, urn: urnOf(ns, 'none') })).toBe(0);
+      expect(await ts().count({ ...where, aspect: 'operation' })).toBe(0);
+      expect(await ts().delete({ ...where, startTimeMillis: 2_000, endTimeMillis: 4_000 })).toBe(3);
+      expect(await ts().count(where)).toBe(2);
+    });
+
+    it('finds, counts and deletes a run’s documents of every entity type and aspect', async () => {
+      const ns = uniqueNamespace();
+      const run = `run-${ns}`;
+      const other = `other-${ns}`;
+      const urn = urnOf(ns, 'orders');
+      const chart = `urn:li:chart:(looker,${ns})`;
+      const of = (doc: TimeseriesDocument, runId?: string): TimeseriesDocument =>
+        runId === undefined ? doc : { ...doc, systemMetadata: { runId, lastObserved: 1 } };
+      await ts().ensure('chart', 'chartUsageStatistics');
+      await ts().upsert([
+        of(profile(urn, 1_000, 1), run),
+        of(profile(urn, 2_000, 2), other),
+        of(profile(urn, 3_000, 3), run),
+        of(profile(urn, 4_000, 4)),
+        of(profile(urn, 3_000, 3, 'datasetUsageStatistics'), run),
+        of(profile(urnOf(ns, 'b'), 1_000, 1), run),
+        of(
+          {
+            entityType: 'chart',
+            aspect: 'chartUsageStatistics',
+            urn: chart,
+            timestampMillis: 5_000,
+            id: `${chart}|5000`,
+            value: { timestampMillis: 5_000, viewsCount: 7 },
+          },
+          run,
+        ),
+      ]);
+      expect(await ts().runGroups(run)).toEqual([
+        { entityType: 'chart', aspect: 'chartUsageStatistics', urn: chart, count: 1 },
+        { entityType: 'dataset', aspect: 'datasetProfile', urn: urnOf(ns, 'b'), count: 1 },
+        { entityType: 'dataset', aspect: 'datasetProfile', urn, count: 2 },
+        { entityType: 'dataset', aspect: 'datasetUsageStatistics', urn, count: 1 },
+      ]);
+      expect(await ts().countRun(run)).toBe(5);
+      expect(await ts().countRun(`none-${ns}`)).toBe(0);
+      expect(await ts().runGroups(`none-${ns}`)).toEqual([]);
+      const where = { entityType: 'dataset', aspect: 'datasetProfile', urn };
+      expect(await ts().count({ ...where, runId: run })).toBe(2);
+      expect(await ts().count({ ...where, runId: run, startTimeMillis: 2_000 })).toBe(1);
+      // A run-scoped delete of one urn and aspect leaves the other runs’ documents and the run’s others.
+      expect(await ts().delete({ ...where, runId: run })).toBe(2);
+      expect(await ts().delete({ ...where, runId: run })).toBe(0);
+      expect((await query({ urn })).map((d) => d.timestampMillis)).toEqual([4_000, 2_000]);
+      expect(await ts().countRun(run)).toBe(3);
+      expect(await ts().deleteRun(run)).toBe(3);
+      expect(await ts().deleteRun(run)).toBe(0);
+      expect(await ts().countRun(run)).toBe(0);
+      expect(await ts().countRun(other)).toBe(1);
+      expect(await query({ urn: urnOf(ns, 'b') })).toEqual([]);
+      await ts().refresh();
+      expect(
+        await ts().query({ entityType: 'chart', aspect: 'chartUsageStatistics', urn: chart, limit: 10 }),
+      ).toEqual([]);
+      expect(await query({ urn, aspect: 'datasetUsageStatistics' })).toEqual([]);
+    });
+
+    it('finds by run the documents upserted just before, and keeps the run in systemMetadata', async () => {
+      const ns = uniqueNamespace();
+      const run = `run-${ns}`;
+      const urn = urnOf(ns, 'orders');
+      await ts().upsert([{ ...profile(urn, 1_000, 1), systemMetadata: { runId: run } }]);
+      expect(await ts().runGroups(run)).toEqual([
+        { entityType: 'dataset', aspect: 'datasetProfile', urn, count: 1 },
+      ]);
+      const [found] = await query({ urn });
+      expect(found?.systemMetadata).toEqual({ runId: run });
+      // Rewriting the document under another run moves it to that run.
+      await ts().upsert([{ ...profile(urn, 1_000, 1), systemMetadata: { runId: `${run}-b` } }]);
+      expect(await ts().countRun(run)).toBe(0);
+      expect(await ts().countRun(`${run}-b`)).toBe(1);
+    });
+
     it('deletes from the earliest or up to the latest when a bound is absent', async () => {
       const ns = uniqueNamespace();
       const urn = urnOf(ns, 'orders');

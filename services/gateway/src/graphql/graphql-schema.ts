@@ -8,6 +8,7 @@ import { labelMutationResolvers, labelMutationSchema } from './mutations/label-m
 import { mutationResolvers, mutationSchema } from './mutations/mutation-resolvers.js';
 import { nativeUserResolvers, nativeUserSchema } from './native-users/native-users.js';
 import { policyResolvers, policySchema } from './policies/policies.js';
+import { testResolvers, testSchema } from './tests/tests.js';
 import { browseV2, browseV2Schema } from './search/browse-v2.js';
 import { lineageSearchSchema, scrollAcrossLineage, searchAcrossLineage } from './search/lineage-search.js';
 import { searchResolvers } from './search/search-resolvers.js';
@@ -33,6 +34,7 @@ export function catalogTypeDefs(): string[] {
     userAdminSchema,
     nativeUserSchema,
     ingestionSourceSchema,
+    testSchema,
   ];
 }
 
@@ -55,5 +57,6 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     userAdminResolvers(),
     nativeUserResolvers(),
     ingestionSourceResolvers(),
+    testResolvers(),
   ];
 }

@@ -89,6 +89,9 @@ export const MUTATION_PRIVILEGES: Readonly<Record<string, MutationPrivilege>> = 
   createStructuredProperty: { privileges: ['MANAGE_STRUCTURED_PROPERTIES'] },
   updateStructuredProperty: { privileges: ['MANAGE_STRUCTURED_PROPERTIES'] },
   deleteStructuredProperty: { privileges: ['MANAGE_STRUCTURED_PROPERTIES'] },
+  createTest: { privileges: ['MANAGE_TESTS'] },
+  updateTest: { privileges: ['MANAGE_TESTS'] },
+  deleteTest: { privileges: ['MANAGE_TESTS'] },
 };
 
 /** Wraps each listed mutation's resolver with its privilege check (a 403 GraphQL error when refused). */

@@ -3,6 +3,8 @@ import { entityRegistry, parseUrn, ValidationError, type EntitySpec, type Urn } 
 import type { AspectStore, StoredAspect } from '@catalog/store';
 import { readListParam } from './list-param.js';
 import { sendJson } from './send-json.js';
+import { sendRestliError } from './restli-errors.js';
+import { snapshotOf } from './snapshot-codec.js';
 import {
   hideSoftDeletedPropertyValues,
   visibleAspect,
@@ -117,30 +119,64 @@ export async function getVersionedAspect(req: Request, res: Response, store: Asp
   });
 }
 
-/** GET /entities/{urn} (legacy): the snapshot union, or 404 "Did not find <urn>". */
-export async function getEntitySnapshot(req: Request, res: Response, store: AspectStore): Promise<void> {
-  const { urn, entity } = parseEntityUrn(req.params['urn']);
+/** The versioned aspects a snapshot read asks for: those named (the key aspect always among them), or all. */
+function snapshotAspectNames(
+  entity: EntitySpec,
+  requested: readonly string[] | undefined,
+): string[] | undefined {
+  const names = versionedAspectNames(entity, requested);
+  return names === undefined ? undefined : [...new Set([entity.keyAspect, ...names])];
+}
+
+function requireSnapshot(entity: EntitySpec): void {
   if (!entity.snapshotName)
     throw new ValidationError(`Entity type ${entity.name} has no snapshot form; use /entitiesV2`);
-  const aspects = await store.getLatest(urn.raw);
+}
+
+/**
+ * GET /entities/{urn}[?aspects=List(a,b)] (legacy): the snapshot union, the key aspect always included,
+ * or 404 "Did not find <urn>".
+ */
+export async function getEntitySnapshot(req: Request, res: Response, store: AspectStore): Promise<void> {
+  const { urn, entity } = parseEntityUrn(req.params['urn']);
+  requireSnapshot(entity);
+  const names = snapshotAspectNames(entity, readListParam(req.query['aspects'], 'aspects'));
+  const aspects = await store.getLatest(urn.raw, names);
   if (aspects.length === 0) {
-    sendJson(
-      res,
-      {
-        exceptionClass: 'com.linkedin.restli.server.RestLiServiceException',
-        stackTrace: '',
-        message: `Did not find ${urn.raw}`,
-        status: 404,
-      },
-      404,
-    );
+    sendRestliError(res, 404, `Did not find ${urn.raw}`);
     return;
   }
-  const items = (await visibleAspects(store, aspects)).flatMap((a) => {
-    const spec = entity.aspects.get(a.aspect);
-    return spec ? [{ [spec.recordName]: a.value }] : [];
+  sendJson(res, { value: snapshotOf(entity, urn.raw, await visibleAspects(store, aspects)) });
+}
+
+/**
+ * GET /entities?ids=List(u1,u2)[&aspects=List(a,b)] (legacy): the Rest.li batch map of snapshots, keyed
+ * by URN; entities with nothing stored are left out, as the ecosystem does.
+ */
+export async function batchGetEntitySnapshots(
+  req: Request,
+  res: Response,
+  store: AspectStore,
+): Promise<void> {
+  const ids = readListParam(req.query['ids'], 'ids');
+  if (!ids || ids.length === 0) throw new ValidationError('ids is required, as ids=List(<urn>,...)');
+  const requested = readListParam(req.query['aspects'], 'aspects');
+  const parsed = ids.map((id) => parseEntityUrn(id, 'ids'));
+  const read: { urn: Urn; entity: EntitySpec; aspects: readonly StoredAspect[] }[] = [];
+  for (const { urn, entity } of parsed) {
+    requireSnapshot(entity);
+    const aspects = await store.getLatest(urn.raw, snapshotAspectNames(entity, requested));
+    if (aspects.length > 0) read.push({ urn, entity, aspects });
+  }
+  const visible = await hideSoftDeletedPropertyValues(
+    store,
+    read.map((r) => r.aspects),
+  );
+  const results: Record<string, unknown> = {};
+  read.forEach(({ urn, entity }, i) => {
+    results[urn.raw] = { value: snapshotOf(entity, urn.raw, visible[i]!) };
   });
-  sendJson(res, { value: { [entity.snapshotName]: { urn: urn.raw, aspects: items } } });
+  sendJson(res, { results, statuses: {}, errors: {} });
 }
 
 function readVersion(raw: unknown): number {

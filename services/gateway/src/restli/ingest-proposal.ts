@@ -45,7 +45,7 @@ export interface IngestContext {
   readonly waitForIndex?: (outcomes: readonly ProposalOutcome[]) => Promise<void>;
 }
 
-function wantsIndexWait(req: Request): boolean {
+export function wantsIndexWait(req: Request): boolean {
   const value = req.get(WAIT_FOR_INDEX_HEADER);
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
-import { parseUrn, ValidationError } from '@catalog/model';
-import { encodeMcl, SchemaIds, type EventLog } from '@catalog/events';
-import { changeLogForStored } from '@catalog/runtime';
+import { entityRegistry, parseUrn, ValidationError } from '@catalog/model';
+import { encodeMcl, SchemaIds, type EventLog, type MetadataChangeLog } from '@catalog/events';
+import { changeLogForStored, SYSTEM_ACTOR } from '@catalog/runtime';
 import type { AspectStore } from '@catalog/store';
 import { ActionBody } from './action-body.js';
 
@@ -17,7 +17,8 @@ export const MAX_RESTORE_BATCH = 10_000;
 /**
  * POST /gms/operations?action=restoreIndices: re-emits change logs (changeType RESTATE) for the stored
  * version-0 aspects that match, in store order, from row `start`, `batchSize` rows; the indexer then
- * rebuilds those entities' documents and edges from the store.
+ * rebuilds those entities' documents and edges from the store. A `urn` with nothing stored is restated
+ * all the same, so that the indexer removes what its indices still hold of it.
  */
 export async function restoreIndices(req: Request, res: Response, deps: RestoreDeps): Promise<void> {
   const body = ActionBody.of(req);
@@ -38,6 +39,24 @@ export async function restoreIndices(req: Request, res: Response, deps: RestoreD
     ...(urnLike !== undefined ? { urnLike } : {}),
   });
   const scannedMs = Date.now() - started;
+  if (urn !== undefined && start === 0 && page.items.length === 0) {
+    // Nothing stored (a hard-deleted or never-written entity): a restatement of its key without a
+    // value, which the indexer projects as "no aspects", so no document or edge of it is left behind.
+    const entityType = parseUrn(urn).entityType;
+    const keyAspect = entityRegistry.getEntity(entityType)?.keyAspect;
+    if (keyAspect !== undefined) {
+      const restatement: MetadataChangeLog = {
+        entityType,
+        entityUrn: urn,
+        changeType: 'RESTATE',
+        aspectName: keyAspect,
+        created: { time: Date.now(), actor: SYSTEM_ACTOR },
+      };
+      await deps.log.produce(deps.versionedTopic, [
+        { key: urn, value: encodeMcl(restatement, SchemaIds.metadataChangeLog) },
+      ]);
+    }
+  }
   if (page.items.length > 0) {
     await deps.log.produce(
       deps.versionedTopic,

@@ -1,0 +1,64 @@
+import type { Request, Response } from 'express';
+import {
+  MAX_PAGE_SIZE,
+  normalizeFilter,
+  validateSearchRequest,
+  withoutStructuredProperties,
+  type SearchIndex,
+  type SearchRequest,
+  type SortCriterion,
+} from '@catalog/search';
+import { ValidationError } from '@catalog/model';
+import type { RouteGuards } from '../auth/route-guards.js';
+import { ActionBody } from './action-body.js';
+import { searchSpecOf } from './search-actions.js';
+import { sendJson } from './send-json.js';
+
+/**
+ * POST /entities?action=list `{entity, filter?, sort?, sortCriteria?, start, count}` →
+ * `{"value": {entities: [urn], start, count, total}}`: the entities of a type matching the filter, from the
+ * search index (soft-deleted ones left out), as the ecosystem's `list` (the ListResult of `listUrns`).
+ */
+export async function listEntitiesAction(
+  req: Request,
+  res: Response,
+  deps: { readonly search: SearchIndex; readonly guard: RouteGuards },
+): Promise<void> {
+  const body = ActionBody.of(req);
+  const entity = body.requiredString('entity');
+  await deps.guard.search(res, entity);
+  searchSpecOf(entity);
+  const filter = body.raw('filter');
+  const sort = sortOf(body);
+  const request: SearchRequest = {
+    entityTypes: [entity],
+    input: '*',
+    start: body.int('start', 0, { min: 0 }),
+    count: body.int('count', 10, { min: 0, max: MAX_PAGE_SIZE }),
+    ...(filter === undefined || filter === null ? {} : { filter: normalizeFilter(filter) }),
+    ...(sort.length > 0 ? { sort } : {}),
+  };
+  validateSearchRequest(searchSpecOf, withoutStructuredProperties(request));
+  const result = await deps.search.search(request);
+  sendJson(res, {
+    value: {
+      entities: result.hits.map((h) => h.urn),
+      start: request.start,
+      count: request.count,
+      total: result.total,
+    },
+  });
+}
+
+/** `sortCriteria: [{field, order}]`, or the older single `sort: {field, order}`. */
+function sortOf(body: ActionBody): SortCriterion[] {
+  const many = body.raw('sortCriteria');
+  const one = body.raw('sort');
+  const items = Array.isArray(many) ? many : one === undefined || one === null ? [] : [one];
+  return items.map((item, i) => {
+    const { field, order } = (item ?? {}) as { field?: unknown; order?: unknown };
+    if (typeof field !== 'string' || (order !== 'ASCENDING' && order !== 'DESCENDING'))
+      throw new ValidationError(`sortCriteria[${i}] must be {field, order: ASCENDING|DESCENDING}`);
+    return { field, order };
+  });
+}
