@@ -30,7 +30,7 @@ async function auditedChanges(
 }
 
 /** The proposals persistence has still to apply (its consumer group's lag). */
-async function proposalLag(base: string): Promise<number> {
+export async function proposalLag(base: string): Promise<number> {
   const res = await get(base, '/openapi/operations/messaging/mcp/consumer/lag');
   if (res.status !== 200) throw new Error(`consumer lag: ${res.status} ${res.text}`);
   const groups = (
