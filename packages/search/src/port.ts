@@ -483,6 +483,13 @@ export interface TimeseriesIndex {
    * just before, and returns how many. Idempotent, as delete is.
    */
   deleteRun(runId: string): Promise<number>;
+  /**
+   * (Added.) An upgrade step for adapters whose documents indexed before the run id was kept lack it
+   * (OpenSearch): indexes the run id of each such document from its stored system metadata, as upsert
+   * does now (a document without one stays without), over every time-series index, and returns how many
+   * documents it updated. Idempotent. Absent where the index fills it on open (SQLite).
+   */
+  backfillRunIds?(): Promise<number>;
   refresh(): Promise<void>;
   close(): Promise<void>;
 }

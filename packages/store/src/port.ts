@@ -191,5 +191,13 @@ export interface AspectStore {
    * stored without a runId counts under DEFAULT_RUN_ID.
    */
   listRuns(options: { readonly start?: number; readonly limit: number }): Promise<readonly RunSummary[]>;
+  /**
+   * An upgrade step for adapters that copy the run fields out of the system metadata when a row is
+   * written (MongoDB): gives every row stored before they were kept its runId and lastObserved, as
+   * the write path sets them, so findRunRows and listRuns see it. Idempotent (rows that have them are
+   * left alone); resolves with how many rows it updated. Absent on adapters that read the run fields
+   * from the stored system metadata itself (SQLite's run index is on expressions over it).
+   */
+  backfillRunFields?(options?: { readonly batchSize?: number }): Promise<number>;
   close(): Promise<void>;
 }

@@ -13,3 +13,9 @@ export {
   type BootstrapIdentityDeps,
   type BootstrapIdentityReport,
 } from './bootstrap-identity.js';
+export {
+  backfillRunFields,
+  RUN_FIELDS_UPGRADE_URN,
+  type BackfillRunFieldsDeps,
+  type BackfillRunFieldsReport,
+} from './backfill-run-fields.js';

@@ -5,6 +5,7 @@ import type { Logger, SearchAdapters } from '@catalog/runtime';
 import type { AspectStore } from '@catalog/store';
 import { bootstrapTypeEntities } from './bootstrap-type-entities.js';
 import { bootstrapIdentity } from './bootstrap-identity.js';
+import { backfillRunFields } from './backfill-run-fields.js';
 import { DEFAULT_ROOT_PASSWORD } from '@catalog/auth';
 import type { SystemUpdateConfig } from './config.js';
 import { restoreAll, type RestoreReport } from './restore-all.js';
@@ -43,6 +44,17 @@ export async function runSystemUpdate(
   }
   await ensureReadModels(readModels);
   logger.info('topics and index mappings are in place');
+  // Rows and time-series documents stored before the run fields were kept, given them (once: a done
+  // marker skips it later; nothing to do on embedded adapters).
+  const runs = await backfillRunFields({
+    log: deps.log,
+    store: deps.store,
+    timeseries: readModels.timeseries,
+    topic: topics.metadataChangeProposal,
+    logger,
+    batchSize: config.batchSize,
+  });
+  logger.info(runs, 'ingestion-run fields backfilled');
   // The data-type and entity-type entities structured properties refer to, as the ecosystem's
   // system update ingests them: proposed when missing, applied by persistence.
   const types = await bootstrapTypeEntities({

@@ -30,12 +30,20 @@ const ROUND = 500;
 const GROUPS_PER_ROUND = 1_000;
 const absent = { ignore_unavailable: true, allow_no_indices: true } as const;
 const keyword = { type: 'keyword' } as const;
+/** How long backfillRunIds waits for its update_by_query: one hour. */
+const BACKFILL_TIMEOUT_MS = 60 * 60 * 1000;
+/** The run id of a document without one, as timeseriesRunIdOf reads it: a non-empty string, else none. */
+const BACKFILL_RUN_ID_SCRIPT = `
+  def sm = ctx._source.systemMetadata;
+  def runId = sm instanceof Map ? sm.get('runId') : null;
+  if (runId instanceof String && !runId.isEmpty()) { ctx._source.runId = runId; } else { ctx.op = 'noop'; }
+`;
 
 /**
  * Time-series aspect values in one index per (entity, aspect), `<prefix_><entity>_<aspect>aspect_v1`.
  * The value and system metadata are kept as given and not indexed, but for the run id (systemMetadata.runId,
  * copied to the keyword `runId`; an index made before it gets the field by a put-mapping on ensure, its
- * older documents are not found by run); a filter on the value's top-level
+ * older documents by backfillRunIds, which system-update runs); a filter on the value's top-level
  * fields is applied to the documents read (matchesFilter, the reference semantics), newest first,
  * reading further rounds until the limit is reached.
  */
@@ -246,6 +254,48 @@ export class OpenSearchTimeseriesIndex implements TimeseriesIndex {
       );
     }
     return typeof body['deleted'] === 'number' ? body['deleted'] : 0;
+  }
+
+  /**
+   * An update_by_query over every time-series index of the prefix, of the documents without `runId`
+   * (indexed before it was kept): a painless script copies systemMetadata.runId when it is a non-empty
+   * string (timeseriesRunIdOf, as upsert writes it) and leaves the others untouched (noop). The indices
+   * get the `runId` mapping first (ensure adds it to the registry's, this to any other index of the
+   * prefix), so the copied value is indexed. Documents rewritten meanwhile are left as rewritten
+   * (conflicts=proceed); refreshed after, so countRun and runGroups find them at once.
+   */
+  async backfillRunIds(): Promise<number> {
+    const index = this.parts.names.timeseries('*', '*');
+    if ((await this.parts.indices.concreteIndices(index)).length === 0) return 0;
+    await this.parts.client.indices.putMapping({
+      index,
+      ...absent,
+      body: { properties: { runId: keyword } },
+    });
+    const response = await this.parts.client.updateByQuery(
+      {
+        index,
+        ...absent,
+        conflicts: 'proceed',
+        refresh: true,
+        wait_for_completion: true,
+        body: {
+          query: { bool: { must_not: [{ exists: { field: 'runId' } }] } },
+          script: { lang: 'painless', source: BACKFILL_RUN_ID_SCRIPT },
+        },
+      },
+      // It visits every document without a run id (no request timeout of its own: it may take long).
+      { requestTimeout: BACKFILL_TIMEOUT_MS },
+    );
+    const body = asObject(response.body, 'update_by_query response');
+    const failures = body['failures'];
+    if (body['timed_out'] === true || (Array.isArray(failures) && failures.length > 0)) {
+      throw new Error(
+        `OpenSearch update_by_query on ${index} backfilling run ids failed: ` +
+          JSON.stringify(body['timed_out'] === true ? { timed_out: true } : failures).slice(0, 1000),
+      );
+    }
+    return typeof body['updated'] === 'number' ? body['updated'] : 0;
   }
 
   async refresh(): Promise<void> {

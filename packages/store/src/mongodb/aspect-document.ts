@@ -23,7 +23,7 @@ export interface AspectDocument {
   /**
    * systemMetadata.runId (DEFAULT_RUN_ID when it has none) and lastObserved (else createdOn), copied
    * out of the JSON text so the run index can hold them. Absent on documents written before they were
-   * kept: such a row is found under its run once it is written again.
+   * kept until system-update's backfill (MongoAspectStore.backfillRunFields) or a new write sets them.
    */
   readonly runId?: string;
   readonly lastObserved?: number;

@@ -2,6 +2,7 @@ import { MongoClient, type Collection, type Db, type Filter } from 'mongodb';
 import { checkWrite } from '../write-rules.js';
 import type {
   ApplyResult,
+  SystemMetadata,
   AspectStore,
   AspectWrite,
   RunRowsOptions,
@@ -13,7 +14,7 @@ import type {
 import { DEFAULT_RUN_ID } from '../write-rules.js';
 import { decodeScanCursor, encodeScanCursor } from '../scan-cursor.js';
 import { applyRound } from './apply-round.js';
-import { aspectId, toStoredAspect, type AspectDocument } from './aspect-document.js';
+import { aspectId, runFields, toStoredAspect, type AspectDocument } from './aspect-document.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import { likeToRegex } from './like-to-regex.js';
 import { classifyMongoError } from './mongo-errors.js';
@@ -53,6 +54,8 @@ const MAX_ATTEMPTS = 60;
 const URN_CHUNK = 500;
 /** Runs whose newest row listRuns reads at once. */
 const RUN_CHUNK = 16;
+/** Documents backfillRunFields reads and updates per round. */
+const BACKFILL_BATCH = 1000;
 
 /** Connects, creates the collections and indexes when missing, and returns the store. */
 export async function openMongoAspectStore(options: MongoAspectStoreOptions): Promise<MongoAspectStore> {
@@ -323,6 +326,51 @@ export class MongoAspectStore implements AspectStore {
     return typeof doc?.lastObserved === 'number' ? doc.lastObserved : 0;
   }
 
+  /**
+   * Documents (every version) stored before runId and lastObserved were kept get them, computed from
+   * their systemMetadata text with the write path's rule (runFields: DEFAULT_RUN_ID without a run id,
+   * createdOn without lastObserved). Read in _id order a batch at a time, computed here and written
+   * with unordered updateOne $set (no pipeline updates: FerretDB has none). Each update applies only
+   * while the document still lacks runId and holds the system metadata read, so a write in between
+   * (which sets the fields itself) wins. Idempotent; resolves with the documents it updated.
+   */
+  async backfillRunFields(options: { readonly batchSize?: number } = {}): Promise<number> {
+    const batchSize = options.batchSize ?? BACKFILL_BATCH;
+    if (!Number.isInteger(batchSize) || batchSize < 1) {
+      throw new TypeError(`batchSize must be a positive integer, got ${batchSize}`);
+    }
+    return this.read('backfillRunFields', async () => {
+      let updated = 0;
+      let after: string | undefined;
+      for (;;) {
+        const docs = await this.aspects
+          .find({ runId: { $exists: false }, ...(after === undefined ? {} : { _id: { $gt: after } }) })
+          .sort({ _id: 1 })
+          .limit(batchSize)
+          .project<Pick<AspectDocument, '_id' | 'systemMetadata' | 'createdOn'>>({
+            _id: 1,
+            systemMetadata: 1,
+            createdOn: 1,
+          })
+          .toArray();
+        if (docs.length === 0) break;
+        const result = await this.aspects.bulkWrite(
+          docs.map((doc) => ({
+            updateOne: {
+              filter: { _id: doc._id, runId: { $exists: false }, systemMetadata: doc.systemMetadata },
+              update: { $set: runFields(parseSystemMetadata(doc.systemMetadata), doc.createdOn) },
+            },
+          })),
+          { ordered: false },
+        );
+        updated += result.modifiedCount;
+        after = docs[docs.length - 1]!._id;
+        if (docs.length < batchSize) break;
+      }
+      return updated;
+    });
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -370,6 +418,19 @@ function byUrnThenAspect(a: AspectDocument, b: AspectDocument): number {
 async function backoff(attempt: number): Promise<void> {
   const ms = Math.min(200, 2 ** Math.min(attempt, 8)) * (0.5 + Math.random());
   await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Stored system metadata text as an object; unreadable text counts as none (the default run). */
+function parseSystemMetadata(text: string | null): SystemMetadata | null {
+  if (text === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as SystemMetadata)
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 /** `read` of every item, `size` at a time, results in item order. */
