@@ -1,0 +1,35 @@
+import { randomBytes } from 'node:crypto';
+
+/** Topic names unique to one run, so catalogs sharing a Kafka never see each other's records. */
+export function isolatedTopics(prefix: string): Record<string, string> {
+  return {
+    METADATA_CHANGE_PROPOSAL_TOPIC_NAME: `${prefix}_MetadataChangeProposal_v1`,
+    FAILED_METADATA_CHANGE_PROPOSAL_TOPIC_NAME: `${prefix}_FailedMetadataChangeProposal_v1`,
+    METADATA_CHANGE_LOG_VERSIONED_TOPIC_NAME: `${prefix}_MetadataChangeLog_Versioned_v1`,
+    METADATA_CHANGE_LOG_TIMESERIES_TOPIC_NAME: `${prefix}_MetadataChangeLog_Timeseries_v1`,
+    PLATFORM_EVENT_TOPIC_NAME: `${prefix}_PlatformEvent_v1`,
+    DATAHUB_UPGRADE_HISTORY_TOPIC_NAME: `${prefix}_DataHubUpgradeHistory_v1`,
+    METADATA_CHANGE_PROPOSAL_OUTCOME_TOPIC_NAME: `${prefix}_MetadataChangeProposalOutcome_v1`,
+    // The schema registry's topic too: registrations of one run never reach another's readers.
+    CATALOG_SCHEMAS_TOPIC_NAME: `${prefix}_CatalogSchemas_v1`,
+  };
+}
+
+/**
+ * The real services' environment for one isolated catalog: own database, index prefix and topics, on
+ * the services the URLs name (by default the shared ones the environment names).
+ */
+export function distributedEnv(
+  urls: Readonly<Record<string, string | undefined>> = process.env,
+): Record<string, string> {
+  const id = `e2e${randomBytes(4).toString('hex')}`;
+  const mongo = new URL(urls['MONGODB_URI']!);
+  mongo.pathname = `/catalog_${id}`;
+  return {
+    KAFKA_BOOTSTRAP_SERVER: urls['KAFKA_BOOTSTRAP_SERVER']!,
+    MONGODB_URI: mongo.toString(),
+    OPENSEARCH_URL: urls['OPENSEARCH_URL']!,
+    INDEX_PREFIX: id,
+    ...isolatedTopics(id),
+  };
+}
