@@ -64,9 +64,10 @@ export async function startDistributedCatalog(env: Record<string, string>): Prom
   const port = await freePort();
   const children = [
     run('services/gateway/src/main.ts', { ...env, PORT: String(port), HOST: '127.0.0.1' }),
-    run('services/persistence/src/main.ts', env),
-    run('services/indexer/src/main.ts', env),
-    run('services/audit/src/main.ts', env),
+    // One host: the consumers' health servers would share the default port, so they are off here.
+    run('services/persistence/src/main.ts', { HEALTH_PORT: '0', ...env }),
+    run('services/indexer/src/main.ts', { HEALTH_PORT: '0', ...env }),
+    run('services/audit/src/main.ts', { HEALTH_PORT: '0', ...env }),
   ];
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;

@@ -39,6 +39,11 @@ export interface RequestOrigin {
   readonly eventSource: EventSource;
   /** 32 lower-case hex digits: from a W3C `traceparent` header, else new. */
   readonly traceId: string;
+  /**
+   * The HTTP request's id (the `traceparent` trace id, else `X-Request-Id`, else new), as its log line
+   * and `X-Request-Id` response header show it; proposals carry it as PROPOSAL_HEADERS.httpRequestId.
+   */
+  readonly requestId?: string;
 }
 
 /** One request's context, captured once by the gateway and read by every interface. */

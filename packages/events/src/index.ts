@@ -12,6 +12,7 @@ export type {
 } from './port.js';
 export type { EventLogLogger } from './event-log-logger.js';
 export { silentLogger } from './event-log-logger.js';
+export { DEFAULT_MAX_MESSAGE_BYTES, RecordTooLargeError, recordBytes } from './record-checks.js';
 
 export type {
   AuditStamp,
@@ -82,6 +83,6 @@ export {
   registeredSchemaResolver,
 } from './schema-registry/schema-resolvers.js';
 
-export type { EmbeddedEventLogOptions } from './embedded/embedded-event-log.js';
+export type { EmbeddedEventLogOptions, TopicRetention } from './embedded/embedded-event-log.js';
 export { EmbeddedEventLog, openEmbeddedEventLog } from './embedded/embedded-event-log.js';
 export type { Durability } from './embedded/log-database.js';

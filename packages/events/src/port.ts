@@ -11,8 +11,17 @@ export interface TopicSpec {
   /** Partition count; defaults to the adapter's configured default. */
   readonly partitions?: number;
   readonly replicationFactor?: number;
-  /** Retention in milliseconds; -1 keeps records forever. */
+  /**
+   * Retention in milliseconds; -1 keeps records forever. Records older than this are deleted whether or
+   * not every group has read them (as Kafka does); a group whose committed offset fell below the log start
+   * continues from the log start. Absent: the adapter's default (the broker's, or the embedded log's).
+   */
   readonly retentionMs?: number;
+  /**
+   * Size bound per partition in bytes (Kafka's `retention.bytes`); the oldest records go first once a
+   * partition holds more. -1 is unbounded. Absent: the adapter's default.
+   */
+  readonly retentionBytes?: number;
 }
 
 export interface ProduceRecord {
@@ -65,6 +74,15 @@ export interface ConsumeOptions {
   readonly handler: (batch: RecordBatch) => Promise<void>;
   /** Called when a handler error causes a redelivery, for logging. */
   readonly onError?: (error: unknown, batch: Pick<RecordBatch, 'topic' | 'partition'>) => void;
+  /**
+   * A group that lives as long as this consumer, for notifications one process reads from the end (a
+   * gateway's outcomes, its cache invalidation): positions are kept only for this consumer's lifetime,
+   * so a new consumer of the group starts as `fromBeginning` says whatever an earlier one read, and the
+   * group is deleted when its last consumer stops. On Kafka nothing is ever committed, so the broker
+   * also drops the group of a process that died without stopping (an empty group without offsets).
+   * Default false: a durable group that resumes from its commits.
+   */
+  readonly ephemeral?: boolean;
 }
 
 export interface Consumer {
@@ -99,6 +117,11 @@ export interface EventLog {
   consume(options: ConsumeOptions): Promise<Consumer>;
   /** Per-partition lag of a group on a topic. */
   lag(groupId: string, topic: string): Promise<readonly PartitionLag[]>;
+  /**
+   * Resolves when the log (a metadata round trip on Kafka) answers a trivial request, rejects when it cannot be reached (or once
+   * closed). Cheap: readiness probes call it.
+   */
+  ping(): Promise<void>;
   /** Stops every consumer, flushes producers and releases resources. */
   close(): Promise<void>;
 }

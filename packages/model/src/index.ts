@@ -24,7 +24,17 @@ export {
   ValidationError,
   type ErrorCode,
 } from './errors.js';
-export { formatUrn, isUrn, parseUrn, urnFromPathSegment, urnToPathSegment, urnToQueryValue } from './urn.js';
+export {
+  checkUrnForWrite,
+  formatUrn,
+  isUrn,
+  parseUrn,
+  URN_DELIMITER_SEPARATOR,
+  URN_MAX_ENCODED_BYTES,
+  urnFromPathSegment,
+  urnToPathSegment,
+  urnToQueryValue,
+} from './urn.js';
 export { entityRegistry, EntityRegistry, type KeyAspect } from './registry/entity-registry.js';
 export { validateAspect } from './validate.js';
 export { defaultAspectsFor, type DefaultAspect } from './registry/default-aspects.js';

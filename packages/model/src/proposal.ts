@@ -1,7 +1,7 @@
 import { describeProblems, SchemaValidationError, ValidationError } from './errors.js';
 import { entityRegistry } from './registry/entity-registry.js';
 import type { AspectSpec, EntitySpec, FieldProblem, Urn } from './types.js';
-import { parseUrn } from './urn.js';
+import { checkUrnForWrite, parseUrn } from './urn.js';
 import { validateAspect } from './validate.js';
 import { parseAspectPatch, type AspectPatch } from './patch/apply-patch.js';
 import { timeseriesRangeFromHeaders, type TimeseriesRange } from './timeseries-range.js';
@@ -73,7 +73,7 @@ export interface CheckedProposal {
 }
 
 /**
- * Checks a proposal without state: URN syntax, entity and aspect known to the registry, the entity type
+ * Checks a proposal without state: URN syntax and the checks every write applies to it (checkUrnForWrite), entity and aspect known to the registry, the entity type
  * matching the URN, the change type, and the value against the aspect's schema. Throws ValidationError
  * (or SchemaValidationError for a value that fails its schema) naming the problem.
  */
@@ -142,6 +142,7 @@ function checkChangeType(raw: unknown): SupportedChangeType {
 function resolveUrn(p: ProposalInput, entity: EntitySpec): Urn {
   if (p.entityUrn !== undefined && p.entityUrn !== null) {
     if (typeof p.entityUrn !== 'string') throw new ValidationError('proposal.entityUrn must be a string');
+    checkUrnForWrite(p.entityUrn);
     const urn = parseUrn(p.entityUrn);
     if (urn.entityType !== entity.name) {
       throw new ValidationError(
@@ -158,7 +159,9 @@ function resolveUrn(p: ProposalInput, entity: EntitySpec): Urn {
   const keySpec = entity.aspects.get(entity.keyAspect);
   if (!keySpec) throw new ValidationError(`Entity type ${entity.name} has no key aspect`);
   const key = parseAspectValue(p.entityKeyAspect, keySpec, 'proposal.entityKeyAspect');
-  return parseUrn(entityRegistry.urnFromKeyAspect(entity.name, key));
+  const raw = entityRegistry.urnFromKeyAspect(entity.name, key);
+  checkUrnForWrite(raw);
+  return parseUrn(raw);
 }
 
 function resolveAspect(p: ProposalInput, entity: EntitySpec, changeType: SupportedChangeType): AspectSpec {

@@ -136,3 +136,52 @@ function checkBalanced(raw: string, id: string): void {
 function invalid(raw: string, problem: string): ValidationError {
   return new ValidationError(`Invalid urn "${raw}": ${problem}`);
 }
+
+/** The longest urn a write accepts, in bytes once form-URL-encoded (the ecosystem's URN_NUM_BYTES_LIMIT). */
+export const URN_MAX_ENCODED_BYTES = 512;
+
+/** The browse-path delimiter, which no urn may contain. */
+export const URN_DELIMITER_SEPARATOR = '\u241F';
+
+/** The entity type whose urns (a dataset urn plus a field path) are exempt from the length limit. */
+const LENGTH_EXEMPT_ENTITY_TYPE = 'schemaField';
+
+/**
+ * The ecosystem's checks on the urn of every write (UrnValidationUtil.validateUrn), with its messages:
+ * no leading or trailing whitespace (Java's `trim`, so any character up to U+0020), at most
+ * URN_MAX_ENCODED_BYTES once form-URL-encoded unless it is a schemaField urn, and no `␟`. Reads do not
+ * apply them, so an urn stored before they existed can still be read. Throws ValidationError.
+ */
+export function checkUrnForWrite(raw: string): void {
+  if (raw.length > 0 && (raw.charCodeAt(0) <= 0x20 || raw.charCodeAt(raw.length - 1) <= 0x20)) {
+    throw new ValidationError('Error: cannot provide an URN with leading or trailing whitespace');
+  }
+  const entityType = /^urn:li:([^:]*):/.exec(raw)?.[1];
+  if (entityType !== LENGTH_EXEMPT_ENTITY_TYPE && formEncodedLength(raw) > URN_MAX_ENCODED_BYTES) {
+    throw new ValidationError(
+      `Error: cannot provide an URN longer than ${URN_MAX_ENCODED_BYTES} bytes (when URL encoded)`,
+    );
+  }
+  if (raw.includes(URN_DELIMITER_SEPARATOR)) {
+    throw new ValidationError(`Error: URN cannot contain ${URN_DELIMITER_SEPARATOR} character`);
+  }
+}
+
+/**
+ * Length of `application/x-www-form-urlencoded` UTF-8 encoding (Java's URLEncoder): letters, digits and
+ * `.-*_` stay, a space becomes `+`, every other byte becomes `%XX`. Every character takes at least one
+ * byte, so a longer string is over the limit without encoding it (a megabyte urn costs nothing).
+ */
+function formEncodedLength(raw: string): number {
+  if (raw.length > URN_MAX_ENCODED_BYTES) return raw.length;
+  let length = 0;
+  for (const byte of Buffer.from(raw, 'utf8')) length += FORM_SAFE[byte] === 1 ? 1 : 3;
+  return length;
+}
+
+const FORM_SAFE = ((): Uint8Array => {
+  const safe = new Uint8Array(256);
+  for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-*_ ')
+    safe[c.charCodeAt(0)] = 1;
+  return safe;
+})();

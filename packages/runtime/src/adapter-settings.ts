@@ -1,6 +1,7 @@
-import { defaultTopicNames, type TopicNames } from '@catalog/events';
+import { DEFAULT_MAX_MESSAGE_BYTES, defaultTopicNames, type TopicNames } from '@catalog/events';
 import { resolve } from 'node:path';
 import type { EnvReader } from './env-reader.js';
+import { readRetentionSettings, type RetentionSettings } from './retention-settings.js';
 
 export interface KafkaSettings {
   readonly brokers: readonly string[];
@@ -38,6 +39,14 @@ export interface AdapterSettings {
   readonly schemaRegistryUrl?: string;
   /** Embedded durability: survive a process crash (default) or also a power loss (fsync each commit). */
   readonly durability: 'process-crash' | 'power-loss';
+  /** Retention of the embedded log's topics and of the store's request ids (CATALOG_*_RETENTION_*). */
+  readonly retention: RetentionSettings;
+  /**
+   * MAX_MESSAGE_BYTES: the log's message-size limit, one setting for every use: the `max.message.bytes`
+   * of the topics the services create, the size at which either log refuses a record, and the gateway's
+   * check that every accepted write makes a change-log event that fits (see maxAspectBytes).
+   */
+  readonly maxMessageBytes: number;
 }
 
 const TOPIC_ENV: Readonly<Record<keyof TopicNames, string>> = {
@@ -76,6 +85,11 @@ export function readAdapterSettings(env: EnvReader): AdapterSettings {
     dataDir: resolve(env.string('CATALOG_DATA_DIR', './data')),
     topics,
     durability: env.oneOf('CATALOG_DURABILITY', ['process-crash', 'power-loss'] as const, 'process-crash'),
+    retention: readRetentionSettings(env),
+    maxMessageBytes: env.int('MAX_MESSAGE_BYTES', DEFAULT_MAX_MESSAGE_BYTES, {
+      min: 256 * 1024,
+      max: 1024 * 1024 * 1024,
+    }),
     ...(bootstrap.length > 0 ? { kafka: { brokers: bootstrap, ...kafka } } : {}),
     ...(mongoUri ? { mongodb: { uri: mongoUri } } : {}),
     ...(schemaRegistryUrl ? { schemaRegistryUrl } : {}),

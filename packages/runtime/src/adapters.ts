@@ -6,6 +6,7 @@ import { isMainThread } from 'node:worker_threads';
 import type { AuditIndex, GraphIndex, SearchIndex, TimeseriesIndex } from '@catalog/search';
 import type { Logger } from 'pino';
 import type { AdapterSettings } from './adapter-settings.js';
+import { embeddedTopicRetention } from './retention-settings.js';
 import { BACKSTOP_CHECKPOINT_PAGES, WalCheckpointer } from './wal-checkpointer.js';
 
 let checkpointer: WalCheckpointer | undefined;
@@ -47,14 +48,24 @@ export async function openEventLog(settings: AdapterSettings, logger: Logger): P
   if (settings.kafka) {
     // Loaded only when selected, so the embedded mode never loads kafkajs.
     const { openKafkaEventLog } = await import('@catalog/events/kafka');
-    return openKafkaEventLog({ ...settings.kafka, logger: logger.child({ component: 'event-log' }) });
+    return openKafkaEventLog({
+      ...settings.kafka,
+      maxMessageBytes: settings.maxMessageBytes,
+      logger: logger.child({ component: 'event-log' }),
+    });
   }
   mkdirSync(settings.dataDir, { recursive: true });
   const log = await openEmbeddedEventLog({
     directory: settings.dataDir,
     durability: settings.durability,
+    maxMessageBytes: settings.maxMessageBytes,
     logger: logger.child({ component: 'event-log' }),
     autoCheckpointPages: BACKSTOP_CHECKPOINT_PAGES,
+    defaultRetentionMs: settings.retention.logRetentionMs,
+    defaultRetentionBytes: settings.retention.logRetentionBytes,
+    topicRetention: embeddedTopicRetention(settings.topics, settings.retention),
+    // One enforcer per process is enough: the main thread's (it opens every file the process uses).
+    retentionCheckIntervalMs: isMainThread ? settings.retention.logRetentionCheckIntervalMs : 0,
   });
   return checkpointInBackground(log, join(settings.dataDir, 'eventlog.sqlite'), logger);
 }
@@ -69,6 +80,8 @@ export async function openAspectStore(settings: AdapterSettings, logger: Logger)
     const { openMongoAspectStore } = await import('@catalog/store/mongodb');
     return openMongoAspectStore({
       uri: settings.mongodb.uri,
+      requestRetentionMs: settings.retention.requestRetentionMs,
+      maxRequestRows: settings.retention.maxRequestRows,
       logger: logger.child({ component: 'aspect-store' }),
     });
   }
@@ -77,6 +90,10 @@ export async function openAspectStore(settings: AdapterSettings, logger: Logger)
   const store = await openSqliteAspectStore({
     file,
     durability: settings.durability,
+    requestRetentionMs: settings.retention.requestRetentionMs,
+    maxRequestRows: settings.retention.maxRequestRows,
+    // The main thread's store prunes the request ids for the whole file.
+    ...(isMainThread ? {} : { requestPruneIntervalMs: 0 }),
     autoCheckpointPages: BACKSTOP_CHECKPOINT_PAGES,
   });
   return checkpointInBackground(store, file, logger);

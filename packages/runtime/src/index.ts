@@ -1,6 +1,16 @@
 export { ConfigError, EnvReader } from './env-reader.js';
 export { createLogger, REDACTED_PATHS, type Logger, type LoggerSettings } from './logger.js';
 export { Lifecycle, runMain, type Closer } from './lifecycle.js';
+export {
+  dependencyChecks,
+  Readiness,
+  type CheckResult,
+  type Pingable,
+  type ReadinessCheck,
+  type ReadinessOptions,
+  type ReadinessReport,
+} from './health/readiness.js';
+export { sendLiveness, sendReadiness, startHealthServer, type HealthServer } from './health/health-server.js';
 export { CHANGE_LOG_HEADERS, PROPOSAL_HEADERS, proposalRecord, SYSTEM_ACTOR } from './proposal-records.js';
 export {
   defaultConsumerGroup,
@@ -13,6 +23,11 @@ export {
   redactUrl,
 } from './adapter-settings.js';
 export {
+  embeddedTopicRetention,
+  readRetentionSettings,
+  type RetentionSettings,
+} from './retention-settings.js';
+export {
   openAspectStore,
   openAuditIndex,
   openEventLog,
@@ -23,7 +38,12 @@ export {
 export { openSchemaResolver, type OpenedSchemaResolver } from './schema-resolver.js';
 export type { OutcomeChannel, ProposalOutcome } from './outcomes/outcome.js';
 export { InProcessOutcomeChannel } from './outcomes/in-process-outcome-channel.js';
-export { LogOutcomeChannel, type LogOutcomeChannelOptions } from './outcomes/log-outcome-channel.js';
+export {
+  LogOutcomeChannel,
+  OUTCOME_HEADERS,
+  type LogOutcomeChannelOptions,
+  type OutcomeListenerStats,
+} from './outcomes/log-outcome-channel.js';
 export { PendingOutcomes } from './outcomes/pending-outcomes.js';
 export {
   changeLogForStored,
@@ -35,8 +55,15 @@ export {
 export {
   readConsumerConfig,
   readConsumerSettings,
+  readHealthPort,
   readLogLevel,
   type ConsumerConfig,
   type ConsumerRole,
   type ConsumerSettings,
 } from './service-config.js';
+export * from './consumer-failures/index.js';
+export {
+  startConsumerHealth,
+  type ConsumerHealth,
+  type HealthReportingConsumer,
+} from './health/consumer-health.js';

@@ -12,6 +12,14 @@ export const PROPOSAL_HEADERS = {
   actor: 'actor',
   systemOperation: 'systemOperation',
   userAgent: 'userAgent',
+  /** The gateway waiting for the outcome (a synchronous write): persistence copies it onto the outcome. */
+  replyTo: 'replyTo',
+  /**
+   * The id of the HTTP request that sent the proposal (`X-Request-Id`, or the `traceparent` trace id):
+   * one per request, where `requestId` is one per proposal (idempotency). Log lines carry it as
+   * `httpRequestId`, so one write can be followed from the gateway through persistence and the indexer.
+   */
+  httpRequestId: 'httpRequestId',
 } as const;
 
 /**
@@ -23,6 +31,8 @@ export const PROPOSAL_HEADERS = {
 export const CHANGE_LOG_HEADERS = {
   requestId: 'requestId',
   userAgent: 'userAgent',
+  /** The proposal's PROPOSAL_HEADERS.httpRequestId, for the indexer's and audit's log lines. */
+  httpRequestId: 'httpRequestId',
 } as const;
 
 /** The ecosystem's system user: the actor of writes the catalog makes itself, and of unattributed ones. */
@@ -33,7 +43,12 @@ export function proposalRecord(
   mcp: MetadataChangeProposal,
   requestId: string,
   actor: string,
-  options: { readonly systemOperation?: boolean; readonly userAgent?: string } = {},
+  options: {
+    readonly systemOperation?: boolean;
+    readonly userAgent?: string;
+    readonly replyTo?: string;
+    readonly httpRequestId?: string;
+  } = {},
 ): ProduceRecord {
   return {
     key: mcp.entityUrn ?? '',
@@ -43,6 +58,8 @@ export function proposalRecord(
       [PROPOSAL_HEADERS.actor]: actor,
       ...(options.systemOperation === true ? { [PROPOSAL_HEADERS.systemOperation]: 'true' } : {}),
       ...(options.userAgent ? { [PROPOSAL_HEADERS.userAgent]: options.userAgent } : {}),
+      ...(options.replyTo ? { [PROPOSAL_HEADERS.replyTo]: options.replyTo } : {}),
+      ...(options.httpRequestId ? { [PROPOSAL_HEADERS.httpRequestId]: options.httpRequestId } : {}),
     },
   };
 }

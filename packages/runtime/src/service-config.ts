@@ -1,6 +1,7 @@
 import type { TopicNames } from '@catalog/events';
 import { defaultConsumerGroup, readAdapterSettings, type AdapterSettings } from './adapter-settings.js';
 import { EnvReader } from './env-reader.js';
+import { DEFAULT_MAX_ATTEMPTS } from './consumer-failures/failure-policy.js';
 
 /** LOG_LEVEL (pino's names), else the ecosystem's DATAHUB_GMS_LOG_LEVEL, else info. */
 export function readLogLevel(env: EnvReader): string {
@@ -15,18 +16,27 @@ export function readLogLevel(env: EnvReader): string {
 
 export type ConsumerRole = 'persistence' | 'indexer' | 'audit';
 
-/** What a consumer service reads beyond the adapters: its group and batch size. */
+/** What a consumer service reads beyond the adapters: its group, batch size and failure policy. */
 export interface ConsumerSettings {
   readonly groupId: string;
   readonly maxBatchSize: number;
+  /** Deliveries of a record failing for an unknown reason before it is dead-lettered. */
+  readonly maxAttempts: number;
 }
 
 export interface ConsumerConfig extends ConsumerSettings {
   readonly logLevel: string;
   readonly adapters: AdapterSettings;
+  /** HEALTH_PORT: where the consumer serves /health/live and /health/ready; 0 serves none. */
+  readonly healthPort: number;
 }
 
-/** `<ROLE>_GROUP_ID` and `<ROLE>_MAX_BATCH`, e.g. PERSISTENCE_GROUP_ID. */
+/** HEALTH_PORT (default 8081; 0 disables): the health endpoints of a service without its own HTTP. */
+export function readHealthPort(env: EnvReader): number {
+  return env.int('HEALTH_PORT', 8081, { min: 0, max: 65535 });
+}
+
+/** `<ROLE>_GROUP_ID`, `<ROLE>_MAX_BATCH` and `<ROLE>_MAX_ATTEMPTS`, e.g. PERSISTENCE_GROUP_ID. */
 export function readConsumerSettings(
   env: EnvReader,
   role: ConsumerRole,
@@ -37,6 +47,7 @@ export function readConsumerSettings(
   return {
     groupId: env.string(`${prefix}_GROUP_ID`, defaultConsumerGroup(role, topics)),
     maxBatchSize: env.int(`${prefix}_MAX_BATCH`, defaultBatch, { min: 1, max: 10_000 }),
+    maxAttempts: env.int(`${prefix}_MAX_ATTEMPTS`, DEFAULT_MAX_ATTEMPTS, { min: 1, max: 1000 }),
   };
 }
 
@@ -51,6 +62,7 @@ export function readConsumerConfig(
   const config: ConsumerConfig = {
     ...readConsumerSettings(env, role, adapters.topics, defaultBatch),
     logLevel: readLogLevel(env),
+    healthPort: readHealthPort(env),
     adapters,
   };
   env.finish();

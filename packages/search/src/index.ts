@@ -82,10 +82,19 @@ export { timeseriesDocumentId, timeseriesRunIdOf } from './timeseries-document-i
 export { valuesAtPath } from './values-at-path.js';
 export { normalizeFilter, stripKeywordSuffix } from './normalize-filter.js';
 export { parseSearchInput, type SearchQuery } from './parse-search-input.js';
-export { conditionsFor, filterMentions, requireField, validateFilter } from './validate-filter.js';
+export {
+  conditionsFor,
+  filterMentions,
+  MAX_FILTER_CRITERIA,
+  MAX_FILTER_VALUES,
+  MAX_PATTERN_VALUES,
+  requireField,
+  validateFilter,
+} from './validate-filter.js';
 export {
   DEFAULT_MAX_AGG_VALUES,
   MAX_PAGE_SIZE,
+  MAX_SEARCH_INPUT_LENGTH,
   validateAutocompleteRequest,
   validateBrowseRequest,
   validateSearchRequest,
@@ -129,6 +138,7 @@ export {
   type AuditQuery,
 } from './audit/audit-index.js';
 export {
+  AUDIT_MAX_FILTER_VALUES,
   AUDIT_MAX_PAGE_SIZE,
   auditDayOf,
   auditDayStart,

@@ -35,7 +35,8 @@ export function parseSearchInput(input: string): SearchQuery {
     const field = stripKeywordSuffix(match[1] ?? '');
     if (value !== '') return { kind: 'field', field, value, ...(prefix ? { prefix } : {}) };
   }
-  const terms = tokenize(trimmed);
+  // A repeated word asks nothing more than once; each distinct one costs a clause per field.
+  const terms = [...new Set(tokenize(trimmed))];
   return terms.length === 0 ? { kind: 'all' } : { kind: 'text', terms };
 }
 

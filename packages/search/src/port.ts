@@ -347,6 +347,11 @@ export interface SearchIndex {
     options?: StructuredPropertyMappingCleanupOptions,
   ): Promise<StructuredPropertyMappingCleanup>;
   /** Makes every completed write visible to reads (tests and read-your-writes waits). */
+  /**
+   * Resolves when the search engine answers a trivial request, rejects when it cannot be reached (or once
+   * closed). Cheap: readiness probes call it.
+   */
+  ping(): Promise<void>;
   refresh(): Promise<void>;
   close(): Promise<void>;
 }

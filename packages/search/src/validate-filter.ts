@@ -65,11 +65,63 @@ export function requireField(
 export function validateFilter(spec: EntityIndexSpec | readonly EntityIndexSpec[], filter: unknown): Filter {
   const specs: readonly EntityIndexSpec[] = isSpecList(spec) ? spec : [spec];
   const normalized = normalizeFilter(filter);
+  checkFilterSize(normalized);
   return {
     or: normalized.or.map((conjunction) => ({
       and: conjunction.and.map((criterion) => validateCriterion(specs, criterion)),
     })),
   };
+}
+
+/** The most criteria a filter may have, counted over all its conjunctions. */
+export const MAX_FILTER_CRITERIA = 1_000;
+/** The most values a filter may list, over all its criteria (an EQUAL list is one clause on either engine). */
+export const MAX_FILTER_VALUES = 20_000;
+/**
+ * The most values of conditions that are tested one value at a time (CONTAIN, START_WITH, END_WITH and
+ * the comparisons): each is its own clause, and OpenSearch refuses a query of more than 1024.
+ */
+export const MAX_PATTERN_VALUES = 1_000;
+
+const ONE_BY_ONE: ReadonlySet<Condition> = new Set([
+  'CONTAIN',
+  'START_WITH',
+  'END_WITH',
+  'GREATER_THAN',
+  'GREATER_THAN_OR_EQUAL_TO',
+  'LESS_THAN',
+  'LESS_THAN_OR_EQUAL_TO',
+]);
+
+/**
+ * Bounds the size of a filter, so that neither engine is asked for more than it can run (a query of
+ * too many clauses, an SQL statement of too many terms): a larger filter is the caller's to split.
+ */
+function checkFilterSize(filter: Filter): void {
+  let criteria = 0;
+  let values = 0;
+  let oneByOne = 0;
+  for (const conjunction of filter.or) {
+    for (const criterion of conjunction.and) {
+      criteria++;
+      const count = Array.isArray(criterion.values) ? criterion.values.length : 0;
+      values += count;
+      if (ONE_BY_ONE.has(criterion.condition)) oneByOne += count;
+    }
+  }
+  if (criteria > MAX_FILTER_CRITERIA)
+    throw new ValidationError(
+      `The filter has ${criteria} criteria; a search filter may have at most ${MAX_FILTER_CRITERIA}`,
+    );
+  if (values > MAX_FILTER_VALUES)
+    throw new ValidationError(
+      `The filter lists ${values} values; a search filter may list at most ${MAX_FILTER_VALUES}`,
+    );
+  if (oneByOne > MAX_PATTERN_VALUES)
+    throw new ValidationError(
+      `The filter has ${oneByOne} values of CONTAIN, START_WITH, END_WITH or comparison conditions; ` +
+        `a search filter may have at most ${MAX_PATTERN_VALUES} (list exact values with EQUAL instead)`,
+    );
 }
 
 function isSpecList(spec: EntityIndexSpec | readonly EntityIndexSpec[]): spec is readonly EntityIndexSpec[] {

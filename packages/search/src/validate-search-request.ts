@@ -24,6 +24,12 @@ import {
  * OpenSearch serves by default (`index.max_result_window`); deeper paging needs a scroll.
  */
 export const MAX_PAGE_SIZE = 10_000;
+/**
+ * The longest search text (`input`, an autocomplete `query`), in characters. A search box or an urn
+ * fits many times over; longer text is refused with this limit named rather than sent to an engine that
+ * would need a clause per word and field.
+ */
+export const MAX_SEARCH_INPUT_LENGTH = 1_024;
 /** Facet values returned per field when the request gives no maxAggValues. */
 export const DEFAULT_MAX_AGG_VALUES = 20;
 
@@ -60,7 +66,7 @@ export function validateSearchRequest(specs: IndexSpecLookup, request: SearchReq
     throw new ValidationError('Search needs at least one entity type');
   const resolved = [...new Set(request.entityTypes)].map((t) => requireSpec(specs, t));
   checkPage(request.start, request.count, 'count');
-  const query = parseSearchInput(typeof request.input === 'string' ? request.input : '');
+  const query = parseSearchInput(checkInputLength(request.input, 'Search input'));
   const canonicalQuery: SearchQuery =
     query.kind === 'field' ? { ...query, field: requireField(resolved, query.field, 'search').name } : query;
   const filter = canonicalFilter(resolved, request.filter);
@@ -120,11 +126,21 @@ export function validateAutocompleteRequest(
   if (!Number.isInteger(request.limit) || request.limit < 0 || request.limit > MAX_PAGE_SIZE)
     throw new ValidationError(`Autocomplete limit must be an integer from 0 to ${MAX_PAGE_SIZE}`);
   if (typeof request.query !== 'string') throw new ValidationError('Autocomplete query must be a string');
+  checkInputLength(request.query, 'Autocomplete query');
   const fields =
     request.field === undefined || request.field === ''
       ? spec.fields.filter((f) => f.autocomplete === true && f.aliasOf === undefined).map((f) => f.name)
       : [requireField([spec], stripKeywordSuffix(request.field), 'autocomplete').name];
   return { spec, fields, filter: canonicalFilter([spec], request.filter) };
+}
+
+function checkInputLength(input: unknown, what: string): string {
+  if (typeof input !== 'string') return '';
+  if (input.length > MAX_SEARCH_INPUT_LENGTH)
+    throw new ValidationError(
+      `${what} is ${input.length} characters long; it may be at most ${MAX_SEARCH_INPUT_LENGTH} characters`,
+    );
+  return input;
 }
 
 function requireSpec(specs: IndexSpecLookup, entityType: string): EntityIndexSpec {

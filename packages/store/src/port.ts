@@ -199,5 +199,16 @@ export interface AspectStore {
    * from the stored system metadata itself (SQLite's run index is on expressions over it).
    */
   backfillRunFields?(options?: { readonly batchSize?: number }): Promise<number>;
+  /**
+   * Forgets recorded request ids outside the dedup window (the adapter's requestRetentionMs) and beyond
+   * its row bound (maxRequestRows, oldest first), in bounded steps; a later write with a forgotten id is
+   * applied as new. Adapters also run it in the background; resolves with how many ids were forgotten.
+   */
+  pruneRequests(): Promise<number>;
+  /**
+   * Resolves when the store answers a trivial request, rejects when it cannot be reached (or once
+   * closed). Cheap: readiness probes call it.
+   */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

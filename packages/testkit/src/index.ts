@@ -4,6 +4,7 @@ export { waitFor } from './wait-for.js';
 export {
   aspectStoreContract,
   type AspectStoreUnderTest,
+  type AspectStoreTestOptions,
   type SystemMetadataEdit,
 } from './contracts/aspect-store.contract.js';
 export {
@@ -35,3 +36,4 @@ export {
   type AuditIndexUnderTest,
 } from './contracts/audit-index-contract.js';
 export { capturingLogger } from './capturing-logger.js';
+export { readTopic } from './read-topic.js';

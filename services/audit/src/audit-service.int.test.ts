@@ -12,9 +12,9 @@ import {
   type MetadataChangeLog,
   type ProduceRecord,
 } from '@catalog/events';
-import { CHANGE_LOG_HEADERS } from '@catalog/runtime';
+import { CHANGE_LOG_HEADERS, DEAD_LETTER_HEADERS, deadLetterTopicOf } from '@catalog/runtime';
 import { openSqliteAuditIndex, type AuditEvent, type AuditIndex } from '@catalog/search';
-import { waitFor } from '@catalog/testkit';
+import { readTopic, waitFor } from '@catalog/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAuditConsumer, type AuditConsumer, type AuditConsumerDeps } from './audit-service.js';
 import { capturingLogger } from '@catalog/testkit';
@@ -223,20 +223,20 @@ describe('the audit consumer over the embedded log', () => {
       }),
     ]);
 
-    const logged = lines();
-    expect(logged).toContainEqual(
-      expect.objectContaining({
-        level: 50,
-        msg: 'undecodable record skipped',
-        topic: topics.metadataChangeLogVersioned,
-      }),
+    // What cannot be an audit event is dead-lettered with its reason, not skipped in silence.
+    const letters = await readTopic(log, deadLetterTopicOf('audit-it-1'), 2);
+    const origins = letters.map(
+      (l) => `${l.headers[DEAD_LETTER_HEADERS.topic]} ${l.headers[DEAD_LETTER_HEADERS.failureClass]}`,
     );
-    expect(logged).toContainEqual(
-      expect.objectContaining({
-        level: 40,
-        msg: 'record skipped: not a usable audit event',
-        topic: topics.platformEvent,
-      }),
+    expect(origins.sort()).toEqual(
+      [`${topics.metadataChangeLogVersioned} deterministic`, `${topics.platformEvent} deterministic`].sort(),
+    );
+    expect(letters.map((l) => l.headers[DEAD_LETTER_HEADERS.error]).join('\n')).toMatch(/Undecodable record/);
+    expect(letters.map((l) => l.headers[DEAD_LETTER_HEADERS.error]).join('\n')).toMatch(
+      /Not a usable audit event/,
+    );
+    expect(lines()).toContainEqual(
+      expect.objectContaining({ level: 40, msg: 'record dead-lettered; the partition moves on' }),
     );
 
     // A replay from the start under a new group writes the same events again, not new ones.
@@ -246,6 +246,7 @@ describe('the audit consumer over the embedded log', () => {
       ensure: () => audit.ensure(),
       search: (q) => audit.search(q),
       refresh: () => audit.refresh(),
+      ping: () => audit.ping(),
       applyRetention: (at) => audit.applyRetention(at),
       close: () => audit.close(),
       write: async (batch) => {
@@ -279,10 +280,12 @@ describe('the audit consumer over the embedded log', () => {
       ensure: () => audit.ensure(),
       search: (q) => audit.search(q),
       refresh: () => audit.refresh(),
+      ping: () => audit.ping(),
       applyRetention: (at) => audit.applyRetention(at),
       close: () => audit.close(),
       write: async (events) => {
-        if (failures-- > 0) throw new Error('index unavailable');
+        // The index unreachable (transient): the whole batch is redelivered, nothing set aside.
+        if (failures-- > 0) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
         await audit.write(events);
       },
     };

@@ -1,5 +1,12 @@
 import type { Consumer, EventLog, LogRecord, TopicNames } from '@catalog/events';
-import type { Logger } from '@catalog/runtime';
+import {
+  deadLetterTopicOf,
+  FailurePolicy,
+  recordDeadLetters,
+  UnprocessableRecordError,
+  type ConsumerFailureState,
+  type Logger,
+} from '@catalog/runtime';
 import type { AuditEvent, AuditIndex } from '@catalog/search';
 import { auditEventOf } from './audit-events-of.js';
 
@@ -16,10 +23,14 @@ export interface AuditConsumerDeps {
   readonly actorFilters?: ReadonlySet<string>;
   /** How often retention drops expired days (default 1 hour); it also runs at start. */
   readonly retentionIntervalMs?: number;
+  /** Deliveries of a record failing for an unknown reason before it is dead-lettered (default 5). */
+  readonly maxAttempts?: number;
 }
 
 export interface AuditConsumer {
   readonly ready: Promise<void>;
+  /** The consumer's failure state (retrying a dependency, dead letters so far). */
+  failures(): ConsumerFailureState;
   stop(): Promise<void>;
 }
 
@@ -30,8 +41,8 @@ const DEFAULT_RETENTION_INTERVAL_MS = 60 * 60 * 1000;
  * become audit events, one write to the audit index per batch, committed after the write returns (a
  * failed write is redelivered; ids derive from the source records, so a redelivery or a replay from
  * the start under a new group writes the same events again, not new ones). An undecodable record or
- * an unusable login payload is logged with its position and skipped. Retention runs at start and every
- * `retentionIntervalMs`.
+ * an unusable login payload goes to the group's dead-letter topic (see FailurePolicy), as does one the
+ * index refuses. Retention runs at start and every `retentionIntervalMs`.
  */
 export async function startAuditConsumer(deps: AuditConsumerDeps): Promise<AuditConsumer> {
   const { log, audit, topics, logger } = deps;
@@ -39,6 +50,7 @@ export async function startAuditConsumer(deps: AuditConsumerDeps): Promise<Audit
     { name: topics.metadataChangeLogVersioned },
     { name: topics.metadataChangeLogTimeseries },
     { name: topics.platformEvent },
+    { name: deadLetterTopicOf(deps.groupId) },
   ]);
   await audit.ensure();
 
@@ -61,6 +73,12 @@ export async function startAuditConsumer(deps: AuditConsumerDeps): Promise<Audit
   const timer = setInterval(retain, deps.retentionIntervalMs ?? DEFAULT_RETENTION_INTERVAL_MS);
   timer.unref();
 
+  const policy = new FailurePolicy({
+    groupId: deps.groupId,
+    logger,
+    deadLetters: recordDeadLetters(log, deps.groupId),
+    ...(deps.maxAttempts === undefined ? {} : { maxAttempts: deps.maxAttempts }),
+  });
   let consumer: Consumer;
   try {
     consumer = await log.consume({
@@ -68,10 +86,10 @@ export async function startAuditConsumer(deps: AuditConsumerDeps): Promise<Audit
       topics: [topics.metadataChangeLogVersioned, topics.metadataChangeLogTimeseries, topics.platformEvent],
       fromBeginning: true,
       maxBatchSize: deps.maxBatchSize,
-      handler: async (batch) => {
+      handler: policy.wrap(async (batch) => {
         const events = recordedEvents(batch.records, deps);
         if (events.length > 0) await audit.write(events);
-      },
+      }),
       onError: (error, where) =>
         logger.error({ err: error, ...where }, 'audit batch failed; it will be redelivered'),
     });
@@ -82,6 +100,7 @@ export async function startAuditConsumer(deps: AuditConsumerDeps): Promise<Audit
   }
   return {
     ready: consumer.ready,
+    failures: () => policy.state,
     stop: async () => {
       clearInterval(timer);
       await consumer.stop();
@@ -90,25 +109,19 @@ export async function startAuditConsumer(deps: AuditConsumerDeps): Promise<Audit
   };
 }
 
-/** The batch's audit events that pass the type and actor filters; what cannot be one is logged and skipped. */
+/** The batch's audit events that pass the type and actor filters; a record that cannot be one throws. */
 function recordedEvents(records: readonly LogRecord[], deps: AuditConsumerDeps): AuditEvent[] {
-  const { topics, logger, recordedEventTypes, actorFilters } = deps;
+  const { topics, recordedEventTypes, actorFilters } = deps;
   const out: AuditEvent[] = [];
   for (const record of records) {
     const result = auditEventOf(record, topics);
-    const position = {
-      topic: record.topic,
-      partition: record.partition,
-      offset: record.offset,
-      key: record.key,
-    };
     switch (result.kind) {
       case 'undecodable':
-        logger.error({ err: result.error, ...position }, 'undecodable record skipped');
-        break;
+        throw new UnprocessableRecordError(`Undecodable record: ${String(result.error)}`, {
+          cause: result.error,
+        });
       case 'invalid':
-        logger.warn({ ...position, reason: result.reason }, 'record skipped: not a usable audit event');
-        break;
+        throw new UnprocessableRecordError(`Not a usable audit event: ${result.reason}`);
       case 'ignored':
         break;
       case 'event': {

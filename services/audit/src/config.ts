@@ -2,6 +2,7 @@ import {
   EnvReader,
   readAdapterSettings,
   readConsumerSettings,
+  readHealthPort,
   readLogLevel,
   type ConsumerConfig,
   type ConsumerSettings,
@@ -61,6 +62,7 @@ export function readAuditConfig(source: Readonly<Record<string, string | undefin
   const config: AuditConfig = {
     ...readAuditSection(env, adapters.topics),
     logLevel: readLogLevel(env),
+    healthPort: readHealthPort(env),
     adapters,
   };
   env.finish();

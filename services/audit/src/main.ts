@@ -5,6 +5,7 @@ import {
   openAuditIndex,
   openEventLog,
   runMain,
+  startConsumerHealth,
 } from '@catalog/runtime';
 import { readAuditConfig } from './config.js';
 import { startAuditConsumer } from './audit-service.js';
@@ -18,6 +19,12 @@ await runMain(logger, async () => {
   lifecycle.onClose('event log', () => log.close());
   const audit = await openAuditIndex(config.adapters, logger, { retentionDays: config.retentionDays });
   lifecycle.onClose('audit index', () => audit.close());
+  const health = await startConsumerHealth({
+    port: config.healthPort,
+    dependencies: { search: audit, log },
+    logger,
+    lifecycle,
+  });
   const service = await startAuditConsumer({
     log,
     audit,
@@ -25,11 +32,13 @@ await runMain(logger, async () => {
     logger,
     groupId: config.groupId,
     maxBatchSize: config.maxBatchSize,
+    maxAttempts: config.maxAttempts,
     recordedEventTypes: config.recordedEventTypes,
     actorFilters: config.actorFilters,
   });
   lifecycle.onClose('audit consumer', () => service.stop());
   await service.ready;
+  health.consuming(service);
   logger.info(
     { groupId: config.groupId, retentionDays: config.retentionDays, ...describeAdapters(config.adapters) },
     'audit consuming',

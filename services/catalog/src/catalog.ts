@@ -165,6 +165,8 @@ async function startConsumersHere(
     logger: logger.child({ component: 'persistence' }),
     groupId: config.persistence.groupId,
     maxBatchSize: config.persistence.maxBatchSize,
+    maxAttempts: config.persistence.maxAttempts,
+    maxMessageBytes: config.adapters.maxMessageBytes,
     structuredProperties: config.persistence.structuredProperties,
     propertyNames: readModels.search,
   });
@@ -178,6 +180,7 @@ async function startConsumersHere(
     logger: logger.child({ component: 'indexer' }),
     groupId: config.indexer.groupId,
     maxBatchSize: config.indexer.maxBatchSize,
+    maxAttempts: config.indexer.maxAttempts,
     structuredProperties: config.indexer.structuredProperties,
   });
   const auditConsumer = await startAuditConsumer({
@@ -187,6 +190,7 @@ async function startConsumersHere(
     logger: logger.child({ component: 'audit' }),
     groupId: config.audit.groupId,
     maxBatchSize: config.audit.maxBatchSize,
+    maxAttempts: config.audit.maxAttempts,
     recordedEventTypes: config.audit.recordedEventTypes,
     actorFilters: config.audit.actorFilters,
   });

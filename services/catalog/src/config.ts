@@ -6,8 +6,11 @@ import { EnvReader, readAdapterSettings, readLogLevel } from '@catalog/runtime';
 
 /** The all-in-one process: the gateway's and the consumers' settings over one set of adapters. */
 export interface CatalogConfig extends GatewayConfig {
-  readonly persistence: Pick<PersistenceConfig, 'groupId' | 'maxBatchSize' | 'structuredProperties'>;
-  readonly indexer: Pick<IndexerConfig, 'groupId' | 'maxBatchSize' | 'structuredProperties'>;
+  readonly persistence: Pick<
+    PersistenceConfig,
+    'groupId' | 'maxBatchSize' | 'maxAttempts' | 'structuredProperties'
+  >;
+  readonly indexer: Pick<IndexerConfig, 'groupId' | 'maxBatchSize' | 'maxAttempts' | 'structuredProperties'>;
   /** The audit consumer: its group, batch size, retention and what it records. */
   readonly audit: AuditSettings;
   /** Run persistence, the indexer and the audit consumer in worker threads (other cores) rather than on the HTTP event loop. */

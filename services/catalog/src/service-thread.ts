@@ -55,6 +55,7 @@ if (kind === 'audit') {
     logger,
     groupId: config.audit.groupId,
     maxBatchSize: config.audit.maxBatchSize,
+    maxAttempts: config.audit.maxAttempts,
     recordedEventTypes: config.audit.recordedEventTypes,
     actorFilters: config.audit.actorFilters,
   });
@@ -76,6 +77,8 @@ if (kind === 'audit') {
     logger,
     groupId: config.persistence.groupId,
     maxBatchSize: config.persistence.maxBatchSize,
+    maxAttempts: config.persistence.maxAttempts,
+    maxMessageBytes: config.adapters.maxMessageBytes,
     structuredProperties: config.persistence.structuredProperties,
     propertyNames: readModels.search,
     decoder: createEventDecoder(schemas.resolver),
@@ -100,6 +103,7 @@ if (kind === 'audit') {
     logger,
     groupId: config.indexer.groupId,
     maxBatchSize: config.indexer.maxBatchSize,
+    maxAttempts: config.indexer.maxAttempts,
     structuredProperties: config.indexer.structuredProperties,
   });
   closers.push(() => service.stop());

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { proposalLag } from './audited-writes.js';
 import { datasetUrn, ingest, proposal, readAllVersions, waitUntil } from './harness.js';
 
 const PROPS = 'com.linkedin.dataset.DatasetProperties';
@@ -18,7 +19,13 @@ export interface Writers {
  * them synchronous, `asyncCount` asynchronous) and keep every value the catalog acknowledged. A request
  * that fails on the connection (the process died) is not acknowledged and not an error.
  */
-export function startWriters(base: () => string, prefix: string, count: number, asyncCount: number): Writers {
+export function startWriters(
+  base: () => string,
+  prefix: string,
+  count: number,
+  asyncCount: number,
+  options: { readonly asyncPauseMs?: number } = {},
+): Writers {
   const acked = new Map<string, string[]>();
   const errors: string[] = [];
   let stop = false;
@@ -32,9 +39,16 @@ export function startWriters(base: () => string, prefix: string, count: number, 
         proposal(urn, 'datasetProperties', { description: value }),
         async,
       ).catch(() => undefined);
-      if (res?.status === 200) values.push(value);
-      else if (res) errors.push(`${res.status} ${res.text}`);
-      else await new Promise((r) => setTimeout(r, 50));
+      if (res?.status === 200) {
+        values.push(value);
+        // An asynchronous write is answered before it is applied: a pause keeps the writers from
+        // running far ahead of persistence.
+        if (async && options.asyncPauseMs) await new Promise((r) => setTimeout(r, options.asyncPauseMs));
+        continue;
+      }
+      if (res) errors.push(`${res.status} ${res.text}`);
+      // A refused or failed request is retried after a pause, so an outage does not become a busy loop.
+      await new Promise((r) => setTimeout(r, res ? 200 : 50));
     }
   };
   const done = Promise.all([
@@ -52,12 +66,21 @@ export function startWriters(base: () => string, prefix: string, count: number, 
   };
 }
 
-/** Every acknowledged value is stored exactly once (async ones possibly later), and no value twice. */
+/**
+ * Every acknowledged value is stored exactly once (async ones possibly later), and no value twice. The
+ * versions are read once persistence has applied every logged proposal: a read while versions are
+ * still being added could see one value both as the latest and, moved, in the history.
+ */
 export async function expectExactlyOnce(
   base: string,
   acked: Map<string, string[]>,
   timeoutMs = 60_000,
 ): Promise<number> {
+  await waitUntil(
+    () => proposalLag(base),
+    (lag) => lag === 0,
+    timeoutMs,
+  );
   let total = 0;
   for (const [urn, values] of acked) {
     total += values.length;

@@ -30,7 +30,8 @@ export function spawnService(mainPath: string, env: Record<string, string>): Chi
     ['--conditions=source', '--import', 'tsx', resolve(repoRoot, mainPath)],
     {
       cwd: repoRoot,
-      env: { ...embeddedEnv(), LOG_LEVEL: 'warn', ...env },
+      // Consumers on one host would all take the default health port: off unless the test picks one.
+      env: { ...embeddedEnv(), LOG_LEVEL: 'warn', HEALTH_PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

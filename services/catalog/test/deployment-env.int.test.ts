@@ -96,9 +96,61 @@ describe('deployment files set only variables the services read', () => {
   it('the all-in-one catalog reads everything its parts read', () => {
     for (const part of ['gateway', 'persistence', 'indexer', 'audit']) {
       const missing = [...readers[part]!].filter(
-        (v) => !readers['catalog']!.has(v) && !['GATEWAY_INSTANCE_ID'].includes(v),
+        // The catalog has one instance and serves health on its HTTP port.
+        (v) => !readers['catalog']!.has(v) && !['GATEWAY_INSTANCE_ID', 'HEALTH_PORT'].includes(v),
       );
       expect(missing, `catalog ignores ${part} variables`).toEqual([]);
+    }
+  });
+
+  it('compose: each service has a healthcheck on its readiness endpoint, at the port it serves it on', () => {
+    const services = compose.services as Record<
+      string,
+      { environment?: Record<string, string>; healthcheck?: { test?: string[] } }
+    >;
+    for (const name of ['gateway', 'persistence', 'indexer', 'audit']) {
+      const service = services[name]!;
+      const port = name === 'gateway' ? service.environment?.['PORT'] : service.environment?.['HEALTH_PORT'];
+      expect(port, `${name} sets its port`).toMatch(/^[1-9]\d*$/);
+      expect(service.healthcheck?.test?.join(' '), name).toContain(`http://127.0.0.1:${port}/health/ready`);
+    }
+  });
+
+  it('k8s: every deployment is probed for readiness and liveness on the port its service listens on', () => {
+    interface Probe {
+      readonly httpGet?: { readonly path: string; readonly port: string | number };
+    }
+    interface Container {
+      readonly env?: { name: string; value?: string }[];
+      readonly ports?: { containerPort: number; name?: string }[];
+      readonly readinessProbe?: Probe;
+      readonly livenessProbe?: Probe;
+      readonly startupProbe?: Probe;
+    }
+    const deployments = parseAllDocuments(readFileSync(resolve(root, 'infra/k8s/services.yaml'), 'utf8'))
+      .map(
+        (d) =>
+          d.toJS() as {
+            kind: string;
+            metadata: { name: string };
+            spec: { template: { spec: { containers: Container[] } } };
+          },
+      )
+      .filter((d) => d.kind === 'Deployment');
+    expect(deployments).toHaveLength(4);
+    for (const deployment of deployments) {
+      const service = deployment.metadata.name.replace('catalog-', '');
+      const [container] = deployment.spec.template.spec.containers;
+      const variable = service === 'gateway' ? 'PORT' : 'HEALTH_PORT';
+      const listens = Number(container?.env?.find((e) => e.name === variable)?.value);
+      expect(listens, `${service} sets ${variable}`).toBeGreaterThan(0);
+      const exposed = container?.ports?.find((p) => p.containerPort === listens);
+      expect(exposed, `${service} exposes ${listens}`).toBeDefined();
+      const target = (probe: Probe | undefined) => probe?.httpGet && [probe.httpGet.path, probe.httpGet.port];
+      const port = exposed?.name ?? listens;
+      expect(target(container?.readinessProbe), `${service} readiness`).toEqual(['/health/ready', port]);
+      expect(target(container?.livenessProbe), `${service} liveness`).toEqual(['/health/live', port]);
+      expect(target(container?.startupProbe), `${service} startup`).toEqual(['/health/live', port]);
     }
   });
 });

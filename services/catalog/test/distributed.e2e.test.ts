@@ -1,10 +1,21 @@
-import { AssignerProtocol, Kafka, logLevel } from 'kafkajs';
+import { AssignerProtocol, Kafka, logLevel, type Admin } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, spawnService, waitForHealth, type ChildService } from './child-catalog.js';
-import { FAMILIES, distributedEnv } from './families.js';
+import { distributedEnv } from './distributed-env.js';
+import { FAMILIES } from './families.js';
 import { expectExactlyOnce, startWriters } from './acknowledged-writes.js';
 import { expectAuditedExactlyOnce } from './audited-writes.js';
-import { SYSTEM_AUTH_HEADERS, datasetUrn, dropIndices, enc, get, waitUntil } from './harness.js';
+import { expectIndexedAsStored } from './indexed-writes.js';
+import {
+  SYSTEM_AUTH_HEADERS,
+  datasetUrn,
+  dropIndices,
+  enc,
+  get,
+  ingest,
+  proposal,
+  waitUntil,
+} from './harness.js';
 
 const real = FAMILIES.find((f) => f.name !== 'embedded')!;
 if (real.skip) console.warn(`skipping the distributed e2e: ${real.skip}`);
@@ -15,6 +26,8 @@ describe.skipIf(real.skip !== undefined)(
     const children: ChildService[] = [];
     let env: Record<string, string>;
     let base: string;
+    /** The indexer's health endpoints. */
+    let indexerHealth: string;
 
     const start = (main: string, extra: Record<string, string> = {}): ChildService => {
       const child = spawnService(main, { ...env, ...extra });
@@ -31,7 +44,9 @@ describe.skipIf(real.skip !== undefined)(
       expect(await setup.exited, setup.output()).toBe(0);
       const gateway = start('services/gateway/src/main.ts', { PORT: String(port), HOST: '127.0.0.1' });
       start('services/persistence/src/main.ts');
-      start('services/indexer/src/main.ts');
+      const healthPort = await freePort();
+      indexerHealth = `http://127.0.0.1:${healthPort}`;
+      start('services/indexer/src/main.ts', { HEALTH_PORT: String(healthPort) });
       start('services/audit/src/main.ts', { AUDIT_MAX_BATCH: '7' });
       await waitForHealth(base, gateway);
     }, 180_000);
@@ -41,8 +56,7 @@ describe.skipIf(real.skip !== undefined)(
       await dropIndices(env);
     });
 
-    /** Partitions assigned to each member of a consumer group, as the broker reports them. */
-    async function groupAssignments(groupId: string): Promise<number[]> {
+    async function withAdmin<T>(work: (admin: Admin) => Promise<T>): Promise<T> {
       const kafka = new Kafka({
         clientId: 'e2e-inspect',
         brokers: env['KAFKA_BOOTSTRAP_SERVER']!.split(','),
@@ -51,14 +65,56 @@ describe.skipIf(real.skip !== undefined)(
       const admin = kafka.admin();
       await admin.connect();
       try {
+        return await work(admin);
+      } finally {
+        await admin.disconnect();
+      }
+    }
+
+    /** Partitions assigned to each member of a consumer group, as the broker reports them. */
+    async function groupAssignments(groupId: string): Promise<number[]> {
+      return withAdmin(async (admin) => {
         const { groups } = await admin.describeGroups([groupId]);
         return (groups[0]?.members ?? []).map((m) => {
           const assignment = AssignerProtocol.MemberAssignment.decode(m.memberAssignment);
           return Object.values(assignment?.assignment ?? {}).reduce((sum, parts) => sum + parts.length, 0);
         });
-      } finally {
-        await admin.disconnect();
-      }
+      });
+    }
+
+    /** The consumer groups the broker lists whose id contains `part`. */
+    async function groupsNaming(part: string): Promise<string[]> {
+      return withAdmin(async (admin) =>
+        (await admin.listGroups()).groups.map((g) => g.groupId).filter((id) => id.includes(part)),
+      );
+    }
+
+    /** A gateway process on its own port, named by GATEWAY_INSTANCE_ID, logging at info. */
+    async function startGateway(instanceId: string): Promise<{ child: ChildService; base: string }> {
+      const port = await freePort();
+      const child = start('services/gateway/src/main.ts', {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        GATEWAY_INSTANCE_ID: instanceId,
+        LOG_LEVEL: 'info',
+      });
+      const url = `http://127.0.0.1:${port}`;
+      await waitForHealth(url, child);
+      return { child, base: url };
+    }
+
+    /** Stops a gateway with SIGTERM; returns what its outcome listener reported when it stopped. */
+    async function stopGateway(child: ChildService): Promise<{ decoded: number; skipped: number }> {
+      child.process.kill('SIGTERM');
+      expect(await child.exited, child.output()).toBe(0);
+      const line = child
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { msg?: string; decoded?: number; skipped?: number })
+        .find((l) => l.msg === 'outcome listener stopped');
+      expect(line, child.output()).toBeDefined();
+      return { decoded: line!.decoded!, skipped: line!.skipped! };
     }
 
     it(
@@ -152,6 +208,128 @@ describe.skipIf(real.skip !== undefined)(
         expect(
           await expectAuditedExactlyOnce(base, [...writers.acked.keys()], since, 120_000),
         ).toBeGreaterThanOrEqual(150);
+      },
+    );
+
+    it(
+      'answers the writes of three gateways, each decoding only its own outcomes, and leaves no group behind',
+      { timeout: 180_000 },
+      async () => {
+        const prefix = `${env['INDEX_PREFIX']}-gw`;
+        const outcomeTopic = env['METADATA_CHANGE_PROPOSAL_OUTCOME_TOPIC_NAME']!;
+        const outcomesProduced = async (): Promise<number> =>
+          (await withAdmin((admin) => admin.fetchTopicOffsets(outcomeTopic))).reduce(
+            (sum, p) => sum + Number(p.high),
+            0,
+          );
+        const before = await outcomesProduced();
+        const gateways = await Promise.all([0, 1, 2].map((i) => startGateway(`${prefix}${i}`)));
+        const write = async (base: string, name: string, async = false): Promise<void> => {
+          const res = await ingest(
+            base,
+            proposal(datasetUrn(`outcomes.${name}`), 'datasetProperties', { description: name }),
+            async,
+          );
+          expect(res.status, res.text).toBe(200);
+        };
+        const syncWrites = 4;
+        for (const [i, gateway] of gateways.entries()) {
+          for (let n = 0; n < syncWrites; n++) await write(gateway.base, `gw${i}_${n}`);
+        }
+        // Asynchronous writes wait for nothing: their outcomes are addressed to no gateway.
+        for (let n = 0; n < 3; n++) await write(gateways[0]!.base, `async_${n}`, true);
+        const names = [0, 1, 2].map((i) => `gateway-outcomes-${prefix}${i}`);
+        expect((await groupsNaming(prefix)).filter((g) => g.startsWith('gateway-outcomes-')).sort()).toEqual(
+          names,
+        );
+        const others = 2 * syncWrites + 3;
+        await waitUntil(outcomesProduced, (n) => n === before + 3 * syncWrites + 3, 30_000);
+        const stats: { decoded: number; skipped: number }[] = [];
+        for (const [i, gateway] of gateways.entries()) {
+          // One more write through it: answered once its listener has read past what came before.
+          await write(gateway.base, `gw${i}_last`);
+          stats.push(await stopGateway(gateway.child));
+        }
+        for (const [i, s] of stats.entries()) {
+          // Its own outcomes only were parsed; every other one was seen and passed over unparsed.
+          expect(s.decoded, `gateway ${i}`).toBe(syncWrites + 1);
+          expect(s.skipped, `gateway ${i}`).toBeGreaterThanOrEqual(others + i);
+          expect(s.decoded + s.skipped, `gateway ${i}`).toBeLessThanOrEqual(
+            (await outcomesProduced()) - before,
+          );
+        }
+        expect(await groupsNaming(prefix)).toEqual([]);
+
+        // A restarted gateway reads from the end under the same name, and leaves nothing either.
+        const again = await startGateway(`${prefix}0`);
+        const res = await ingest(
+          again.base,
+          proposal(datasetUrn('outcomes.restarted'), 'datasetProperties', { description: 'again' }),
+        );
+        expect(res.status, res.text).toBe(200);
+        expect(await groupsNaming(prefix)).toContain(names[0]);
+        expect(await stopGateway(again.child)).toEqual({ decoded: 1, skipped: 0 });
+        expect(await groupsNaming(prefix)).toEqual([]);
+      },
+    );
+
+    it('serves the health of a consumer process: live, and ready once consuming with its dependencies up', async () => {
+      expect((await fetch(`${indexerHealth}/health/live`)).status).toBe(200);
+      const ready = await waitUntil(
+        () =>
+          fetch(`${indexerHealth}/health/ready`).then(async (r) => ({
+            status: r.status,
+            body: await r.json(),
+          })),
+        (r) => r.status === 200,
+        30_000,
+      );
+      expect(ready.body).toEqual({
+        status: 'UP',
+        unavailable: [],
+        checks: {
+          store: { status: 'UP' },
+          search: { status: 'UP' },
+          log: { status: 'UP' },
+          consumer: { status: 'UP' },
+        },
+      });
+    });
+
+    it(
+      'indexes every stored write once when the indexer is killed -9 mid-stream',
+      { timeout: 300_000 },
+      async () => {
+        const writers = startWriters(() => base, 'indexkill', 6, 2, { asyncPauseMs: 100 });
+        await waitUntil(
+          async () => writers.total(),
+          (n) => n >= 100,
+          60_000,
+        );
+        const indexer = children.find(
+          (c) =>
+            c.process.exitCode === null && c.process.spawnargs.some((a) => a.includes('services/indexer')),
+        )!;
+        indexer.process.kill('SIGKILL');
+        await indexer.exited;
+        const atKill = writers.total();
+        // Stored meanwhile, indexed by nobody until the indexer is back.
+        await waitUntil(
+          async () => writers.total(),
+          (n) => n >= atKill + 100,
+          60_000,
+        );
+        start('services/indexer/src/main.ts');
+        const atRestart = writers.total();
+        await waitUntil(
+          async () => writers.total(),
+          (n) => n >= atRestart + 50,
+          60_000,
+        );
+        await writers.stop();
+        expect(writers.errors).toEqual([]);
+        expect(await expectExactlyOnce(base, writers.acked)).toBeGreaterThanOrEqual(250);
+        expect(await expectIndexedAsStored(base, env, [...writers.acked.keys()])).toBe(writers.acked.size);
       },
     );
 

@@ -3,7 +3,15 @@ import { ValidationError, type CheckedProposal } from '@catalog/model';
 import type { EventLog, TopicNames } from '@catalog/events';
 import type { AuditIndex, GraphIndex, SearchIndex, TimeseriesIndex } from '@catalog/search';
 import type { AspectStore } from '@catalog/store';
-import type { Logger } from '@catalog/runtime';
+import {
+  dependencyChecks,
+  Readiness,
+  sendLiveness,
+  sendReadiness,
+  type Logger,
+  type ReadinessCheck,
+} from '@catalog/runtime';
+import { requestLogging } from './request-log/request-logging.js';
 import type { ProposalSubmitter } from './ingest/proposal-submitter.js';
 import { mountGraphQL } from './graphql/graphql-endpoint.js';
 import { stringify as stringifyYaml } from 'yaml';
@@ -20,6 +28,7 @@ import { timeseriesApiRouter } from './openapi/timeseries/timeseries-v2.js';
 import { auditEventsRouter } from './openapi/audit-events/audit-search-router.js';
 import { consumerLag, type ConsumerGroups } from './operations/consumer-lag.js';
 import { structuredPropertyCleanup } from './operations/structured-property-cleanup.js';
+import { replayDeadLettersOperation } from './operations/dead-letter-replay.js';
 import type { IndexWaiter } from './operations/index-waiter.js';
 import {
   ingestProposal,
@@ -94,6 +103,8 @@ export interface GatewayDeps {
   readonly settings: GatewaySettings;
   readonly auth: GatewayAuth;
   readonly nativeUsers: NativeUserService;
+  /** Checks `/health/ready` runs besides the store, search engine and log (e.g. consumer state). */
+  readonly readinessChecks?: readonly ReadinessCheck[];
 }
 
 type Handler = (req: Request, res: Response) => Promise<void> | void;
@@ -159,10 +170,16 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     ...(ingest.waitForIndex ? { waitForIndex: ingest.waitForIndex } : {}),
   };
 
+  // First, so that every request gets its id and its line, whatever answers it.
+  app.use(requestLogging(logger));
   app.use((_req, res, next) => {
     res.setHeader('X-RestLi-Protocol-Version', '2.0.0');
     next();
   });
+  const readiness = new Readiness([
+    ...dependencyChecks({ store, search: readModels.search, log: deps.log }),
+    ...(deps.readinessChecks ?? []),
+  ]);
 
   // Who acts, and where from, is established once here for every route after it.
   app.use(authenticationMiddleware(auth, logger));
@@ -172,7 +189,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.get('/openapi/operations/identity/user/urn', identityUserUrn);
 
   app.get('/health', (_req, res) => void res.status(200).end());
-  app.get('/health/live', (_req, res) => void res.status(200).end());
+  app.get('/health/live', (_req, res) => sendLiveness(res));
+  app.get('/health/ready', (_req, res) => sendReadiness(readiness, res));
   app.get('/config', (_req, res) => void res.json(serverConfig(settings.serverVersion)));
 
   app.post(
@@ -300,6 +318,15 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.get('/openapi/operations/messaging/:kind/consumer/lag', async (req, res) => {
     await guard.systemOperation(res, 'read consumer lag');
     await consumerLag(req, res, { log: deps.log, topics: deps.topics, groups: deps.groups });
+  });
+  app.post('/openapi/operations/dead-letters/replay', async (req, res) => {
+    await guard.systemOperation(res, 'replay dead letters');
+    await replayDeadLettersOperation(req, res, {
+      log: deps.log,
+      topics: deps.topics,
+      groups: deps.groups,
+      logger,
+    });
   });
   app.get('/openapi/operations/structuredProperties/cleanup', async (req, res) => {
     await guard.systemOperation(res, 'read clean-up progress');

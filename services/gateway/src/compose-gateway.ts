@@ -51,6 +51,7 @@ export async function composeGateway(parts: GatewayParts): Promise<ComposedGatew
     outcomes: parts.outcomes,
     syncTimeoutMs: parts.syncTimeoutMs,
     newRequestId: randomUUID,
+    maxMessageBytes: parts.adapters.maxMessageBytes,
   });
   const indexWaiter = new IndexWaiter({
     log: parts.log,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   defaultConsumerGroup,
   EnvReader,
@@ -7,8 +8,8 @@ import {
 } from '@catalog/runtime';
 import type { TopicNames } from '@catalog/events';
 import { readAuthSettings, type AuthSettings } from '@catalog/auth';
-import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
+import { hostname } from 'node:os';
 import type { GatewaySettings } from './app.js';
 
 export interface GatewayConfig {
@@ -19,7 +20,12 @@ export interface GatewayConfig {
   readonly http: GatewaySettings;
   readonly auth: AuthSettings;
   readonly syncTimeoutMs: number;
-  /** Unique per process: the consumer group on the outcome topic. */
+  /**
+   * GATEWAY_INSTANCE_ID, unique among the gateways running at once: the `replyTo` of its synchronous
+   * writes and the name of its ephemeral groups (outcomes, auth-cache invalidation). Default
+   * `<host name>-<pid>-<6 random hex>`, unique even for several catalogs in one process; the
+   * Kubernetes manifest sets the pod's name.
+   */
   readonly instanceId: string;
   /** The consumer groups whose lag the operations endpoints report and writes may wait on. */
   readonly groups: { readonly persistence: string; readonly indexer: string; readonly audit: string };
@@ -37,7 +43,11 @@ export function readGatewaySection(
     host: env.string('HOST', '0.0.0.0'),
     auth: readAuthSettings(env),
     syncTimeoutMs: env.int('SYNC_INGEST_TIMEOUT_MS', 30_000, { min: 100 }),
-    instanceId: env.string('GATEWAY_INSTANCE_ID', randomUUID()),
+    // Random per start too: catalogs in one process (tests, embedders) must not share a listener group.
+    instanceId: env.string(
+      'GATEWAY_INSTANCE_ID',
+      `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
+    ),
     groups: {
       persistence: env.string('PERSISTENCE_GROUP_ID', defaultConsumerGroup('persistence', topics)),
       indexer: env.string('INDEXER_GROUP_ID', defaultConsumerGroup('indexer', topics)),

@@ -30,7 +30,7 @@ await runMain(logger, async () => {
   const outcomes = await LogOutcomeChannel.open({
     log,
     topic: config.adapters.topics.proposalOutcome,
-    listenerGroupId: `gateway-outcomes-${config.instanceId}`,
+    listenerId: config.instanceId,
     logger,
   });
   lifecycle.onClose('outcome channel', () => outcomes.close());

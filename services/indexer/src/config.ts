@@ -2,6 +2,7 @@ import {
   EnvReader,
   readAdapterSettings,
   readConsumerSettings,
+  readHealthPort,
   readLogLevel,
   type ConsumerConfig,
   type ConsumerSettings,
@@ -42,6 +43,7 @@ export function readIndexerConfig(
   const config: IndexerConfig = {
     ...readIndexerSection(env, adapters.topics),
     logLevel: readLogLevel(env),
+    healthPort: readHealthPort(env),
     adapters,
   };
   env.finish();

@@ -9,7 +9,14 @@ import {
 import { type GraphIndex, type SearchIndex, type TimeseriesIndex } from '@catalog/search';
 import type { AspectStore } from '@catalog/store';
 import type { StructuredPropertySettings } from '@catalog/model';
-import type { Logger } from '@catalog/runtime';
+import {
+  CHANGE_LOG_HEADERS,
+  deadLetterTopicOf,
+  FailurePolicy,
+  recordDeadLetters,
+  type ConsumerFailureState,
+  type Logger,
+} from '@catalog/runtime';
 import { ensureReadModels, EntityProjector, type EntityChange } from '@catalog/projection';
 import { indexTimeseriesChangeLogs } from './index-timeseries.js';
 
@@ -25,10 +32,14 @@ export interface IndexerDeps {
   readonly maxBatchSize: number;
   /** The oversize rule of structured property values (defaults: the ecosystem's). */
   readonly structuredProperties?: StructuredPropertySettings;
+  /** Deliveries of a record failing for an unknown reason before it is dead-lettered (default 5). */
+  readonly maxAttempts?: number;
 }
 
 export interface IndexerService {
   readonly ready: Promise<void>;
+  /** The consumer's failure state (retrying a dependency, dead letters so far). */
+  failures(): ConsumerFailureState;
   stop(): Promise<void>;
 }
 
@@ -44,29 +55,62 @@ export async function startIndexer(deps: IndexerDeps): Promise<IndexerService> {
   await log.ensureTopics([
     { name: topics.metadataChangeLogVersioned },
     { name: topics.metadataChangeLogTimeseries },
+    { name: deadLetterTopicOf(deps.groupId) },
   ]);
   const projector = new EntityProjector(deps.store, deps.search, deps.graph, {
     logger,
     ...(deps.structuredProperties ? { structuredProperties: deps.structuredProperties } : {}),
   });
 
+  const policy = new FailurePolicy({
+    groupId: deps.groupId,
+    logger,
+    deadLetters: recordDeadLetters(log, deps.groupId),
+    ...(deps.maxAttempts === undefined ? {} : { maxAttempts: deps.maxAttempts }),
+  });
   const consumer: Consumer = await log.consume({
     groupId: deps.groupId,
     topics: [topics.metadataChangeLogVersioned, topics.metadataChangeLogTimeseries],
     fromBeginning: true,
     maxBatchSize: deps.maxBatchSize,
-    handler: async (batch) => {
-      const changeLogs = decodeAll(batch.records, logger);
+    // An undecodable change log, or one the search engine refuses, goes to the group's dead letters.
+    handler: policy.wrap(async (batch) => {
+      const changeLogs = batch.records.map((record) => decodeMcl(record.value));
       if (batch.topic === topics.metadataChangeLogTimeseries) {
         await indexTimeseriesChangeLogs(changeLogs, deps.timeseries, logger);
       } else {
         await projector.project(changeLogs.flatMap(changeOf));
       }
-    },
+      logIndexed(batch.records, logger);
+    }),
     onError: (error, where) =>
       logger.error({ err: error, ...where }, 'index batch failed; it will be redelivered'),
   });
-  return { ready: consumer.ready, stop: () => consumer.stop() };
+  return { ready: consumer.ready, failures: () => policy.state, stop: () => consumer.stop() };
+}
+
+/** The ids of the proposal and of the HTTP request behind a change log, from its headers. */
+function requestIdsOf(record: LogRecord): { requestId?: string; httpRequestId?: string } {
+  const requestId = record.headers[CHANGE_LOG_HEADERS.requestId];
+  const httpRequestId = record.headers[CHANGE_LOG_HEADERS.httpRequestId];
+  return { ...(requestId ? { requestId } : {}), ...(httpRequestId ? { httpRequestId } : {}) };
+}
+
+/** One debug line per change log indexed, naming the write it came from. */
+function logIndexed(records: readonly LogRecord[], logger: Logger): void {
+  if (!logger.isLevelEnabled('debug')) return;
+  for (const record of records) {
+    logger.debug(
+      {
+        topic: record.topic,
+        partition: record.partition,
+        offset: record.offset,
+        urn: record.key,
+        ...requestIdsOf(record),
+      },
+      'change log indexed',
+    );
+  }
 }
 
 function changeOf(mcl: MetadataChangeLog): EntityChange[] {
@@ -74,26 +118,4 @@ function changeOf(mcl: MetadataChangeLog): EntityChange[] {
   // A restated entity (restore indices) re-derives everything; otherwise only the aspect that changed.
   if (mcl.changeType === 'RESTATE' || !mcl.aspectName) return [{ urn: mcl.entityUrn }];
   return [{ urn: mcl.entityUrn, aspects: new Set([mcl.aspectName]) }];
-}
-
-/** A change log that cannot be decoded is reported with its position; it cannot be indexed or repaired here. */
-function decodeAll(records: readonly LogRecord[], logger: Logger): MetadataChangeLog[] {
-  const out: MetadataChangeLog[] = [];
-  for (const record of records) {
-    try {
-      out.push(decodeMcl(record.value));
-    } catch (error) {
-      logger.error(
-        {
-          err: error,
-          topic: record.topic,
-          partition: record.partition,
-          offset: record.offset,
-          key: record.key,
-        },
-        'undecodable change log skipped',
-      );
-    }
-  }
-  return out;
 }

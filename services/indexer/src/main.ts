@@ -6,6 +6,7 @@ import {
   openEventLog,
   openSearchAdapters,
   runMain,
+  startConsumerHealth,
 } from '@catalog/runtime';
 import { readIndexerConfig } from './config.js';
 import { startIndexer } from './indexer-service.js';
@@ -21,6 +22,12 @@ await runMain(logger, async () => {
   lifecycle.onClose('aspect store', () => store.close());
   const indices = await openSearchAdapters(config.adapters, logger);
   lifecycle.onClose('search indices', () => indices.close());
+  const health = await startConsumerHealth({
+    port: config.healthPort,
+    dependencies: { store, search: indices.search, log },
+    logger,
+    lifecycle,
+  });
   const service = await startIndexer({
     log,
     store,
@@ -29,10 +36,12 @@ await runMain(logger, async () => {
     logger,
     groupId: config.groupId,
     maxBatchSize: config.maxBatchSize,
+    maxAttempts: config.maxAttempts,
     structuredProperties: config.structuredProperties,
   });
   lifecycle.onClose('indexer consumer', () => service.stop());
   await service.ready;
+  health.consuming(service);
   logger.info({ groupId: config.groupId, ...describeAdapters(config.adapters) }, 'indexer consuming');
   return lifecycle;
 });

@@ -56,6 +56,8 @@ export interface OwnedChangeLog {
   readonly mcl: MetadataChangeLog;
   /** The user agent of the request that sent the proposal, when it named one. */
   readonly userAgent?: string;
+  /** The id of the HTTP request that sent the proposal (PROPOSAL_HEADERS.httpRequestId), when known. */
+  readonly httpRequestId?: string;
 }
 
 export interface ProposalEffects {
@@ -556,7 +558,12 @@ function recordResult(item: Checked, result: ApplyResult, effects: ProposalEffec
 }
 
 function own(item: Checked, mcl: MetadataChangeLog): OwnedChangeLog {
-  return { requestId: item.requestId, mcl, ...(item.userAgent ? { userAgent: item.userAgent } : {}) };
+  return {
+    requestId: item.requestId,
+    mcl,
+    ...(item.userAgent ? { userAgent: item.userAgent } : {}),
+    ...(item.httpRequestId ? { httpRequestId: item.httpRequestId } : {}),
+  };
 }
 
 function success(item: Checked, status: string): ProposalOutcome {

@@ -2,6 +2,7 @@ import {
   EnvReader,
   readAdapterSettings,
   readConsumerSettings,
+  readHealthPort,
   readLogLevel,
   type ConsumerConfig,
   type ConsumerSettings,
@@ -44,6 +45,7 @@ export function readPersistenceConfig(
   const config: PersistenceConfig = {
     ...readPersistenceSection(env, adapters.topics),
     logLevel: readLogLevel(env),
+    healthPort: readHealthPort(env),
     adapters,
   };
   env.finish();

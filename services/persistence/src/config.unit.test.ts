@@ -37,3 +37,12 @@ describe('persistence config: structured property settings', () => {
     );
   });
 });
+
+describe('persistence config: health endpoints', () => {
+  it('serves them on 8081 by default, on HEALTH_PORT when set, nowhere with 0', () => {
+    expect(readPersistenceConfig({}).healthPort).toBe(8081);
+    expect(readPersistenceConfig({ HEALTH_PORT: '9100' }).healthPort).toBe(9100);
+    expect(readPersistenceConfig({ HEALTH_PORT: '0' }).healthPort).toBe(0);
+    expect(() => readPersistenceConfig({ HEALTH_PORT: '70000' })).toThrow(/HEALTH_PORT/);
+  });
+});

@@ -8,6 +8,7 @@ import {
   openSchemaResolver,
   openSearchAdapters,
   runMain,
+  startConsumerHealth,
 } from '@catalog/runtime';
 import { createEventDecoder } from '@catalog/events';
 import { readPersistenceConfig } from './config.js';
@@ -32,6 +33,12 @@ await runMain(logger, async () => {
   // Read only: the search side's qualified-name holders (hard-deleted properties' leftover mappings).
   const readModels = await openSearchAdapters(config.adapters, logger);
   lifecycle.onClose('search indices', () => readModels.close());
+  const health = await startConsumerHealth({
+    port: config.healthPort,
+    dependencies: { store, search: readModels.search, log },
+    logger,
+    lifecycle,
+  });
   const service = await startPersistence({
     decoder: createEventDecoder(schemas.resolver),
     log,
@@ -41,11 +48,14 @@ await runMain(logger, async () => {
     logger,
     groupId: config.groupId,
     maxBatchSize: config.maxBatchSize,
+    maxAttempts: config.maxAttempts,
+    maxMessageBytes: config.adapters.maxMessageBytes,
     structuredProperties: config.structuredProperties,
     propertyNames: readModels.search,
   });
   lifecycle.onClose('persistence consumer', () => service.stop());
   await service.ready;
+  health.consuming(service);
   logger.info({ groupId: config.groupId, ...describeAdapters(config.adapters) }, 'persistence consuming');
   return lifecycle;
 });

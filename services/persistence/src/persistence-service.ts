@@ -1,6 +1,9 @@
 import {
+  DEFAULT_MAX_MESSAGE_BYTES,
   encodeFailedMcp,
   encodeMcl,
+  recordBytes,
+  type ProduceRecord,
   SchemaIds,
   type EventDecoder,
   type EventLog,
@@ -11,8 +14,18 @@ import {
 } from '@catalog/events';
 import type { StructuredPropertySettings } from '@catalog/model';
 import type { AspectStore } from '@catalog/store';
-import { CHANGE_LOG_HEADERS, type Logger, type OutcomeChannel } from '@catalog/runtime';
+import {
+  CHANGE_LOG_HEADERS,
+  cleanupGroupOf,
+  FailurePolicy,
+  PROPOSAL_HEADERS,
+  type ConsumerFailureState,
+  type Logger,
+  type OutcomeChannel,
+} from '@catalog/runtime';
+import { proposalDeadLetters } from './proposal-dead-letters.js';
 import { applyProposals, type OwnedChangeLog, type ProposalEffects } from './apply-proposals.js';
+import { requestIdOf } from './proposal-record.js';
 import { startStructuredPropertyCleanup } from './structured-property-cleanup.js';
 import type { PropertyNameHolders } from './structured-property-rules.js';
 
@@ -35,10 +48,16 @@ export interface PersistenceDeps {
   readonly propertyNames?: PropertyNameHolders;
   /** The group of the hard-delete value removal (default: `<groupId>-structured-property-cleanup`). */
   readonly cleanupGroupId?: string;
+  /** Deliveries of a proposal failing for an unknown reason before it is dead-lettered (default 5). */
+  readonly maxAttempts?: number;
+  /** The log's message-size limit (MAX_MESSAGE_BYTES; default 5 MiB), see changeLogRecord. */
+  readonly maxMessageBytes?: number;
 }
 
 export interface PersistenceService {
   readonly ready: Promise<void>;
+  /** The proposal consumer's failure state (retrying a dependency, dead letters so far). */
+  failures(): ConsumerFailureState;
   stop(): Promise<void>;
 }
 
@@ -57,12 +76,24 @@ export async function startPersistence(deps: PersistenceDeps): Promise<Persisten
     { name: topics.metadataChangeLogTimeseries, retentionMs: 90 * 24 * 60 * 60 * 1000 },
   ]);
 
+  // A proposal that can never be applied becomes a FailedMetadataChangeProposal, with its outcome.
+  const policy = new FailurePolicy({
+    groupId: deps.groupId,
+    logger,
+    deadLetters: proposalDeadLetters({
+      log,
+      topic: topics.failedMetadataChangeProposal,
+      outcomes: deps.outcomes,
+      ...(deps.decoder === undefined ? {} : { decoder: deps.decoder }),
+    }),
+    ...(deps.maxAttempts === undefined ? {} : { maxAttempts: deps.maxAttempts }),
+  });
   const consumer: Consumer = await log.consume({
     groupId: deps.groupId,
     topics: [topics.metadataChangeProposal],
     fromBeginning: true,
     maxBatchSize: deps.maxBatchSize,
-    handler: (batch) => handleBatch(batch, deps),
+    handler: policy.wrap((batch) => handleBatch(batch, deps)),
     onError: (error, where) =>
       logger.error({ err: error, ...where }, 'proposal batch failed; it will be redelivered'),
   });
@@ -71,11 +102,13 @@ export async function startPersistence(deps: PersistenceDeps): Promise<Persisten
     store: deps.store,
     topics,
     logger: logger.child({ worker: 'structured-property-cleanup' }),
-    groupId: deps.cleanupGroupId ?? `${deps.groupId}-structured-property-cleanup`,
+    groupId: deps.cleanupGroupId ?? cleanupGroupOf(deps.groupId),
+    ...(deps.maxAttempts === undefined ? {} : { maxAttempts: deps.maxAttempts }),
     ...(deps.decoder === undefined ? {} : { decoder: deps.decoder }),
   });
   return {
     ready: Promise.all([consumer.ready, cleanup.ready]).then(() => undefined),
+    failures: () => policy.state,
     stop: async () => {
       await cleanup.stop();
       await consumer.stop();
@@ -91,28 +124,63 @@ async function handleBatch(batch: RecordBatch, deps: PersistenceDeps): Promise<v
     ...(deps.propertyNames === undefined ? {} : { propertyNames: deps.propertyNames }),
     logger: deps.logger,
   });
+  // The proposals' headers by request id: who waits for each outcome, which HTTP request sent each.
+  const sent = new Map(batch.records.map((r) => [requestIdOf(r), r.headers]));
   const positions = await emit(effects, deps);
   await deps.outcomes.publish(
     effects.outcomes.map((o) => {
       const changeLogs = positions.get(o.requestId);
-      return changeLogs ? { ...o, changeLogs } : o;
+      const replyTo = sent.get(o.requestId)?.[PROPOSAL_HEADERS.replyTo];
+      return { ...o, ...(changeLogs ? { changeLogs } : {}), ...(replyTo ? { replyTo } : {}) };
     }),
   );
-  if (effects.failed.length > 0) {
-    deps.logger.warn(
-      {
-        topic: batch.topic,
-        partition: batch.partition,
-        offset: first.offset,
-        failed: effects.failed.map((f) => f.error),
-      },
-      'proposals rejected',
-    );
+  for (const outcome of effects.outcomes) {
+    const httpRequestId = sent.get(outcome.requestId)?.[PROPOSAL_HEADERS.httpRequestId];
+    const line = {
+      topic: batch.topic,
+      partition: batch.partition,
+      requestId: outcome.requestId,
+      ...(httpRequestId ? { httpRequestId } : {}),
+      urn: outcome.urn,
+      aspectName: outcome.aspectName,
+      status: outcome.status,
+    };
+    if (outcome.ok) deps.logger.debug(line, 'proposal applied');
+    else deps.logger.warn({ ...line, code: outcome.code, reason: outcome.message }, 'proposal rejected');
   }
   deps.logger.debug(
     { topic: batch.topic, partition: batch.partition, offset: first.offset, count: batch.records.length },
     'proposal batch applied',
   );
+}
+
+/**
+ * A change log as a record. The gateway refuses writes whose change log could not fit in the log, but a
+ * patch can grow a value past that, or the limit can have been lowered since the previous value was
+ * written: then the previous value and system metadata are left out (consumers here read the store, not
+ * the previous value) rather than making a record the log refuses. What still does not fit is refused by
+ * the log, and the proposal is dead-lettered.
+ */
+function changeLogRecord(
+  { mcl, requestId, userAgent, httpRequestId }: OwnedChangeLog,
+  schemaId: number,
+  deps: PersistenceDeps,
+): ProduceRecord {
+  const headers = {
+    [CHANGE_LOG_HEADERS.requestId]: requestId,
+    ...(userAgent ? { [CHANGE_LOG_HEADERS.userAgent]: userAgent } : {}),
+    ...(httpRequestId ? { [CHANGE_LOG_HEADERS.httpRequestId]: httpRequestId } : {}),
+  };
+  const key = mcl.entityUrn ?? '';
+  const record = { key, value: encodeMcl(mcl, schemaId), headers };
+  const limit = deps.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  if (recordBytes(record) <= limit || mcl.previousAspectValue === undefined) return record;
+  const { previousAspectValue: _value, previousSystemMetadata: _metadata, ...without } = mcl;
+  deps.logger.warn(
+    { urn: key, aspect: mcl.aspectName, requestId, bytes: recordBytes(record), limit },
+    'change log left out the previous value: with it the record exceeds the message-size limit',
+  );
+  return { key, value: encodeMcl(without, schemaId), headers };
 }
 
 /** Makes the batch's change logs and failures durable; returns the change-log positions per request id. */
@@ -127,14 +195,7 @@ async function emit(effects: ProposalEffects, deps: PersistenceDeps): Promise<Ma
     if (owned.length === 0) return;
     const placed = await log.produce(
       topic,
-      owned.map(({ mcl, requestId, userAgent }) => ({
-        key: mcl.entityUrn ?? '',
-        value: encodeMcl(mcl, schemaId),
-        headers: {
-          [CHANGE_LOG_HEADERS.requestId]: requestId,
-          ...(userAgent ? { [CHANGE_LOG_HEADERS.userAgent]: userAgent } : {}),
-        },
-      })),
+      owned.map((o) => changeLogRecord(o, schemaId, deps)),
     );
     placed.forEach((position, i) => {
       const requestId = owned[i]!.requestId;

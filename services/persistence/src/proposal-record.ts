@@ -21,6 +21,8 @@ export type DecodedProposal =
       readonly systemOperation: boolean;
       /** The user agent of the request that sent it (PROPOSAL_HEADERS.userAgent), for the change log. */
       readonly userAgent?: string;
+      /** The HTTP request that sent it (PROPOSAL_HEADERS.httpRequestId), for the change log's logs. */
+      readonly httpRequestId?: string;
       readonly time: number;
       readonly mcp: MetadataChangeProposal;
       readonly proposal: CheckedProposal;
@@ -33,6 +35,11 @@ export type DecodedProposal =
     }
   | { readonly kind: 'undecodable'; readonly requestId: string; readonly reason: string };
 
+/** A proposal record's idempotency key: its request id header, else its log position. */
+export function requestIdOf(record: LogRecord): string {
+  return record.headers[PROPOSAL_HEADERS.requestId] ?? `${record.topic}-${record.partition}-${record.offset}`;
+}
+
 /** Our fixed schema ids only: records of producers that registered elsewhere need a resolver. */
 const fixedIdDecoder = createEventDecoder(fixedSchemaResolver);
 
@@ -44,8 +51,7 @@ export async function decodeProposalRecord(
   record: LogRecord,
   decoder: EventDecoder = fixedIdDecoder,
 ): Promise<DecodedProposal> {
-  const requestId =
-    record.headers[PROPOSAL_HEADERS.requestId] ?? `${record.topic}-${record.partition}-${record.offset}`;
+  const requestId = requestIdOf(record);
   let mcp: MetadataChangeProposal;
   try {
     mcp = await decoder.decode('metadataChangeProposal', record.value);
@@ -68,12 +74,14 @@ export async function decodeProposalRecord(
     const actor = record.headers[PROPOSAL_HEADERS.actor] ?? DEFAULT_ACTOR;
     const systemOperation = record.headers[PROPOSAL_HEADERS.systemOperation] === 'true';
     const userAgent = record.headers[PROPOSAL_HEADERS.userAgent];
+    const httpRequestId = record.headers[PROPOSAL_HEADERS.httpRequestId];
     return {
       kind: 'checked',
       requestId,
       actor,
       systemOperation,
       ...(userAgent ? { userAgent } : {}),
+      ...(httpRequestId ? { httpRequestId } : {}),
       time: record.timestamp,
       mcp,
       proposal,

@@ -13,7 +13,14 @@ import {
   type TopicNames,
 } from '@catalog/events';
 import { parseUrn } from '@catalog/model';
-import { proposalRecord, SYSTEM_ACTOR, type Logger } from '@catalog/runtime';
+import {
+  deadLetterTopicOf,
+  FailurePolicy,
+  proposalRecord,
+  recordDeadLetters,
+  SYSTEM_ACTOR,
+  type Logger,
+} from '@catalog/runtime';
 import { structuredPropertyHolders, type AspectStore } from '@catalog/store';
 
 const PROPERTY_ENTITY = 'structuredProperty';
@@ -31,6 +38,8 @@ export interface StructuredPropertyCleanupDeps {
   readonly groupId: string;
   /** Decodes change logs of producers that registered elsewhere; default: our fixed ids only. */
   readonly decoder?: EventDecoder;
+  /** Deliveries of a record failing for an unknown reason before it is dead-lettered (default 5). */
+  readonly maxAttempts?: number;
 }
 
 export interface StructuredPropertyCleanup {
@@ -56,11 +65,18 @@ export interface StructuredPropertyCleanup {
 export async function startStructuredPropertyCleanup(
   deps: StructuredPropertyCleanupDeps,
 ): Promise<StructuredPropertyCleanup> {
+  await deps.log.ensureTopics([{ name: deadLetterTopicOf(deps.groupId) }]);
+  const policy = new FailurePolicy({
+    groupId: deps.groupId,
+    logger: deps.logger,
+    deadLetters: recordDeadLetters(deps.log, deps.groupId),
+    ...(deps.maxAttempts === undefined ? {} : { maxAttempts: deps.maxAttempts }),
+  });
   const consumer: Consumer = await deps.log.consume({
     groupId: deps.groupId,
     topics: [deps.topics.metadataChangeLogVersioned],
     fromBeginning: true,
-    handler: (batch) => handleBatch(batch, deps),
+    handler: policy.wrap((batch) => handleBatch(batch, deps)),
     onError: (error, where) =>
       deps.logger.error(
         { err: error, ...where },

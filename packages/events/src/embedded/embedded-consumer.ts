@@ -121,6 +121,22 @@ export class EmbeddedConsumer implements Consumer, GroupMember {
     const position = db.committed(groupId, row.id, tp.partition) ?? db.earliestOffset(row.id, tp.partition);
     const stored = db.fetch(row.id, tp.partition, position, this.maxBatchSize);
     if (stored.length === 0) return { kind: 'idle', seen };
+    const logStart = stored[0]?.offset ?? position;
+    if (logStart > position) {
+      // Retention deleted records this group never read (Kafka semantics): carry on from the log start,
+      // as Kafka's auto.offset.reset=earliest does, and say what was lost.
+      this.context.logger.warn(
+        {
+          groupId,
+          topic: tp.topic,
+          partition: tp.partition,
+          committed: position,
+          logStart,
+          skipped: logStart - position,
+        },
+        'committed offset is below the log start (records deleted by retention); continuing from the log start',
+      );
+    }
     const records: LogRecord[] = stored.map((r) => ({
       topic: tp.topic,
       partition: tp.partition,

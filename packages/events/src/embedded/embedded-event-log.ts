@@ -1,4 +1,4 @@
-import { positiveInteger, validateRecord } from '../record-checks.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, positiveInteger, validateRecord } from '../record-checks.js';
 import { resolve } from 'node:path';
 import { BroadcastChannel } from 'node:worker_threads';
 import { silentLogger, type EventLogLogger } from '../event-log-logger.js';
@@ -17,6 +17,7 @@ import { GroupCoordinator } from './group-coordinator.js';
 import { LogDatabase, type Durability, type PlacedRecord, type TopicRow } from './log-database.js';
 import { formatOffset } from './offsets.js';
 import { ProduceQueue } from './produce-queue.js';
+import { RetentionEnforcer } from './retention-enforcer.js';
 import { TopicSignals } from './topic-signals.js';
 
 export interface EmbeddedEventLogOptions {
@@ -29,10 +30,34 @@ export interface EmbeddedEventLogOptions {
   readonly logger?: EventLogLogger;
   /** How often idle consumers look for records written by another process. Default 100 ms. */
   readonly pollIntervalMs?: number;
-  /** How often records past their topic's retention are deleted. Default 60 s. */
+  /**
+   * How often records past their topic's retention are deleted (see RetentionEnforcer). Default 60 s.
+   * 0 leaves enforcement to another connection to the same file (one per process is enough), and so
+   * does the one-off conversion of an older file to incremental vacuum.
+   */
   readonly retentionCheckIntervalMs?: number;
+  /**
+   * Retention of a topic created without one (a TopicSpec without retentionMs, or auto-created).
+   * Default 7 days, Kafka's broker default that the ecosystem's topics rely on.
+   */
+  readonly defaultRetentionMs?: number;
+  /** Size bound per partition of a topic created without one. Default -1 (unbounded), as Kafka's. */
+  readonly defaultRetentionBytes?: number;
+  /**
+   * Retention by topic name, from configuration: it wins over a TopicSpec's and is written to topics that
+   * already exist when the log opens (so a file from an older release, whose topics were created
+   * without a retention, gets one).
+   */
+  readonly topicRetention?: Readonly<Record<string, TopicRetention>>;
+  /** Records deleted per retention step (one short write transaction). Default 5000. */
+  readonly retentionChunkRows?: number;
   /** How long a write waits for another process holding the file's write lock. Default 5 s. */
   readonly busyTimeoutMs?: number;
+  /**
+   * The message-size limit (MAX_MESSAGE_BYTES): a larger record is refused with RecordTooLargeError, as
+   * Kafka's topics refuse one, so both families accept exactly the same writes. Default 5242880.
+   */
+  readonly maxMessageBytes?: number;
   /** Records per batch when the consumer does not say. Default 500. */
   readonly maxBatchSize?: number;
   /** Redelivery backoff after a handler error: starts here and doubles. Default 100 ms. */
@@ -45,6 +70,14 @@ export interface EmbeddedEventLogOptions {
    */
   readonly autoCheckpointPages?: number;
 }
+
+/** A topic's bounds; an absent field falls back to the TopicSpec's, then to the log's default. */
+export interface TopicRetention {
+  readonly retentionMs?: number;
+  readonly retentionBytes?: number;
+}
+
+const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Opens (creating if needed) the embedded event log in `options.directory`. */
 export async function openEmbeddedEventLog(options: EmbeddedEventLogOptions): Promise<EmbeddedEventLog> {
@@ -66,7 +99,10 @@ export class EmbeddedEventLog implements EventLog {
   private readonly consumerContext: EmbeddedConsumerContext;
   private readonly defaultPartitions: number;
   private readonly logger: EventLogLogger;
-  private readonly retentionTimer: NodeJS.Timeout;
+  private readonly maxMessageBytes: number;
+  private readonly retention: RetentionEnforcer;
+  private readonly defaultRetention: Required<TopicRetention>;
+  private readonly topicRetention: Readonly<Record<string, TopicRetention>>;
   /**
    * Wake consumers of the same log file in the process's other threads (e.g. an indexer worker): one
    * channel per topic, so a produce wakes only the threads that use the topic.
@@ -77,6 +113,10 @@ export class EmbeddedEventLog implements EventLog {
 
   constructor(options: EmbeddedEventLogOptions) {
     this.defaultPartitions = positiveInteger(options.defaultPartitions ?? 1, 'defaultPartitions');
+    this.maxMessageBytes = positiveInteger(
+      options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+      'maxMessageBytes',
+    );
     this.logger = options.logger ?? silentLogger;
     this.db = new LogDatabase(
       options.directory,
@@ -98,12 +138,34 @@ export class EmbeddedEventLog implements EventLog {
       retryInitialMs: options.retryInitialMs ?? 100,
       retryMaxMs: options.retryMaxMs ?? 5000,
     };
-    this.retentionTimer = setInterval(
-      () => this.runRetentionSafely(),
-      options.retentionCheckIntervalMs ?? 60_000,
-    );
-    // Retention must not keep a process alive on its own.
-    this.retentionTimer.unref();
+    this.defaultRetention = {
+      retentionMs: retentionValue(options.defaultRetentionMs ?? DEFAULT_RETENTION_MS, 'defaultRetentionMs'),
+      retentionBytes: retentionValue(options.defaultRetentionBytes ?? -1, 'defaultRetentionBytes'),
+    };
+    this.topicRetention = options.topicRetention ?? {};
+    for (const [name, bounds] of Object.entries(this.topicRetention)) {
+      if (bounds.retentionMs !== undefined) retentionValue(bounds.retentionMs, `retentionMs of ${name}`);
+      if (bounds.retentionBytes !== undefined)
+        retentionValue(bounds.retentionBytes, `retentionBytes of ${name}`);
+      const existing = this.storedTopic(name);
+      if (existing) this.topics.set(name, existing);
+    }
+    const checkIntervalMs = options.retentionCheckIntervalMs ?? 60_000;
+    this.retention = new RetentionEnforcer(this.db, this.logger, {
+      intervalMs: checkIntervalMs,
+      chunkRows: positiveInteger(options.retentionChunkRows ?? 5000, 'retentionChunkRows'),
+      vacuumChunkPages: 1024,
+    });
+    if (checkIntervalMs > 0) {
+      const conversion = this.db.ensureIncrementalVacuum();
+      if (conversion) {
+        this.logger.info(
+          { ...conversion },
+          'event log file rebuilt once for incremental vacuum (it was created without it)',
+        );
+      }
+      this.retention.start();
+    }
     this.channelPrefix = `catalog-event-log:${resolve(options.directory)}:`;
     this.logger.info({ directory: options.directory }, 'embedded event log opened');
   }
@@ -115,8 +177,8 @@ export class EmbeddedEventLog implements EventLog {
         spec.partitions ?? this.defaultPartitions,
         `partitions of ${spec.name}`,
       );
-      const existing = this.topics.get(spec.name) ?? this.db.topic(spec.name);
-      const row = existing ?? this.db.createTopic(spec.name, partitions, spec.retentionMs ?? -1);
+      const existing = this.topics.get(spec.name) ?? this.storedTopic(spec.name);
+      const row = existing ?? this.createTopic(spec.name, partitions, spec);
       this.topics.set(spec.name, row);
     }
   }
@@ -127,7 +189,7 @@ export class EmbeddedEventLog implements EventLog {
     const row = this.topic(topic);
     const now = Date.now();
     const placed: PlacedRecord[] = records.map((record) => {
-      validateRecord(record);
+      validateRecord(record, topic, this.maxMessageBytes);
       return {
         topicId: row.id,
         partition: partitionForKey(record.key, row.partitions),
@@ -144,6 +206,10 @@ export class EmbeddedEventLog implements EventLog {
     if (options.topics.length === 0) throw new RangeError('consume needs at least one topic');
     // A group without a committed offset starts at the earliest record or the current end, decided now and
     // stored, so records produced once `ready` resolves are never skipped, even across a restart.
+    // An ephemeral group starts afresh: what an earlier consumer of it left (it died unstopped) is dropped.
+    if (options.ephemeral && this.coordinator.memberCount(options.groupId) === 0) {
+      this.db.deleteGroup(options.groupId);
+    }
     for (const name of options.topics) {
       const row = this.topic(name);
       for (let partition = 0; partition < row.partitions; partition++) {
@@ -157,6 +223,9 @@ export class EmbeddedEventLog implements EventLog {
     const consumer = new EmbeddedConsumer(this.consumerContext, options, (stopped) => {
       this.consumers.delete(stopped);
       this.coordinator.leave(options.groupId, stopped);
+      if (options.ephemeral && this.coordinator.memberCount(options.groupId) === 0) {
+        this.db.deleteGroup(options.groupId);
+      }
     });
     this.consumers.add(consumer);
     this.coordinator.join(options.groupId, consumer);
@@ -171,8 +240,9 @@ export class EmbeddedEventLog implements EventLog {
     for (let partition = 0; partition < row.partitions; partition++) {
       const end = this.db.endOffset(row.id, partition);
       const offset = committed.get(partition);
-      // Without a committed offset, everything still stored is pending.
-      const from = offset ?? this.db.earliestOffset(row.id, partition);
+      // Without a committed offset, everything still stored is pending; below the log start (retention
+      // deleted records the group never read), only what is still stored is.
+      const from = Math.max(offset ?? 0, this.db.earliestOffset(row.id, partition));
       lags.push({
         partition,
         offset: offset === undefined ? '-1' : formatOffset(offset),
@@ -183,16 +253,31 @@ export class EmbeddedEventLog implements EventLog {
     return lags;
   }
 
-  /** Deletes records older than their topic's retention (by record timestamp, as Kafka does); returns the count. */
+  /**
+   * Applies every topic's retention now, as the background pass does: records older than the topic's
+   * retentionMs (by record timestamp, as Kafka does) or beyond its retentionBytes go, oldest first.
+   * Resolves with how many records were deleted.
+   */
   async runRetention(now: number = Date.now()): Promise<number> {
     this.assertOpen();
-    return this.db.deleteExpired(now);
+    return (await this.retention.runOnce(now)).deleted;
+  }
+
+  /** The database file's size in bytes (without its WAL), for tests and operations. */
+  fileBytes(): number {
+    this.assertOpen();
+    return this.db.fileBytes();
+  }
+
+  async ping(): Promise<void> {
+    this.assertOpen();
+    this.db.ping();
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    clearInterval(this.retentionTimer);
+    await this.retention.stop();
     await Promise.all([...this.consumers].map((c) => c.stop()));
     await this.queue.drained();
     for (const channel of this.channels.values()) channel.close();
@@ -205,9 +290,43 @@ export class EmbeddedEventLog implements EventLog {
     const cached = this.topics.get(name);
     if (cached) return cached;
     if (name.length === 0) throw new RangeError('topic name must not be empty');
-    const row = this.db.topic(name) ?? this.db.createTopic(name, this.defaultPartitions, -1);
+    const row = this.storedTopic(name) ?? this.createTopic(name, this.defaultPartitions, {});
     this.topics.set(name, row);
     return row;
+  }
+
+  /** Creates a topic with its retention: the configured one, else the spec's, else the default. */
+  private createTopic(name: string, partitions: number, spec: TopicRetention): TopicRow {
+    const configured = this.topicRetention[name];
+    return this.db.createTopic(
+      name,
+      partitions,
+      retentionValue(
+        configured?.retentionMs ?? spec.retentionMs ?? this.defaultRetention.retentionMs,
+        `retentionMs of ${name}`,
+      ),
+      retentionValue(
+        configured?.retentionBytes ?? spec.retentionBytes ?? this.defaultRetention.retentionBytes,
+        `retentionBytes of ${name}`,
+      ),
+    );
+  }
+
+  /** A topic another connection created, with its configured retention. */
+  private storedTopic(name: string): TopicRow | undefined {
+    const row = this.db.topic(name);
+    return row && this.withConfiguredRetention(row);
+  }
+
+  /** Writes the configured retention of an existing topic over what it was created with. */
+  private withConfiguredRetention(row: TopicRow): TopicRow {
+    const configured = this.topicRetention[row.name];
+    if (!configured) return row;
+    return this.db.setTopicRetention(
+      row,
+      configured.retentionMs ?? row.retentionMs,
+      configured.retentionBytes ?? row.retentionBytes,
+    );
   }
 
   /** The topic's cross-thread channel; any message on it means "records were produced". */
@@ -231,16 +350,14 @@ export class EmbeddedEventLog implements EventLog {
     }
   }
 
-  private runRetentionSafely(): void {
-    try {
-      const deleted = this.db.deleteExpired(Date.now());
-      if (deleted > 0) this.logger.info({ deleted }, 'expired records deleted');
-    } catch (error) {
-      this.logger.warn({ err: error }, 'retention cleanup failed; will retry');
-    }
-  }
-
   private assertOpen(): void {
     if (this.closed) throw new Error('the event log is closed');
   }
+}
+
+/** A retention bound: -1 (none) or a non-negative integer. */
+function retentionValue(value: number, name: string): number {
+  if (!Number.isSafeInteger(value) || value < -1)
+    throw new RangeError(`${name} must be -1 or a non-negative integer, got ${value}`);
+  return value;
 }

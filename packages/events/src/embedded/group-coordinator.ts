@@ -39,6 +39,11 @@ export class GroupCoordinator {
     this.rebalance(groupId);
   }
 
+  /** How many members the group has in this process. */
+  memberCount(groupId: string): number {
+    return this.members.get(groupId)?.length ?? 0;
+  }
+
   /** Runs `work` with the partition to itself within the group; callers queue in arrival order. */
   async withPartition<T>(groupId: string, tp: TopicPartition, work: () => Promise<T>): Promise<T> {
     const key = slotKey(groupId, tp);

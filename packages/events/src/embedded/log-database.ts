@@ -20,6 +20,39 @@ export interface TopicRow {
   readonly name: string;
   readonly partitions: number;
   readonly retentionMs: number;
+  /** Size bound per partition (see recordBytesSql); -1 unbounded. */
+  readonly retentionBytes: number;
+}
+
+/** What one retention step removed from the head of a partition. */
+export interface TrimStep {
+  readonly deleted: number;
+  readonly bytes: number;
+  /** True when the step stopped at its row limit: more may be due. */
+  readonly more: boolean;
+}
+
+/** The one-off rebuild of a file created before incremental vacuum (see ensureIncrementalVacuum). */
+export interface VacuumConversion {
+  readonly bytesBefore: number;
+  readonly bytesAfter: number;
+}
+
+/**
+ * The bytes a record counts for against its topic's `retentionBytes`: key, value and headers, plus a
+ * fixed share for its offset, timestamp and row overhead. The same sum in SQL and in JS, so the running
+ * total kept per partition matches what a recount finds.
+ */
+export const RECORD_OVERHEAD_BYTES = 32;
+const RECORD_BYTES_SQL = `(length(CAST(key AS BLOB)) + length(value) + coalesce(length(CAST(headers AS BLOB)), 0) + ${RECORD_OVERHEAD_BYTES})`;
+
+function storedRecordBytes(key: string, value: Buffer, headers: string | null): number {
+  return (
+    Buffer.byteLength(key) +
+    value.length +
+    (headers === null ? 0 : Buffer.byteLength(headers)) +
+    RECORD_OVERHEAD_BYTES
+  );
 }
 
 export interface StoredRecord {
@@ -43,14 +76,17 @@ CREATE TABLE IF NOT EXISTS topics (
   id INTEGER PRIMARY KEY,
   name TEXT NOT NULL UNIQUE,
   partitions INTEGER NOT NULL,
-  retention_ms INTEGER NOT NULL DEFAULT -1
+  retention_ms INTEGER NOT NULL DEFAULT -1,
+  retention_bytes INTEGER NOT NULL DEFAULT -1
 );
 -- The next offset per partition: kept apart from the records because retention deletes records,
--- and offsets must never be reused.
+-- and offsets must never be reused. bytes: what the partition's records count for against
+-- retention_bytes, kept current by appends and retention; NULL (a file from before it) = recount.
 CREATE TABLE IF NOT EXISTS partition_ends (
   topic_id INTEGER NOT NULL,
   partition INTEGER NOT NULL,
   next_offset INTEGER NOT NULL,
+  bytes INTEGER,
   PRIMARY KEY (topic_id, partition)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS records (
@@ -72,6 +108,36 @@ CREATE TABLE IF NOT EXISTS group_offsets (
 ) WITHOUT ROWID;
 `;
 
+interface TopicTableRow {
+  id: number;
+  name: string;
+  partitions: number;
+  retention_ms: number;
+  retention_bytes: number;
+}
+
+function toTopicRow(row: TopicTableRow): TopicRow {
+  return {
+    id: row.id,
+    name: row.name,
+    partitions: row.partitions,
+    retentionMs: row.retention_ms,
+    retentionBytes: row.retention_bytes,
+  };
+}
+
+/** Adds the columns of this layout to a file created before them (in one transaction, so racing openers agree). */
+function addMissingColumns(db: Database.Database): void {
+  const columns = (table: string) =>
+    new Set((db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name));
+  db.transaction(() => {
+    if (!columns('topics').has('retention_bytes'))
+      db.exec('ALTER TABLE topics ADD COLUMN retention_bytes INTEGER NOT NULL DEFAULT -1');
+    if (!columns('partition_ends').has('bytes'))
+      db.exec('ALTER TABLE partition_ends ADD COLUMN bytes INTEGER');
+  }).immediate();
+}
+
 interface RecordRow {
   offset: number;
   key: string;
@@ -82,21 +148,47 @@ interface RecordRow {
 
 function prepareStatements(db: Database.Database) {
   return {
-    topicByName: db.prepare<[string], { id: number; name: string; partitions: number; retention_ms: number }>(
-      'SELECT id, name, partitions, retention_ms FROM topics WHERE name = ?',
+    topicByName: db.prepare<[string], TopicTableRow>(
+      'SELECT id, name, partitions, retention_ms, retention_bytes FROM topics WHERE name = ?',
     ),
-    insertTopic: db.prepare<[string, number, number]>(
-      'INSERT INTO topics (name, partitions, retention_ms) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING',
+    insertTopic: db.prepare<[string, number, number, number]>(
+      `INSERT INTO topics (name, partitions, retention_ms, retention_bytes) VALUES (?, ?, ?, ?)
+       ON CONFLICT (name) DO NOTHING`,
     ),
-    topicsWithRetention: db.prepare<[], { id: number; retention_ms: number }>(
-      'SELECT id, retention_ms FROM topics WHERE retention_ms >= 0',
+    setTopicRetention: db.prepare<[number, number, number]>(
+      'UPDATE topics SET retention_ms = ?, retention_bytes = ? WHERE id = ?',
+    ),
+    topicsWithRetention: db.prepare<[], TopicTableRow>(
+      `SELECT id, name, partitions, retention_ms, retention_bytes FROM topics
+       WHERE retention_ms >= 0 OR retention_bytes >= 0 ORDER BY id`,
+    ),
+    head: db.prepare<[number, number, number], { offset: number; timestamp: number; bytes: number }>(
+      `SELECT offset, timestamp, ${RECORD_BYTES_SQL} AS bytes FROM records
+       WHERE topic_id = ? AND partition = ? ORDER BY offset LIMIT ?`,
+    ),
+    partitionBytes: db.prepare<[number, number], { bytes: number | null }>(
+      'SELECT bytes FROM partition_ends WHERE topic_id = ? AND partition = ?',
+    ),
+    countBytes: db.prepare<[number, number], { bytes: number }>(
+      `SELECT coalesce(sum(${RECORD_BYTES_SQL}), 0) AS bytes FROM records WHERE topic_id = ? AND partition = ?`,
+    ),
+    setPartitionBytes: db.prepare<[number, number, number]>(
+      'UPDATE partition_ends SET bytes = ? WHERE topic_id = ? AND partition = ?',
+    ),
+    decrementPartitionBytes: db.prepare<[number, number, number]>(
+      'UPDATE partition_ends SET bytes = bytes - ? WHERE topic_id = ? AND partition = ?',
+    ),
+    deleteHead: db.prepare<[number, number, number]>(
+      'DELETE FROM records WHERE topic_id = ? AND partition = ? AND offset < ?',
     ),
     partitionEnd: db.prepare<[number, number], { next_offset: number }>(
       'SELECT next_offset FROM partition_ends WHERE topic_id = ? AND partition = ?',
     ),
-    setPartitionEnd: db.prepare<[number, number, number]>(
-      `INSERT INTO partition_ends (topic_id, partition, next_offset) VALUES (?, ?, ?)
-       ON CONFLICT (topic_id, partition) DO UPDATE SET next_offset = excluded.next_offset`,
+    // NULL bytes stay NULL (NULL + n): a file from before the column is recounted by retention.
+    setPartitionEnd: db.prepare<[number, number, number, number]>(
+      `INSERT INTO partition_ends (topic_id, partition, next_offset, bytes) VALUES (?, ?, ?, ?)
+       ON CONFLICT (topic_id, partition) DO UPDATE SET next_offset = excluded.next_offset,
+         bytes = partition_ends.bytes + excluded.bytes`,
     ),
     insertRecord: db.prepare<[number, number, number, string, Buffer, string | null, number]>(
       'INSERT INTO records (topic_id, partition, offset, key, value, headers, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -122,7 +214,8 @@ function prepareStatements(db: Database.Database) {
       `INSERT INTO group_offsets (group_id, topic_id, partition, next_offset) VALUES (?, ?, ?, ?)
        ON CONFLICT (group_id, topic_id, partition) DO NOTHING`,
     ),
-    deleteOlder: db.prepare<[number, number]>('DELETE FROM records WHERE topic_id = ? AND timestamp < ?'),
+    deleteGroup: db.prepare<[string]>('DELETE FROM group_offsets WHERE group_id = ?'),
+    ping: db.prepare('SELECT 1'),
   };
 }
 
@@ -139,6 +232,15 @@ export class LogDatabase {
   private readonly statements: ReturnType<typeof prepareStatements>;
   private readonly appendTransaction: (placed: readonly PlacedRecord[]) => number[];
   private readonly commitsTransaction: () => void;
+  private readonly trimTransaction: Database.Transaction<
+    (
+      topicId: number,
+      partition: number,
+      cutoff: number | undefined,
+      maxBytes: number | undefined,
+      limit: number,
+    ) => TrimStep
+  >;
   /** Deferred commits by group/topic/partition; reads of this connection see them at once. */
   private readonly deferred = new Map<string, DeferredCommit>();
 
@@ -152,24 +254,29 @@ export class LogDatabase {
     // The size limit truncates the WAL after.
     this.db.pragma(`wal_autocheckpoint = ${checkpointPages(autoCheckpointPages)}`);
     this.db.pragma('journal_size_limit = 67108864');
+    // Pages freed by retention go back to the file system (see releaseFreePages). It only takes effect on
+    // a file with no tables yet; an older file is converted once by ensureIncrementalVacuum.
+    this.db.pragma('auto_vacuum = INCREMENTAL');
     this.db.exec(SCHEMA);
+    addMissingColumns(this.db);
     this.statements = prepareStatements(this.db);
     // IMMEDIATE takes the write lock up front: a deferred transaction that reads the partition end and then
     // upgrades to write could fail with SQLITE_BUSY against another process instead of waiting.
     const append = this.db.transaction((placed: readonly PlacedRecord[]): number[] => {
-      const ends = new Map<string, { topicId: number; partition: number; next: number }>();
+      const ends = new Map<string, { topicId: number; partition: number; next: number; bytes: number }>();
       const offsets: number[] = [];
       for (const { topicId, partition, record, timestamp } of placed) {
         const slot = `${topicId}:${partition}`;
         let end = ends.get(slot);
         if (!end) {
           const next = this.statements.partitionEnd.get(topicId, partition)?.next_offset ?? 0;
-          end = { topicId, partition, next };
+          end = { topicId, partition, next, bytes: 0 };
           ends.set(slot, end);
         }
         const offset = end.next++;
         const headers =
           record.headers && Object.keys(record.headers).length > 0 ? JSON.stringify(record.headers) : null;
+        end.bytes += storedRecordBytes(record.key, record.value, headers);
         this.statements.insertRecord.run(
           topicId,
           partition,
@@ -182,7 +289,7 @@ export class LogDatabase {
         offsets.push(offset);
       }
       for (const end of ends.values())
-        this.statements.setPartitionEnd.run(end.topicId, end.partition, end.next);
+        this.statements.setPartitionEnd.run(end.topicId, end.partition, end.next, end.bytes);
       this.writeDeferred();
       return offsets;
     });
@@ -191,6 +298,39 @@ export class LogDatabase {
       this.deferred.clear();
       return offsets;
     };
+    this.trimTransaction = this.db.transaction(
+      (
+        topicId: number,
+        partition: number,
+        cutoff: number | undefined,
+        maxBytes: number | undefined,
+        limit: number,
+      ) => {
+        let held: number | undefined;
+        if (maxBytes !== undefined) {
+          const known = this.statements.partitionBytes.get(topicId, partition)?.bytes;
+          held = known ?? this.statements.countBytes.get(topicId, partition)?.bytes ?? 0;
+          if (known === null) this.statements.setPartitionBytes.run(held, topicId, partition);
+        }
+        const head = this.statements.head.all(topicId, partition, limit);
+        let upTo: number | undefined;
+        let freed = 0;
+        let deleted = 0;
+        for (const row of head) {
+          const expired = cutoff !== undefined && row.timestamp < cutoff;
+          const oversize = held !== undefined && maxBytes !== undefined && held - freed > maxBytes;
+          if (!expired && !oversize) break;
+          upTo = row.offset + 1;
+          freed += row.bytes;
+          deleted++;
+        }
+        if (upTo === undefined) return { deleted: 0, bytes: 0, more: false };
+        this.statements.deleteHead.run(topicId, partition, upTo);
+        if (held !== undefined) this.statements.setPartitionBytes.run(held - freed, topicId, partition);
+        else this.statements.decrementPartitionBytes.run(freed, topicId, partition);
+        return { deleted, bytes: freed, more: deleted === head.length && head.length === limit };
+      },
+    );
     const commits = this.db.transaction(() => this.writeDeferred());
     this.commitsTransaction = () => {
       commits.immediate();
@@ -206,15 +346,80 @@ export class LogDatabase {
   /** Reads a topic's row; undefined when it does not exist. */
   topic(name: string): TopicRow | undefined {
     const row = this.statements.topicByName.get(name);
-    return row && { id: row.id, name: row.name, partitions: row.partitions, retentionMs: row.retention_ms };
+    return row && toTopicRow(row);
   }
 
   /** Creates the topic unless it exists (another process may win the race), then returns the stored row. */
-  createTopic(name: string, partitions: number, retentionMs: number): TopicRow {
-    this.statements.insertTopic.run(name, partitions, retentionMs);
+  createTopic(name: string, partitions: number, retentionMs: number, retentionBytes: number): TopicRow {
+    this.statements.insertTopic.run(name, partitions, retentionMs, retentionBytes);
     const row = this.topic(name);
     if (!row) throw new Error(`topic ${name} vanished after creation`);
     return row;
+  }
+
+  /** Replaces a topic's retention; returns the updated row. */
+  setTopicRetention(topic: TopicRow, retentionMs: number, retentionBytes: number): TopicRow {
+    if (topic.retentionMs === retentionMs && topic.retentionBytes === retentionBytes) return topic;
+    this.statements.setTopicRetention.run(retentionMs, retentionBytes, topic.id);
+    return { ...topic, retentionMs, retentionBytes };
+  }
+
+  /** The topics that have a time or size bound. */
+  topicsWithRetention(): TopicRow[] {
+    return this.statements.topicsWithRetention.all().map(toTopicRow);
+  }
+
+  /**
+   * Deletes records from the head of a partition, oldest first, while they are older than `cutoff`
+   * (a timestamp; undefined: no time bound) or the partition holds more than `maxBytes` (undefined: no
+   * size bound); at most `limit` rows, in one short transaction. Only a prefix goes, never a record
+   * behind a younger one (Kafka's time retention likewise stops at the first segment that is not due),
+   * so the log start only moves forward and offsets stay contiguous from it.
+   */
+  trimHead(
+    topicId: number,
+    partition: number,
+    cutoff: number | undefined,
+    maxBytes: number | undefined,
+    limit: number,
+  ): TrimStep {
+    return this.trimTransaction.immediate(topicId, partition, cutoff, maxBytes, limit);
+  }
+
+  /**
+   * Rebuilds the file once (VACUUM) when it was created before incremental vacuum, so that freed pages
+   * can be returned later; undefined when there was nothing to do. Blocks while it runs, and needs free
+   * disk for a copy of the file.
+   */
+  ensureIncrementalVacuum(): VacuumConversion | undefined {
+    const mode = this.db.pragma('auto_vacuum', { simple: true });
+    if (mode === 2) return undefined;
+    const bytesBefore = this.fileBytes();
+    this.flushDeferredCommits();
+    this.db.pragma('auto_vacuum = INCREMENTAL');
+    this.db.exec('VACUUM');
+    return { bytesBefore, bytesAfter: this.fileBytes() };
+  }
+
+  /**
+   * Returns free pages to the file system, up to `maxPages`, once they are more than an eighth of the
+   * file (a smaller slack is reused by the next appends, which would only grow the file again).
+   * Returns how many pages were released. The file shrinks at the next checkpoint.
+   */
+  releaseFreePages(maxPages: number): number {
+    const free = Number(this.db.pragma('freelist_count', { simple: true }));
+    const total = Number(this.db.pragma('page_count', { simple: true }));
+    if (free < 256 || free * 8 < total) return 0;
+    const pages = Math.min(free, maxPages);
+    this.db.pragma(`incremental_vacuum(${pages})`);
+    return free - Number(this.db.pragma('freelist_count', { simple: true }));
+  }
+
+  /** The database file's size in bytes (pages times page size; the WAL not included). */
+  fileBytes(): number {
+    const pages = Number(this.db.pragma('page_count', { simple: true }));
+    const size = Number(this.db.pragma('page_size', { simple: true }));
+    return pages * size;
   }
 
   /** Appends records, and writes the deferred commits, in one transaction; returns the records' offsets in input order. */
@@ -287,13 +492,15 @@ export class LogDatabase {
     this.statements.initCommitted.run(groupId, topicId, partition, nextOffset);
   }
 
-  /** Deletes records older than each topic's retention; returns how many went. */
-  deleteExpired(now: number): number {
-    let deleted = 0;
-    for (const topic of this.statements.topicsWithRetention.all()) {
-      deleted += this.statements.deleteOlder.run(topic.id, now - topic.retention_ms).changes;
-    }
-    return deleted;
+  /** A trivial read: throws when the file can no longer be read (or the connection is closed). */
+  ping(): void {
+    this.statements.ping.get();
+  }
+
+  /** Forgets every position of a group (an ephemeral group's, when it starts and when it stops). */
+  deleteGroup(groupId: string): void {
+    for (const [key, c] of this.deferred) if (c.groupId === groupId) this.deferred.delete(key);
+    this.statements.deleteGroup.run(groupId);
   }
 
   close(): void {

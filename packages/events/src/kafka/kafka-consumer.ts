@@ -49,6 +49,8 @@ export class KafkaLogConsumer implements Consumer {
   private readonly maxBatchSize: number;
   private readonly log: Record<string, unknown>;
   private joined = false;
+  /** An ephemeral group's positions (next offset per partition): it commits nothing to the broker. */
+  private readonly positions = new Map<string, string>();
   private stopped = false;
   private stopping: Promise<void> | undefined;
   private restartBackoffMs: number;
@@ -86,7 +88,12 @@ export class KafkaLogConsumer implements Consumer {
   ): Promise<KafkaLogConsumer> {
     const pinned = options.fromBeginning
       ? new Map<string, string>()
-      : await startOffsets(settings.admin, options.groupId, [...new Set(options.topics)]);
+      : await startOffsets(
+          settings.admin,
+          options.groupId,
+          [...new Set(options.topics)],
+          options.ephemeral === true,
+        );
     const consumer = new KafkaLogConsumer(settings, options, pinned, onStopped);
     await consumer.consumer.connect();
     await consumer.consumer.subscribe({
@@ -101,12 +108,14 @@ export class KafkaLogConsumer implements Consumer {
     if (!/^\d+$/.test(offset)) throw new RangeError(`offset must be a non-negative integer, got ${offset}`);
     const state = this.state(topic, partition);
     state.generation += 1;
-    await this.serialized(state, () => this.consumer.commitOffsets([{ topic, partition, offset }]));
+    if (this.options.ephemeral) this.positions.set(tpKey(topic, partition), offset);
+    else await this.serialized(state, () => this.consumer.commitOffsets([{ topic, partition, offset }]));
     // Takes effect on this member's next fetch when it owns the partition; otherwise the commit carries it.
     this.consumer.seek({ topic, partition, offset });
   }
 
   async committed(topic: string): Promise<ReadonlyMap<number, string>> {
+    if (this.options.ephemeral) return this.ephemeralPositions(topic);
     const [entry] = await retryRetriable(() =>
       this.settings.admin.fetchOffsets({ groupId: this.options.groupId, topics: [topic] }),
     );
@@ -123,6 +132,7 @@ export class KafkaLogConsumer implements Consumer {
       try {
         // kafkajs waits for the batch in flight (which commits), then leaves the group.
         await this.consumer.disconnect();
+        if (this.options.ephemeral) await this.deleteGroup();
       } finally {
         this.markReady();
         this.onStopped(this);
@@ -146,6 +156,10 @@ export class KafkaLogConsumer implements Consumer {
    */
   private onJoin(assignment: Readonly<Record<string, readonly number[] | undefined>>): void {
     this.settings.logger.debug({ ...this.log, assignment }, 'joined consumer group');
+    if (this.options.ephemeral) {
+      this.resumeEphemeral(assignment);
+      return;
+    }
     if (this.joined) return;
     this.joined = true;
     const starts: { topic: string; partition: number; offset: string }[] = [];
@@ -171,6 +185,47 @@ export class KafkaLogConsumer implements Consumer {
         )
         .finally(() => this.markReady());
     });
+  }
+
+  /**
+   * Every join of an ephemeral group: nothing is committed, so without a seek kafkajs would start each
+   * partition at the end after a rejoin and skip what arrived meanwhile. The first join pins the ends
+   * taken at subscription; later ones resume where this member was.
+   */
+  private resumeEphemeral(assignment: Readonly<Record<string, readonly number[] | undefined>>): void {
+    for (const [topic, partitions] of Object.entries(assignment)) {
+      for (const partition of partitions ?? []) {
+        const key = tpKey(topic, partition);
+        const offset = this.positions.get(key) ?? this.pinned.get(key);
+        if (offset === undefined) continue;
+        this.positions.set(key, offset);
+        this.consumer.seek({ topic, partition, offset });
+      }
+    }
+    this.pinned.clear();
+    this.joined = true;
+    this.markReady();
+  }
+
+  private ephemeralPositions(topic: string): ReadonlyMap<number, string> {
+    const out = new Map<number, string>();
+    for (const [key, offset] of this.positions) {
+      const [name, partition] = key.split('\u0000');
+      if (name === topic) out.set(Number(partition), offset);
+    }
+    return out;
+  }
+
+  /** Removes an ephemeral group from the broker; a failure leaves it to the broker's own clean-up. */
+  private async deleteGroup(): Promise<void> {
+    try {
+      await retryRetriable(() => this.settings.admin.deleteGroups([this.options.groupId]));
+    } catch (error) {
+      this.settings.logger.warn(
+        { ...this.log, err: error },
+        'could not delete the ephemeral consumer group; the broker drops it once it expires',
+      );
+    }
   }
 
   private onCrash(payload: { readonly error: Error; readonly restart: boolean }): void {
@@ -208,6 +263,10 @@ export class KafkaLogConsumer implements Consumer {
     const commit = (next: bigint): Promise<unknown> =>
       this.serialized(state, async () => {
         if (moved()) return;
+        if (this.options.ephemeral) {
+          this.positions.set(tpKey(topic, partition), next.toString());
+          return;
+        }
         const offsets: Offsets = {
           topics: [{ topic, partitions: [{ partition, offset: next.toString() }] }],
         };
@@ -319,16 +378,17 @@ export class KafkaLogConsumer implements Consumer {
   }
 }
 
-/** For partitions where the group has no committed offset: the current end offset. */
+/** For partitions where the group has no committed offset (an ephemeral group: all): the current end offset. */
 async function startOffsets(
   admin: Admin,
   groupId: string,
   topics: readonly string[],
+  ignoreCommitted: boolean,
 ): Promise<Map<string, string>> {
   const starts = new Map<string, string>();
   const committed = await retryRetriable(() => admin.fetchOffsets({ groupId, topics: [...topics] }));
   for (const { topic, partitions } of committed) {
-    const missing = partitions.filter((p) => p.offset === '-1');
+    const missing = partitions.filter((p) => ignoreCommitted || p.offset === '-1');
     if (missing.length === 0) continue;
     const ends = await retryRetriable(() => admin.fetchTopicOffsets(topic));
     for (const p of missing) {

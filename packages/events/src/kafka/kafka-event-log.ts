@@ -1,4 +1,4 @@
-import { positiveInteger, validateRecord } from '../record-checks.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, positiveInteger, recordBytes, validateRecord } from '../record-checks.js';
 import { Kafka, Partitioners, type Admin, type Message, type Producer, type ProducerConfig } from 'kafkajs';
 import { silentLogger, type EventLogLogger } from '../event-log-logger.js';
 import { partitionForKey } from '../partitioner.js';
@@ -43,7 +43,10 @@ export interface KafkaEventLogOptions {
   readonly retryInitialMs?: number;
   /** Backoff ceiling. Default 5 s. */
   readonly retryMaxMs?: number;
-  /** max.message.bytes of created topics. Default 5242880, as the ecosystem's topics. */
+  /**
+   * max.message.bytes of created topics, and the size above which produce refuses a record itself
+   * (RecordTooLargeError). Default 5242880, as the ecosystem's topics.
+   */
   readonly maxMessageBytes?: number;
   /** Upper bound on the bytes of one produce request. Default 1 MiB. */
   readonly maxProduceBatchBytes?: number;
@@ -85,9 +88,11 @@ export class KafkaEventLog implements EventLog {
   private readonly partitionCounts = new Map<string, Promise<number>>();
   private readonly consumers = new Set<KafkaLogConsumer>();
   private readonly consumerSettings: KafkaConsumerSettings;
+  private readonly maxMessageBytes: number;
   private closed = false;
 
   constructor(private readonly options: KafkaEventLogOptions) {
+    this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     if (options.brokers.length === 0) throw new RangeError('at least one broker is required');
     positiveInteger(options.partitions, 'partitions');
     positiveInteger(options.replicationFactor, 'replicationFactor');
@@ -148,14 +153,13 @@ export class KafkaEventLog implements EventLog {
   async produce(topic: string, records: readonly ProduceRecord[]): Promise<readonly RecordPosition[]> {
     this.assertOpen();
     if (records.length === 0) return [];
-    for (const record of records) validateRecord(record);
+    for (const record of records) validateRecord(record, topic, this.maxMessageBytes);
     const partitions = await this.partitionCount(topic);
     const now = String(Date.now());
     const outgoing = records.map((record): OutgoingRecord => {
       const partition = partitionForKey(record.key, partitions);
       const headers = record.headers ?? {};
-      let size = 70 + Buffer.byteLength(record.key) + record.value.length;
-      for (const [name, value] of Object.entries(headers)) size += name.length + Buffer.byteLength(value);
+      const size = recordBytes(record);
       return {
         topic,
         partition,
@@ -202,6 +206,12 @@ export class KafkaEventLog implements EventLog {
       .sort((a, b) => a.partition - b.partition);
   }
 
+  async ping(): Promise<void> {
+    if (this.closed) throw new Error('the event log is closed');
+    // A metadata round trip to a broker; kafkajs's own retries are cut short by the caller's timeout.
+    await this.admin.describeCluster();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -223,10 +233,13 @@ export class KafkaEventLog implements EventLog {
   /** Creates the topic unless it exists; false when it did. */
   private async createTopic(spec: TopicSpec): Promise<boolean> {
     if (spec.name.length === 0) throw new RangeError('topic name must not be empty');
-    const maxMessageBytes = String(this.options.maxMessageBytes ?? 5_242_880);
+    const maxMessageBytes = String(this.maxMessageBytes);
     const configEntries = [{ name: 'max.message.bytes', value: maxMessageBytes }];
     if (spec.retentionMs !== undefined) {
       configEntries.push({ name: 'retention.ms', value: String(spec.retentionMs) });
+    }
+    if (spec.retentionBytes !== undefined) {
+      configEntries.push({ name: 'retention.bytes', value: String(spec.retentionBytes) });
     }
     const created = await retryRetriable(() =>
       this.admin.createTopics({

@@ -14,6 +14,11 @@ export interface ProposalOutcome {
   readonly aspectName?: string;
   /** Where the change logs of this proposal landed: a reader can wait until its consumers pass them. */
   readonly changeLogs?: readonly RecordPosition[];
+  /**
+   * The listener waiting for it (the proposal's PROPOSAL_HEADERS.replyTo): a log channel sends it as a
+   * record header, not in the outcome's body.
+   */
+  readonly replyTo?: string;
 }
 
 /** Carries outcomes from persistence to the gateway waiting on a synchronous write. */
@@ -27,5 +32,10 @@ export interface OutcomeChannel {
   expect(requestId: string, timeoutMs: number): Promise<ProposalOutcome>;
   /** Abandons a registration (e.g. the produce failed). */
   forget(requestId: string): void;
+  /**
+   * What a proposal whose outcome is awaited carries as PROPOSAL_HEADERS.replyTo, so that the outcome
+   * reaches this listener among several; undefined when one process holds every waiter (in process).
+   */
+  readonly replyTo?: string | undefined;
   close(): Promise<void>;
 }

@@ -61,6 +61,12 @@ export interface AuditIndex {
   /** Makes written events searchable (OpenSearch refresh; no-op embedded). */
   refresh(): Promise<void>;
   /**
+   * Resolves when the search engine holding the audit events answers a trivial request, rejects when it cannot be reached (or once
+   * closed). Cheap: readiness probes call it.
+   */
+  ping(): Promise<void>;
+
+  /**
    * Removes events older than the retention (days) the adapter was opened with; must be cheap: drop
    * whole time partitions (embedded: one table per UTC day, dropped; OpenSearch: one index per UTC day
    * `<prefix>_datahub_usage_event_<yyyy.mm.dd>` behind an alias or pattern, deleted), never a scan of

@@ -6,6 +6,11 @@ export const DAY_MS = 86_400_000;
 export const DEFAULT_AUDIT_RETENTION_DAYS = 90;
 /** The largest page a search returns (an OpenSearch page is at most index.max_result_window). */
 export const AUDIT_MAX_PAGE_SIZE = 10_000;
+/**
+ * The most distinct values one filter list of an audit search may hold: every value is a bound
+ * parameter (SQLite takes at most 32766 in a statement) or a term of the query.
+ */
+export const AUDIT_MAX_FILTER_VALUES = 1_000;
 
 /** The UTC day an event's timestamp falls in, as `yyyy.mm.dd` (the partition suffix). */
 export function auditDayOf(timestamp: number): string {
@@ -80,11 +85,19 @@ export function normalizeAuditQuery(query: AuditQuery): NormalizedAuditQuery {
     endTime: query.endTime,
     size: query.size,
     ...(after === undefined ? {} : { after: { timestamp: after.timestamp, id: after.id } }),
-    eventTypes: distinct(query.eventTypes),
-    entityTypes: distinct(query.entityTypes),
-    aspectTypes: distinct(query.aspectTypes),
-    actorUrns: distinct(query.actorUrns),
+    eventTypes: bounded('eventTypes', distinct(query.eventTypes)),
+    entityTypes: bounded('entityTypes', distinct(query.entityTypes)),
+    aspectTypes: bounded('aspectTypes', distinct(query.aspectTypes)),
+    actorUrns: bounded('actorUrns', distinct(query.actorUrns)),
   };
+}
+
+function bounded(name: string, values: readonly string[]): readonly string[] {
+  if (values.length > AUDIT_MAX_FILTER_VALUES)
+    throw new RangeError(
+      `audit search: ${name} lists ${values.length} distinct values; at most ${AUDIT_MAX_FILTER_VALUES} are allowed`,
+    );
+  return values;
 }
 
 /** Checks an event before it is written (TypeError on a bad one). */

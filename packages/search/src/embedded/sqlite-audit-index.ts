@@ -173,6 +173,11 @@ export class SqliteAuditIndex implements AuditIndex {
     return expired.length;
   }
 
+  async ping(): Promise<void> {
+    if (this.closed || !this.db.open) throw new Error('the audit index is closed');
+    this.db.prepare('SELECT 1').get();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -26,20 +26,38 @@ export function filterSql(entity: IndexedEntity, filter: Filter | undefined, idE
     const positive = conjunction.and.filter((c) => c.negated !== true && isKeyedField(entity, c.field));
     const rest = conjunction.and.filter((c) => !positive.includes(c));
     const parts = rest.map((criterion) => criterionSql(entity, criterion, idExpr));
-    if (positive.length > 0) {
-      const lists = positive.map((c) => keyedIdList(entity, c));
-      parts.unshift({
+    // SQLite takes at most 500 terms in one compound SELECT: a longer INTERSECT goes in several.
+    const intersections: SqlPart[] = [];
+    for (let i = 0; i < positive.length; i += MAX_COMPOUND_SELECT) {
+      const lists = positive.slice(i, i + MAX_COMPOUND_SELECT).map((c) => keyedIdList(entity, c));
+      intersections.push({
         sql: `${idExpr} IN (${lists.map((l) => l.sql).join(' INTERSECT ')})`,
         params: lists.flatMap((l) => l.params),
       });
     }
+    parts.unshift(...intersections);
     return join(parts, ' AND ');
   });
   return join(disjuncts, ' OR ');
 }
 
+/** SQLite's SQLITE_MAX_COMPOUND_SELECT default, less a margin. */
+const MAX_COMPOUND_SELECT = 400;
+/** Operands joined flat under one parenthesis; SQLite parses `a OR b OR c` one level deeper per operand. */
+const FLAT_OPERANDS = 64;
+
+/**
+ * Joins expressions with AND or OR as a tree of groups of at most FLAT_OPERANDS, so that a thousand
+ * criteria or values stay far below SQLite's expression depth limit of 1000.
+ */
 function join(parts: readonly SqlPart[], operator: string): SqlPart {
   if (parts.length === 1 && parts[0] !== undefined) return parts[0];
+  if (parts.length > FLAT_OPERANDS) {
+    const groups: SqlPart[] = [];
+    for (let i = 0; i < parts.length; i += FLAT_OPERANDS)
+      groups.push(join(parts.slice(i, i + FLAT_OPERANDS), operator));
+    return join(groups, operator);
+  }
   return { sql: `(${parts.map((p) => p.sql).join(operator)})`, params: parts.flatMap((p) => p.params) };
 }
 
@@ -81,8 +99,14 @@ function valueCondition(criterion: Criterion, numeric: boolean, value: string, n
   const values = criterion.values;
   const marks = values.map(() => '?').join(', ');
   const lowered = values.map((v) => v.toLowerCase());
+  // Grouping keeps the operands in order, so the parameters bind as listed.
   const anyOf = (expr: string, params: readonly unknown[]): SqlPart => ({
-    sql: `(${values.map(() => expr).join(' OR ')})`,
+    sql: `(${
+      join(
+        values.map(() => ({ sql: expr, params: [] })),
+        ' OR ',
+      ).sql
+    })`,
     params,
   });
   switch (criterion.condition) {

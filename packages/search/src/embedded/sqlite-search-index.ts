@@ -192,6 +192,11 @@ export class SqliteSearchIndex implements SearchIndex {
 
   async refresh(): Promise<void> {}
 
+  async ping(): Promise<void> {
+    if (this.released || !this.handle.db.open) throw new Error('the search index is closed');
+    this.handle.db.prepare('SELECT 1').get();
+  }
+
   async close(): Promise<void> {
     if (this.released) return;
     this.released = true;

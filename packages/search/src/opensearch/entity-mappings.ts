@@ -40,21 +40,29 @@ export function entityIndexSettings(shape: IndexShape): Types.Indices_Common.Ind
       },
       filter: {
         catalog_edge_ngram: { type: 'edge_ngram', min_gram: 1, max_gram: 20 },
+        // Lucene refuses a term over 32766 bytes, and with it the whole document: one 'word' of a
+        // long description (a base64 blob) would keep its entity out of search. 8000 characters are
+        // at most 32000 bytes; a longer word still matches on its first 8000 characters.
+        catalog_truncate: { type: 'truncate', length: 8000 },
       },
       analyzer: {
-        [WORD_ANALYZER]: { type: 'custom', tokenizer: 'catalog_words', filter: ['lowercase'] },
+        [WORD_ANALYZER]: {
+          type: 'custom',
+          tokenizer: 'catalog_words',
+          filter: ['catalog_truncate', 'lowercase'],
+        },
         [URN_WORD_ANALYZER]: {
           type: 'custom',
           char_filter: ['catalog_urn_prefix'],
           tokenizer: 'catalog_words',
-          filter: ['lowercase'],
+          filter: ['catalog_truncate', 'lowercase'],
         },
         [PARTIAL_ANALYZER]: {
           type: 'custom',
           tokenizer: 'catalog_words',
           filter: ['lowercase', 'catalog_edge_ngram'],
         },
-        [PATH_ANALYZER]: { type: 'custom', tokenizer: 'catalog_path' },
+        [PATH_ANALYZER]: { type: 'custom', tokenizer: 'catalog_path', filter: ['catalog_truncate'] },
       },
       normalizer: {
         [LOWERCASE_NORMALIZER]: { type: 'custom', filter: ['lowercase'] },

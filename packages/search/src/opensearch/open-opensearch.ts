@@ -91,6 +91,7 @@ export async function openOpenSearchAuditIndex(options: OpenSearchAuditOptions):
     write: (events) => audit.write(events),
     search: (query) => audit.search(query),
     refresh: () => audit.refresh(),
+    ping: () => audit.ping(),
     applyRetention: (now) => audit.applyRetention(now),
     close: async () => {
       await audit.close();

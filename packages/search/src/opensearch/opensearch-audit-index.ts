@@ -197,6 +197,10 @@ export class OpenSearchAuditIndex implements AuditIndex {
     return expired.length;
   }
 
+  async ping(): Promise<void> {
+    await this.parts.client.ping();
+  }
+
   async close(): Promise<void> {
     // The client is shared; its opener closes it.
   }

@@ -23,6 +23,7 @@ import { runBrowse } from './entity-browse.js';
 import { decodeEntityDocument, encodeEntityDocument } from './entity-document-codec.js';
 import { entityIndexMappings, entityIndexSettings, type IndexShape } from './entity-mappings.js';
 import { runSearch } from './entity-search.js';
+import { sizedQuery } from './query-size-limit.js';
 import type { EntitySpecs } from './entity-specs.js';
 import { documentId, type IndexNames } from './index-names.js';
 import type { OpenSearchLogger } from './logger.js';
@@ -146,15 +147,15 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   search(request: SearchRequest): Promise<SearchResponse> {
-    return runSearch(this.parts, request);
+    return sizedQuery(() => runSearch(this.parts, request));
   }
 
   browse(request: BrowseRequest): Promise<BrowseResponse> {
-    return runBrowse(this.parts, request);
+    return sizedQuery(() => runBrowse(this.parts, request));
   }
 
   autocomplete(request: AutocompleteRequest): Promise<AutocompleteResponse> {
-    return runAutocomplete(this.parts, request);
+    return sizedQuery(() => runAutocomplete(this.parts, request));
   }
 
   putStructuredProperties(definitions: readonly StructuredPropertySearchDefinition[]): Promise<void> {
@@ -193,6 +194,10 @@ export class OpenSearchSearchIndex implements SearchIndex {
 
   async refresh(): Promise<void> {
     await this.parts.client.indices.refresh({ index: this.parts.names.entity('*'), allow_no_indices: true });
+  }
+
+  async ping(): Promise<void> {
+    await this.parts.client.ping();
   }
 
   async close(): Promise<void> {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { waitFor } from '@catalog/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AspectWrite } from '../port.js';
 import { openSqliteAspectStore } from './sqlite-aspect-store.js';
@@ -42,10 +43,46 @@ describe('embedded aspect store file and retention', () => {
     now += DAY / 2;
     await store.applyBatch([write('recent', { v: 2 })]);
     now += DAY / 2 + 60_000;
-    // This batch prunes first: 'old' is past the retention, 'recent' is not.
+    // 'old' is past the retention, 'recent' is not.
+    expect(await store.pruneRequests()).toBe(1);
     const [old, recent] = await store.applyBatch([write('old', { v: 1 }), write('recent', { v: 2 })]);
     expect(old).toMatchObject({ replayed: false, status: 'UPDATED' });
     expect(recent).toMatchObject({ replayed: true, status: 'UPDATED' });
+    await store.close();
+  });
+
+  it('prunes request ids down to maxRequestRows after a burst, without waiting for the timer', async () => {
+    const file = tempFile();
+    const store = await openSqliteAspectStore({ file, maxRequestRows: 5_000, requestPruneIntervalMs: 0 });
+    for (let batch = 0; batch < 4; batch++) {
+      await store.applyBatch(Array.from({ length: 3_000 }, (_, n) => write(`r${batch}-${n}`, { batch, n })));
+    }
+    const raw = new Database(file, { readonly: true });
+    const count = () => (raw.prepare('SELECT count(*) AS n FROM applied_requests').get() as { n: number }).n;
+    await waitFor(() => count() === 5_000, 10_000, 'the prune after the burst');
+    raw.close();
+    // The newest are kept: the last batch replays, the first is applied anew.
+    expect((await store.applyBatch([write('r3-2999', { v: 'x' })]))[0]?.replayed).toBe(true);
+    expect((await store.applyBatch([write('r0-0', { v: 'x' })]))[0]?.replayed).toBe(false);
+    await store.close();
+  });
+
+  it('forgets request ids past the window in the background every requestPruneIntervalMs', async () => {
+    let now = 1_000 * DAY;
+    const file = tempFile();
+    const store = await openSqliteAspectStore({
+      file,
+      requestRetentionMs: DAY,
+      requestPruneIntervalMs: 20,
+      clock: () => now,
+    });
+    await store.applyBatch(Array.from({ length: 10 }, (_, n) => write(`t${n}`, { n })));
+    now += 2 * DAY;
+    const raw = new Database(file, { readonly: true });
+    const count = () => (raw.prepare('SELECT count(*) AS n FROM applied_requests').get() as { n: number }).n;
+    expect(count()).toBe(10);
+    await waitFor(() => count() === 0, 10_000, 'the timed prune');
+    raw.close();
     await store.close();
   });
 

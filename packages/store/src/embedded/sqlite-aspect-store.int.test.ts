@@ -5,10 +5,10 @@ import { aspectStoreContract, type SystemMetadataEdit } from '@catalog/testkit';
 import Database from 'better-sqlite3';
 import { openSqliteAspectStore } from './sqlite-aspect-store.js';
 
-aspectStoreContract('embedded SQLite', async () => {
+aspectStoreContract('embedded SQLite', async (options = {}) => {
   const dir = mkdtempSync(join(tmpdir(), 'aspect-store-'));
   const file = join(dir, 'aspects.db');
-  const store = await openSqliteAspectStore({ file });
+  const store = await openSqliteAspectStore({ file, ...options });
   return {
     store,
     async cleanup() {

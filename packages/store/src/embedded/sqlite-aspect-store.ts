@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { checkWrite } from '../write-rules.js';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -34,6 +35,10 @@ export interface SqliteAspectStoreOptions {
   readonly durability?: 'process-crash' | 'power-loss';
   /** How long a request id is remembered for idempotent redelivery; default 7 days. */
   readonly requestRetentionMs?: number;
+  /** At most this many request ids are remembered; the oldest are forgotten first. Default 1,000,000. */
+  readonly maxRequestRows?: number;
+  /** How often request ids are pruned in the background (see pruneRequests); 0 never. Default 60 s. */
+  readonly requestPruneIntervalMs?: number;
   /** Milliseconds since the epoch; injected so tests control lastObserved and pruning. */
   readonly clock?: () => number;
   /**
@@ -44,10 +49,10 @@ export interface SqliteAspectStoreOptions {
 }
 
 const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
-/** How often applyBatch prunes old request ids, at most. */
-const PRUNE_INTERVAL_MS = 60_000;
-/** Rows pruned per step, so a long-idle backlog never stalls one batch. */
-const PRUNE_STEP_ROWS = 10_000;
+const DEFAULT_MAX_REQUEST_ROWS = 1_000_000;
+const DEFAULT_PRUNE_INTERVAL_MS = 60_000;
+/** Rows pruned per transaction: writers wait for one step at most, never for a whole backlog. */
+const PRUNE_STEP_ROWS = 5_000;
 /** Keys per IN list in getLatestMany, well under SQLite's bound-parameter limit. */
 const IN_CHUNK = 500;
 
@@ -67,12 +72,17 @@ export class SqliteAspectStore implements AspectStore {
   private readonly queries: StatementCache;
   private readonly clock: () => number;
   private readonly retentionMs: number;
+  private readonly maxRequestRows: number;
   private readonly applyInTransaction: (writes: readonly AspectWrite[]) => ApplyResult[];
-  private lastPruneAt = Number.NEGATIVE_INFINITY;
+  private readonly pruneTimer: NodeJS.Timeout | undefined;
+  private pruning: Promise<number> | undefined;
+  /** Request ids recorded since the last prune began; past a tenth of the row bound, a prune is due. */
+  private recordedSincePrune = 0;
 
   constructor(options: SqliteAspectStoreOptions) {
     this.clock = options.clock ?? Date.now;
     this.retentionMs = options.requestRetentionMs ?? DEFAULT_RETENTION_MS;
+    this.maxRequestRows = nonNegativeInteger(options.maxRequestRows ?? DEFAULT_MAX_REQUEST_ROWS);
     if (options.file !== ':memory:' && options.file !== '')
       mkdirSync(dirname(options.file), { recursive: true });
     this.db = new Database(options.file);
@@ -95,12 +105,52 @@ export class SqliteAspectStore implements AspectStore {
     this.queries = new StatementCache(this.db);
     const transaction = this.db.transaction((writes: readonly AspectWrite[]) => {
       const now = this.clock();
-      this.pruneIfDue(now);
       return writes.map((write) => applyAspectWrite(this.stmts, write, now));
     });
     // IMMEDIATE takes the write lock up front: a deferred transaction that reads first could fail
     // with SQLITE_BUSY on upgrade when another process writes the same file.
     this.applyInTransaction = (writes) => transaction.immediate(writes);
+    const pruneIntervalMs = nonNegativeInteger(options.requestPruneIntervalMs ?? DEFAULT_PRUNE_INTERVAL_MS);
+    if (pruneIntervalMs > 0) {
+      this.pruneTimer = setInterval(() => {
+        this.pruneRequests().catch(() => {
+          // The file stayed locked past busy_timeout: the next interval tries again.
+        });
+      }, pruneIntervalMs);
+      // Pruning must not keep a process alive on its own.
+      this.pruneTimer.unref();
+    }
+  }
+
+  /**
+   * Forgets request ids older than requestRetentionMs, then the oldest beyond maxRequestRows, a step
+   * (one short transaction) at a time, yielding between steps so batches are not held up.
+   */
+  pruneRequests(): Promise<number> {
+    this.pruning ??= this.pruneInSteps().finally(() => (this.pruning = undefined));
+    return this.pruning;
+  }
+
+  private async pruneInSteps(): Promise<number> {
+    this.recordedSincePrune = 0;
+    let forgotten = 0;
+    const cutoff = this.clock() - this.retentionMs;
+    for (;;) {
+      if (!this.db.open) return forgotten;
+      const { changes } = this.stmts.pruneRequests.run(cutoff, PRUNE_STEP_ROWS);
+      forgotten += changes;
+      // Rows are appended in time order, so a short step means nothing older is left.
+      if (changes < PRUNE_STEP_ROWS) break;
+      await yieldToEventLoop();
+    }
+    for (;;) {
+      if (!this.db.open) return forgotten;
+      const excess = (this.stmts.countRequests.get()?.count ?? 0) - this.maxRequestRows;
+      if (excess <= 0) break;
+      forgotten += this.stmts.pruneOldestRequests.run(Math.min(excess, PRUNE_STEP_ROWS)).changes;
+      await yieldToEventLoop();
+    }
+    return forgotten;
   }
 
   /**
@@ -111,7 +161,15 @@ export class SqliteAspectStore implements AspectStore {
   async applyBatch(writes: readonly AspectWrite[]): Promise<readonly ApplyResult[]> {
     writes.forEach(checkWrite);
     if (writes.length === 0) return [];
-    return this.applyInTransaction(writes);
+    const results = this.applyInTransaction(writes);
+    this.recordedSincePrune += writes.length;
+    if (this.recordedSincePrune >= Math.max(1000, this.maxRequestRows / 10)) {
+      // Between two timed prunes, a burst would overshoot the row bound by all it writes: prune now,
+      // after this batch has been answered.
+      this.recordedSincePrune = 0;
+      setImmediate(() => void this.pruneRequests().catch(() => undefined));
+    }
+    return results;
   }
 
   async get(urn: string, aspect: string, version = 0): Promise<StoredAspect | null> {
@@ -212,15 +270,15 @@ export class SqliteAspectStore implements AspectStore {
     return rows.map((r) => ({ runId: String(r.run_id), rows: r.rows, lastObserved: Number(r.last) }));
   }
 
-  async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+  async ping(): Promise<void> {
+    if (!this.db.open) throw new Error('the aspect store is closed');
+    this.db.prepare('SELECT 1').get();
   }
 
-  private pruneIfDue(now: number): void {
-    if (now - this.lastPruneAt < PRUNE_INTERVAL_MS) return;
-    const { changes } = this.stmts.pruneRequests.run(now - this.retentionMs, PRUNE_STEP_ROWS);
-    // A full step means more may be left: try again on the next batch instead of waiting an interval.
-    if (changes < PRUNE_STEP_ROWS) this.lastPruneAt = now;
+  async close(): Promise<void> {
+    if (this.pruneTimer) clearInterval(this.pruneTimer);
+    await this.pruning?.catch(() => undefined);
+    if (this.db.open) this.db.close();
   }
 }
 

@@ -9,6 +9,8 @@ export interface SqliteStatements {
   readonly findRequest: Database.Statement<[string], { result: string }>;
   readonly recordRequest: Database.Statement<[string, string, number]>;
   readonly pruneRequests: Database.Statement<[number, number]>;
+  readonly countRequests: Database.Statement<[], { count: number }>;
+  readonly pruneOldestRequests: Database.Statement<[number]>;
   readonly getVersion: Database.Statement<[string, string, number], AspectRow>;
   readonly hasLatest: Database.Statement<[string, string], { found: number }>;
   readonly maxVersion: Database.Statement<[string, string], { max: number | null }>;
@@ -37,6 +39,11 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
     pruneRequests: db.prepare(
       `DELETE FROM applied_requests WHERE applied_at < ?
          AND rowid IN (SELECT rowid FROM applied_requests ORDER BY rowid LIMIT ?)`,
+    ),
+    // The row bound: count(*) walks the smallest index, once per prune.
+    countRequests: db.prepare('SELECT count(*) AS count FROM applied_requests'),
+    pruneOldestRequests: db.prepare(
+      'DELETE FROM applied_requests WHERE rowid IN (SELECT rowid FROM applied_requests ORDER BY rowid LIMIT ?)',
     ),
     getVersion: db.prepare(
       `SELECT ${ASPECT_COLUMNS} FROM aspects WHERE urn = ? AND aspect = ? AND version = ?`,

@@ -20,8 +20,8 @@ describe.skipIf(isSkipped(service))('MongoDB aspect store', () => {
     await client.db(databaseName).dropDatabase();
     await client.close();
   });
-  aspectStoreContract('MongoDB', async () => {
-    const store = await openMongoAspectStore({ uri, databaseName });
+  aspectStoreContract('MongoDB', async (options = {}) => {
+    const store = await openMongoAspectStore({ uri, databaseName, ...options });
     return {
       store,
       cleanup: () => store.close(),

@@ -37,6 +37,10 @@ export interface MongoAspectStoreOptions {
   readonly logger?: StoreLogger;
   /** How long a request id is remembered for idempotent redelivery; default 7 days. */
   readonly requestRetentionMs?: number;
+  /** At most this many request ids are remembered; the oldest are forgotten first. Default 1,000,000. */
+  readonly maxRequestRows?: number;
+  /** How often request ids are pruned in the background (see pruneRequests); 0 never. Default 60 s. */
+  readonly requestPruneIntervalMs?: number;
   /** Milliseconds since the epoch; injected so tests control lastObserved, pruning and claim age. */
   readonly clock?: () => number;
   /** A history version claimed this long ago by a writer that never finished is taken over; 30 s. */
@@ -47,6 +51,9 @@ export interface MongoAspectStoreOptions {
 
 const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 const PRUNE_INTERVAL_MS = 60_000;
+const DEFAULT_MAX_REQUEST_ROWS = 1_000_000;
+/** Request ids forgotten per delete beyond the row bound. */
+const PRUNE_STEP_ROWS = 5_000;
 const DEFAULT_ORPHAN_CLAIM_MS = 30_000;
 /** Rounds a write may lose to other writers before the batch fails (retriable) instead. */
 const MAX_ATTEMPTS = 60;
@@ -87,9 +94,13 @@ export class MongoAspectStore implements AspectStore {
   private readonly requests: Collection<RequestDocument>;
   private readonly clock: () => number;
   private readonly retentionMs: number;
+  private readonly maxRequestRows: number;
+  private readonly pruneTimer: NodeJS.Timeout | undefined;
+  private pruning: Promise<number> | undefined;
+  /** Request ids recorded since the last prune began; past a tenth of the row bound, a prune is due. */
+  private recordedSincePrune = 0;
   private readonly orphanClaimMs: number;
   private readonly mutex = new KeyedMutex();
-  private lastPruneAt = Number.NEGATIVE_INFINITY;
   private closed = false;
 
   constructor(
@@ -101,6 +112,17 @@ export class MongoAspectStore implements AspectStore {
     this.requests = db.collection<RequestDocument>('requests');
     this.clock = options.clock ?? Date.now;
     this.retentionMs = options.requestRetentionMs ?? DEFAULT_RETENTION_MS;
+    this.maxRequestRows = options.maxRequestRows ?? DEFAULT_MAX_REQUEST_ROWS;
+    const pruneIntervalMs = options.requestPruneIntervalMs ?? PRUNE_INTERVAL_MS;
+    if (pruneIntervalMs > 0) {
+      this.pruneTimer = setInterval(() => {
+        this.pruneRequests().catch((error: unknown) =>
+          this.options.logger?.warn({ err: error }, 'pruning request ids failed; will retry'),
+        );
+      }, pruneIntervalMs);
+      // Pruning must not keep a process alive on its own.
+      this.pruneTimer.unref();
+    }
     this.orphanClaimMs = options.orphanClaimMs ?? DEFAULT_ORPHAN_CLAIM_MS;
   }
 
@@ -112,18 +134,28 @@ export class MongoAspectStore implements AspectStore {
   async applyBatch(writes: readonly AspectWrite[]): Promise<readonly ApplyResult[]> {
     writes.forEach(checkWrite);
     if (writes.length === 0) return [];
+    let results: ApplyResult[];
     try {
-      return await this.mutex.withKeys(
+      results = await this.mutex.withKeys(
         writes.map((w) => w.urn),
         () => this.applyInRounds(writes),
       );
     } catch (error) {
       throw classifyMongoError(error, 'applyBatch');
     }
+    this.recordedSincePrune += writes.length;
+    if (this.recordedSincePrune >= Math.max(1000, this.maxRequestRows / 10)) {
+      // Between two timed prunes, a burst would overshoot the row bound by all it writes: prune now,
+      // without holding up this batch.
+      this.recordedSincePrune = 0;
+      this.pruneRequests().catch((error: unknown) =>
+        this.options.logger?.warn({ err: error }, 'pruning request ids failed; will retry'),
+      );
+    }
+    return results;
   }
 
   private async applyInRounds(writes: readonly AspectWrite[]): Promise<ApplyResult[]> {
-    await this.pruneIfDue(this.clock());
     const results: (ApplyResult | undefined)[] = new Array<ApplyResult | undefined>(writes.length);
     for (const round of planRounds(writes)) {
       let pending: readonly PendingWrite[] = round.map((index) => ({
@@ -371,9 +403,53 @@ export class MongoAspectStore implements AspectStore {
     });
   }
 
+  async ping(): Promise<void> {
+    if (this.closed) throw new Error('the aspect store is closed');
+    await this.aspects.db.command({ ping: 1 });
+  }
+
+  /**
+   * Forgets request ids older than requestRetentionMs, then the oldest beyond maxRequestRows (by
+   * appliedAt), in deletes of a bounded size. A periodic delete, not a TTL index: FerretDB 1.x refuses
+   * expireAfterSeconds, and appliedAt is a number, not a date.
+   */
+  pruneRequests(): Promise<number> {
+    this.pruning ??= this.read('pruneRequests', () => this.pruneInSteps()).finally(
+      () => (this.pruning = undefined),
+    );
+    return this.pruning;
+  }
+
+  private async pruneInSteps(): Promise<number> {
+    this.recordedSincePrune = 0;
+    const { deletedCount } = await this.requests.deleteMany({
+      appliedAt: { $lt: this.clock() - this.retentionMs },
+    });
+    let forgotten = deletedCount;
+    for (;;) {
+      if (this.closed) break;
+      const excess = (await this.requests.countDocuments({})) - this.maxRequestRows;
+      if (excess <= 0) break;
+      const oldest = await this.requests
+        .find({}, { projection: { _id: 1 } })
+        .sort({ appliedAt: 1, _id: 1 })
+        .limit(Math.min(excess, PRUNE_STEP_ROWS))
+        .toArray();
+      if (oldest.length === 0) break;
+      const { deletedCount: bounded } = await this.requests.deleteMany({
+        _id: { $in: oldest.map((doc) => doc._id) },
+      });
+      forgotten += bounded;
+    }
+    if (forgotten > 0) this.options.logger?.debug({ forgotten }, 'pruned recorded request results');
+    return forgotten;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.pruneTimer) clearInterval(this.pruneTimer);
+    await this.pruning?.catch(() => undefined);
     await this.client.close();
   }
 
@@ -383,14 +459,6 @@ export class MongoAspectStore implements AspectStore {
     } catch (error) {
       throw classifyMongoError(error, operation);
     }
-  }
-
-  /** Forgets request ids past the retention, at most once a minute (MongoDB's TTL indexes are not portable). */
-  private async pruneIfDue(now: number): Promise<void> {
-    if (now - this.lastPruneAt < PRUNE_INTERVAL_MS) return;
-    this.lastPruneAt = now;
-    const { deletedCount } = await this.requests.deleteMany({ appliedAt: { $lt: now - this.retentionMs } });
-    if (deletedCount > 0) this.options.logger?.debug({ deletedCount }, 'pruned recorded request results');
   }
 }
 

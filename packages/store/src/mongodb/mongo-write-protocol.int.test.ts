@@ -199,6 +199,7 @@ describe.skipIf(isSkipped(service))('MongoDB aspect store write protocol', () =>
     now += DAY / 2;
     await store.applyBatch([write(`recent-${urn}`, urn, { v: 2 })]);
     now += DAY / 2 + 60_000;
+    await store.pruneRequests();
     const [old, recent] = await store.applyBatch([
       write(`old-${urn}`, urn, { v: 1 }),
       write(`recent-${urn}`, urn, { v: 2 }),

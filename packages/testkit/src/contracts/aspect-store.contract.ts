@@ -10,6 +10,7 @@ import {
 } from './aspect-store-fixtures.js';
 import { aspectStorePatchCases } from './aspect-store-patch.cases.js';
 import { aspectStoreReadContract } from './aspect-store-reads.contract.js';
+import { aspectStoreRequestCases, type AspectStoreTestOptions } from './aspect-store-requests.cases.js';
 import { aspectStoreRunCases } from './aspect-store-runs.cases.js';
 import { aspectStoreSystemMetadataCases } from './aspect-store-system-metadata.cases.js';
 
@@ -23,6 +24,8 @@ export interface AspectStoreUnderTest {
   editSystemMetadata?(urn: string, aspect: string, edit: SystemMetadataEdit): Promise<void>;
 }
 
+export type { AspectStoreTestOptions } from './aspect-store-requests.cases.js';
+
 export type SystemMetadataEdit = (stored: SystemMetadata | null) => SystemMetadata | null;
 
 /** The adapter under test's editSystemMetadata, if it has one. */
@@ -33,9 +36,13 @@ export type CurrentAspectStore = () => AspectStore;
 
 /**
  * The behaviour every AspectStore adapter must show. Each test gets a fresh store from `factory` and
- * uses its own URNs too, so an adapter whose factory hands out one shared database still passes.
+ * uses its own URNs too, so an adapter whose factory hands out one shared database still passes. The
+ * request-retention cases call `factory` with options (clock, dedup window, row bound) it must pass on.
  */
-export function aspectStoreContract(name: string, factory: () => Promise<AspectStoreUnderTest>): void {
+export function aspectStoreContract(
+  name: string,
+  factory: (options?: AspectStoreTestOptions) => Promise<AspectStoreUnderTest>,
+): void {
   describe(`AspectStore contract: ${name}`, () => {
     let underTest: AspectStoreUnderTest | undefined;
     const store: CurrentAspectStore = () => {
@@ -50,11 +57,18 @@ export function aspectStoreContract(name: string, factory: () => Promise<AspectS
       underTest = undefined;
     });
 
+    it('answers ping while open, and refuses it once closed', async () => {
+      await expect(store().ping()).resolves.toBeUndefined();
+      await store().close();
+      await expect(store().ping()).rejects.toThrow();
+    });
+
     aspectStoreWriteContract(store);
     aspectStorePatchCases(store);
     aspectStoreSystemMetadataCases(store, () => underTest?.editSystemMetadata);
     aspectStoreReadContract(store);
     aspectStoreRunCases(store);
+    aspectStoreRequestCases((options) => factory(options));
   });
 }
 

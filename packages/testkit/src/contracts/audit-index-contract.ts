@@ -39,6 +39,10 @@ export function auditIndexContract(
       for (const underTest of opened.splice(0)) await underTest.cleanup();
     });
 
+    it('answers ping', async () => {
+      await expect((await open()).ping()).resolves.toBeUndefined();
+    });
+
     const event = (id: string, timestamp: number, extra: Partial<AuditEvent> = {}): AuditEvent => ({
       id,
       eventType: 'UpdateAspectEvent',

@@ -96,6 +96,50 @@ export function eventLogGroupCases(ctx: EventLogTestContext): void {
     ]);
   });
 
+  it('keeps an ephemeral group only while its consumer runs: a new one starts at the end, no commit stays', async () => {
+    const { log } = ctx;
+    const topic = await topicWith(2);
+    const groupId = freshName('ephemeral');
+    await log.produce(topic, [text('a', 'before')]);
+    const first = collector();
+    const consumer = await consumers.start(log, {
+      groupId,
+      topics: [topic],
+      ephemeral: true,
+      handler: first.handler,
+    });
+    const produced = await log.produce(topic, [text('a', 'one'), text('b', 'two'), text('c', 'three')]);
+    await waitFor(() => first.records.length >= 3, waitMs, 'first consumer');
+    expect(values(first.records).sort()).toEqual(['one', 'three', 'two']);
+    // While it runs, the consumer knows where it is, as a durable one does.
+    const ends = new Map<number, string>();
+    for (const p of produced) {
+      const next = (BigInt(p.offset) + 1n).toString();
+      if (BigInt(next) > BigInt(ends.get(p.partition) ?? '0')) ends.set(p.partition, next);
+    }
+    await waitFor(
+      async () => {
+        const committed = await consumer.committed(topic);
+        return [...ends].every(([partition, next]) => committed.get(partition) === next);
+      },
+      waitMs,
+      'positions of the running consumer',
+    );
+    await consumers.stop(consumer);
+    expect((await log.lag(groupId, topic)).map((l) => l.offset)).toEqual(['-1', '-1']);
+    await log.produce(topic, [text('a', 'missed')]);
+    const second = collector();
+    await consumers.start(log, {
+      groupId,
+      topics: [topic],
+      ephemeral: true,
+      handler: second.handler,
+    });
+    await log.produce(topic, [text('a', 'after')]);
+    await waitFor(() => second.records.length >= 1, waitMs, 'second consumer');
+    expect(values(second.records)).toEqual(['after']);
+  });
+
   it('splits partitions between two consumers of one group, without duplicates, and rebalances on stop', async () => {
     const { log } = ctx;
     const topic = await topicWith(4);

@@ -62,6 +62,13 @@ export function eventLogContract(
       fixture = undefined;
     });
 
+    it('answers ping while open, and refuses it once closed', async () => {
+      const { log } = context;
+      await expect(log.ping()).resolves.toBeUndefined();
+      await log.close();
+      await expect(log.ping()).rejects.toThrow();
+    });
+
     it('resolves produce with positions in input order, offsets contiguous per partition', async () => {
       const { log } = context;
       const topic = await topicWith(1);
@@ -114,6 +121,29 @@ export function eventLogContract(
         keys.map((k) => text(k, k)),
       );
       expect(positions.map((p) => p.partition)).toEqual(keys.map((k) => partitionForKey(k, 6)));
+    });
+
+    it('creates topics with a time and a size retention and keeps what is within them', async () => {
+      const { log } = context;
+      const topic = freshName('retained');
+      await log.ensureTopics([
+        { name: topic, partitions: 2, retentionMs: 3_600_000, retentionBytes: 10_485_760 },
+      ]);
+      const keys = ['a', 'b', 'c', 'd'];
+      await log.produce(
+        topic,
+        keys.map((k) => text(k, `${k}-value`)),
+      );
+      const seen = collector();
+      await consumers.start(log, {
+        groupId: freshName('g'),
+        topics: [topic],
+        fromBeginning: true,
+        handler: seen.handler,
+      });
+      await waitFor(() => seen.records.length === keys.length, waitMs, 'the retained records');
+      expect(values(seen.records).sort()).toEqual(keys.map((k) => `${k}-value`));
+      expect((await log.lag(freshName('new'), topic)).map((l) => l.partition)).toEqual([0, 1]);
     });
 
     it('round-trips binary values, headers and timestamps', async () => {

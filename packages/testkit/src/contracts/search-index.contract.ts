@@ -3,6 +3,7 @@ import type { SearchIndex } from '@catalog/search';
 import { searchBrowseCases } from './search-index-browse.cases.js';
 import { searchFacetCases } from './search-index-facets.cases.js';
 import { searchFilterCases } from './search-index-filter.cases.js';
+import { searchLimitCases } from './search-index-limits.cases.js';
 import { searchScrollCases } from './search-index-scroll.cases.js';
 import { searchSliceCases } from './search-index-slice.cases.js';
 import { searchStructuredPropertyCases } from './search-index-structured-properties.cases.js';
@@ -54,9 +55,14 @@ export function searchIndexContract(name: string, factory: () => Promise<SearchI
       underTest = undefined;
     });
 
+    it('answers ping', async () => {
+      await expect(index().ping()).resolves.toBeUndefined();
+    });
+
     searchDocumentCases(index);
     searchFullTextCases(index);
     searchFilterCases(index);
+    searchLimitCases(index);
     searchFacetCases(index);
     searchBrowseCases(index);
     searchScrollCases(index);

@@ -22,6 +22,8 @@ export async function startAuthCacheInvalidation(options: {
     groupId: options.groupId,
     topics: [options.topic],
     fromBeginning: false,
+    // A cache of this process only: nothing to resume after a restart, no group to leave behind.
+    ephemeral: true,
     maxBatchSize: 1000,
     handler: async (batch) => {
       let policies = false;

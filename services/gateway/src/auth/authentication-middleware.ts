@@ -20,6 +20,7 @@ export const SESSION_COOKIE = 'PLAY_SESSION';
 const PUBLIC_EXACT = new Set([
   '/health',
   '/health/live',
+  '/health/ready',
   '/health/detailed',
   '/config',
   '/config/search/export',

@@ -19,18 +19,23 @@ export function eventSourceOf(path: string): EventSource {
  * trace id comes from a valid W3C `traceparent`, else a new one.
  */
 export function requestOriginOf(req: Request): RequestOrigin {
-  const traceparent = TRACEPARENT.exec(req.get('traceparent')?.trim().toLowerCase() ?? '');
-  const traceId =
-    traceparent?.[1] !== undefined && traceparent[1] !== NO_TRACE ? traceparent[1] : newTraceId();
   return {
     sourceIp: req.ip ?? req.socket.remoteAddress ?? '',
     userAgent: req.get('user-agent') ?? '',
     eventSource: eventSourceOf(req.path),
-    traceId,
+    traceId: traceIdOf(req.get('traceparent')) ?? newTraceId(),
+    // Set by the request logging (pino-http) before any route.
+    ...(typeof req.id === 'string' ? { requestId: req.id } : {}),
   };
 }
 
+/** The trace id of a valid W3C `traceparent` header value (not the all-zero one), else undefined. */
+export function traceIdOf(traceparent: string | undefined): string | undefined {
+  const match = TRACEPARENT.exec(traceparent?.trim().toLowerCase() ?? '');
+  return match?.[1] !== undefined && match[1] !== NO_TRACE ? match[1] : undefined;
+}
+
 /** A new trace id: the time in microseconds (16 hex digits) then 8 random bytes, so ids sort by time. */
-function newTraceId(): string {
+export function newTraceId(): string {
   return (BigInt(Date.now()) * 1000n).toString(16).padStart(16, '0') + randomBytes(8).toString('hex');
 }

@@ -9,7 +9,7 @@ import { guardMutations } from './mutation-privileges.js';
 import { catalogResolvers, catalogTypeDefs } from './graphql-schema.js';
 import { EntityLoader } from './entities/entity-loader.js';
 import { useBooleanStringVariables } from './boolean-string-variables.js';
-import { maskError } from './graphql-errors.js';
+import { maskError, useRetryAfterOnOutage } from './graphql-errors.js';
 import { useStoreCallCount } from './store-call-count.js';
 
 /** Where the ecosystem's clients post: GMS serves the first, its frontend proxies the second. */
@@ -51,7 +51,12 @@ export function createGraphQLServer(
     graphiql: false,
     landingPage: false,
     maskedErrors: { maskError: maskError(logger) },
-    plugins: [...ARMOR.protect().plugins, useBooleanStringVariables(), useStoreCallCount()],
+    plugins: [
+      ...ARMOR.protect().plugins,
+      useBooleanStringVariables(),
+      useStoreCallCount(),
+      useRetryAfterOnOutage(),
+    ],
     logging: {
       debug: (...args) => logger.debug({ args }, 'graphql'),
       info: (...args) => logger.info({ args }, 'graphql'),
@@ -60,11 +65,11 @@ export function createGraphQLServer(
       // are the errors a response carries (denials, bad input), which are the caller's, not ours.
       error: (...args) => logger.debug({ args }, 'graphql'),
     },
-    context: ({ req, res }) => ({
+    context: ({ res }) => ({
       services,
       auth: requestContextOf(res),
       actor: requestContextOf(res).authentication.actorUrn,
-      requestId: req.get('x-request-id') ?? randomUUID(),
+      requestId: requestContextOf(res).origin.requestId ?? randomUUID(),
       entities: new EntityLoader(services.store),
     }),
   });

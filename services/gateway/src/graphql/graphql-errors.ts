@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { GraphQLError } from 'graphql';
-import { createGraphQLError } from 'graphql-yoga';
+import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { isDomainError, type ErrorCode } from '@catalog/model';
 import type { Logger } from '@catalog/runtime';
+import { outageOf, RETRY_AFTER_SECONDS } from '../outage.js';
 
 /** The ecosystem's GraphQL error codes (DataHubGraphQLErrorCode): a number and a name. */
 const CODES: Readonly<Record<ErrorCode, { code: number; type: string }>> = {
@@ -19,8 +20,9 @@ const CODES: Readonly<Record<ErrorCode, { code: number; type: string }>> = {
 
 /**
  * Shapes an error of a resolver as the ecosystem does: the field's data null and an entry in `errors`
- * with `extensions {code, type, classification}`. A domain error keeps its message; anything else is
- * masked as "An unknown error occurred." with a correlation id that the log line carries too.
+ * with `extensions {code, type, classification}`. A domain error keeps its message; an outage (a client
+ * error of a dependency that cannot be reached) is SERVICE_UNAVAILABLE 503 naming what is down; anything
+ * else is masked as "An unknown error occurred." with a correlation id that the log line carries too.
  * Errors graphql-js raises itself (syntax, validation, variables) pass unchanged: never a 5xx.
  */
 export function maskError(logger: Logger) {
@@ -34,9 +36,12 @@ export function maskError(logger: Logger) {
       ...(graphqlError?.nodes ? { nodes: graphqlError.nodes } : {}),
       ...(graphqlError?.path ? { path: graphqlError.path } : {}),
     };
-    if (isDomainError(original)) {
-      const { code, type } = CODES[original.code];
-      return createGraphQLError(original.message, {
+    const outage = isDomainError(original) ? undefined : outageOf(original);
+    if (outage !== undefined) logger.warn({ err: original, path: graphqlError?.path }, outage.message);
+    const known = outage ?? (isDomainError(original) ? original : undefined);
+    if (known !== undefined) {
+      const { code, type } = CODES[known.code];
+      return createGraphQLError(known.message, {
         ...options,
         extensions: { code, type, classification: 'DataFetchingException' },
       });
@@ -47,6 +52,26 @@ export function maskError(logger: Logger) {
       ...options,
       extensions: { code: 500, type: 'SERVER_ERROR', classification: 'DataFetchingException', correlationId },
     });
+  };
+}
+
+/**
+ * An outage gets `Retry-After` on GraphQL too. The status stays 200, as the ecosystem's clients expect
+ * of any response that carries `errors`; the error itself says SERVICE_UNAVAILABLE 503.
+ */
+export function useRetryAfterOnOutage(): Plugin {
+  return {
+    onResultProcess: ({ result, serverContext }) => {
+      const results = Array.isArray(result) ? result : [result];
+      const outage = results.some(
+        (r) =>
+          !(Symbol.asyncIterator in r) &&
+          (r.errors ?? []).some((e) => (e.extensions as { code?: unknown } | undefined)?.code === 503),
+      );
+      // Served through express, the server context carries its response (graphql-endpoint.ts).
+      const { res } = serverContext as { res?: { setHeader(name: string, value: string): unknown } };
+      if (outage) res?.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+    },
   };
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { isDomainError } from '@catalog/model';
 import type { Logger } from '@catalog/runtime';
+import { outageOf, RETRY_AFTER_SECONDS } from '../outage.js';
 
 /** The body of an OpenAPI error, as the ecosystem's GlobalControllerExceptionHandler writes it. */
 export interface OpenApiErrorBody {
@@ -22,6 +23,13 @@ export function sendOpenApiError(res: Response, status: number, body: OpenApiErr
 export function openApiErrorHandler(logger: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const status = (error as { status?: unknown }).status;
+    const outage = outageOf(error);
+    if (outage !== undefined) {
+      logger.warn({ err: error, method: req.method, path: req.path }, outage.message);
+      res.set('Retry-After', String(RETRY_AFTER_SECONDS));
+      sendOpenApiError(res, 503, { error: outage.message });
+      return;
+    }
     if (error instanceof SyntaxError || (error as { type?: unknown }).type === 'entity.parse.failed') {
       sendOpenApiError(res, 400, { error: 'Invalid JSON format', message: (error as Error).message });
       return;
@@ -46,10 +54,6 @@ export function openApiErrorHandler(logger: Logger) {
           return;
         case 'FORBIDDEN':
           sendOpenApiError(res, 403, { error: error.message });
-          return;
-        case 'UNAVAILABLE':
-          res.set('Retry-After', '5');
-          sendOpenApiError(res, 503, { error: error.message });
           return;
         default:
           sendOpenApiError(res, 400, { error: error.message });

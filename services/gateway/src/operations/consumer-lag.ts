@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { ValidationError } from '@catalog/model';
 import type { EventLog, TopicNames } from '@catalog/events';
+import { deadLetterTopicOf, replayGroupOf } from '@catalog/runtime';
 
 export interface ConsumerGroups {
   readonly persistence: string;
@@ -13,19 +14,32 @@ function watched(
   kind: string,
   topics: TopicNames,
   groups: ConsumerGroups,
-): { group: string; topics: readonly string[] } | undefined {
+): { group: string; topics: readonly string[]; deadLetterTopic: string } | undefined {
   switch (kind) {
     case 'mcp':
-      return { group: groups.persistence, topics: [topics.metadataChangeProposal] };
+      return {
+        group: groups.persistence,
+        topics: [topics.metadataChangeProposal],
+        deadLetterTopic: topics.failedMetadataChangeProposal,
+      };
     case 'mcl':
-      return { group: groups.indexer, topics: [topics.metadataChangeLogVersioned] };
+      return {
+        group: groups.indexer,
+        topics: [topics.metadataChangeLogVersioned],
+        deadLetterTopic: deadLetterTopicOf(groups.indexer),
+      };
     case 'mcl-timeseries':
-      return { group: groups.indexer, topics: [topics.metadataChangeLogTimeseries] };
+      return {
+        group: groups.indexer,
+        topics: [topics.metadataChangeLogTimeseries],
+        deadLetterTopic: deadLetterTopicOf(groups.indexer),
+      };
     case 'usage-events':
       // The audit consumer: what it still has to read of everything it turns into audit events.
       return {
         group: groups.audit,
         topics: [topics.metadataChangeLogVersioned, topics.metadataChangeLogTimeseries, topics.platformEvent],
+        deadLetterTopic: deadLetterTopicOf(groups.audit),
       };
     default:
       return undefined;
@@ -35,7 +49,8 @@ function watched(
 /**
  * GET /openapi/operations/messaging/{mcp|mcl|mcl-timeseries|usage-events}/consumer/lag[?detailed=true]:
  * the shape the ecosystem's clients poll to wait for the pipeline: consumerGroups → topic →
- * metrics.totalLag, and with `detailed` the committed offset and lag per partition.
+ * metrics.totalLag, and with `detailed` the committed offset and lag per partition; beside it (ours),
+ * the group's dead letters.
  */
 export async function consumerLag(
   req: Request,
@@ -66,5 +81,27 @@ export async function consumerLag(
         : {}),
     };
   }
-  res.json({ consumerGroups: { [target.group]: perTopic } });
+  res.json({
+    consumerGroups: { [target.group]: perTopic },
+    deadLetters: await deadLetterCounts(deps.log, target.group, target.deadLetterTopic),
+  });
+}
+
+/**
+ * The group's dead letters: how many records its dead-letter topic holds (for persistence, the
+ * FailedMetadataChangeProposal topic, where rejected proposals go too) and how many of them the replay
+ * command has not produced again yet.
+ */
+async function deadLetterCounts(
+  log: EventLog,
+  group: string,
+  topic: string,
+): Promise<{ topic: string; records: number; notReplayed: number }> {
+  await log.ensureTopics([{ name: topic }]);
+  const lag = await log.lag(replayGroupOf(group), topic);
+  return {
+    topic,
+    records: lag.reduce((sum, p) => sum + Number(p.endOffset), 0),
+    notReplayed: lag.reduce((sum, p) => sum + p.lag, 0),
+  };
 }

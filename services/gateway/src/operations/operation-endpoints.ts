@@ -57,7 +57,17 @@ export const OPERATION_ENDPOINTS: readonly Operation[] = [
   restore('/operations'),
   ops('get', '/openapi/operations/messaging/transport', 'Which event log carries the pipeline'),
   ops('get', '/openapi/operations/messaging/{kind}/consumer/lag', 'Consumer lag', {
-    parameters: [pathParam('kind', 'mcp, mcl or mcl-timeseries')],
+    parameters: [pathParam('kind', 'mcp, mcl, mcl-timeseries or usage-events')],
+  }),
+  ops('post', '/openapi/operations/dead-letters/replay', "Replay a consumer group's dead letters", {
+    parameters: [
+      queryParam(
+        'group',
+        { type: 'string' },
+        'persistence, indexer, audit, structured-property-cleanup, or a group id',
+        true,
+      ),
+    ],
   }),
   ops(
     'get',

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import {
   checkProposal,
+  checkUrnForWrite,
   entityRegistry,
   isDomainError,
   parseUrn,
@@ -107,6 +108,8 @@ function timeseriesDelete(entity: EntitySpec, urn: string, aspect: string, range
 export async function deleteEntityAction(req: Request, res: Response, deps: EntityDeleteDeps): Promise<void> {
   const body = ActionBody.of(req);
   const urn = body.requiredString('urn');
+  // A delete is a write: the same urn checks, even when nothing is stored under the urn.
+  checkUrnForWrite(urn);
   const entity = entityOf(urn);
   const aspectName = body.optionalString('aspectName');
   const startTimeMillis = body.optionalInt('startTimeMillis', { min: 0 });

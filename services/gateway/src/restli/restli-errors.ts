@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, Response } from 'express';
 import { isDomainError, type ErrorCode } from '@catalog/model';
 import type { Logger } from '@catalog/runtime';
 import { randomUUID } from 'node:crypto';
+import { outageOf, RETRY_AFTER_SECONDS } from '../outage.js';
 
 export const RESTLI_EXCEPTION_CLASS = 'com.linkedin.restli.server.RestLiServiceException';
 
@@ -35,13 +36,22 @@ interface BodyParserError {
 }
 
 /**
- * The one mapper from errors to Rest.li-style bodies. Domain errors keep their message; body-parser
- * errors become 400/413/415; other errors that carry a 4xx status (express's URI decoding) keep it;
- * anything else is a 500 with an opaque message and a correlation id.
+ * The one mapper from errors to Rest.li-style bodies. Domain errors keep their message; an outage (an
+ * UnavailableError, or a client error of a dependency that cannot be reached) is a 503 with Retry-After
+ * and a message naming what is down; body-parser errors become 400/413/415; other errors that carry a
+ * 4xx status (express's URI decoding) keep it; anything else is a 500 with an opaque message and a
+ * correlation id.
  */
 export function restliErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     if (res.headersSent) return;
+    const outage = outageOf(error);
+    if (outage !== undefined) {
+      logger.warn({ err: error, method: req.method, path: req.path }, outage.message);
+      res.set('Retry-After', String(RETRY_AFTER_SECONDS));
+      sendRestliError(res, 503, outage.message);
+      return;
+    }
     if (isDomainError(error)) {
       sendRestliError(res, RESTLI_STATUS[error.code], error.message);
       return;

@@ -434,6 +434,7 @@ describe('POST /openapi/v1/events/audit/search', () => {
   it('answers 503 naming the audit index when it is down, 400 when it refuses the query', async () => {
     const failing = (error: Error): AuditIndex => ({
       ensure: async () => {},
+      ping: async () => {},
       write: async () => {},
       search: async () => {
         throw error;
