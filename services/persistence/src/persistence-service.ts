@@ -134,7 +134,9 @@ async function handleBatch(batch: RecordBatch, deps: PersistenceDeps): Promise<v
       return { ...o, ...(changeLogs ? { changeLogs } : {}), ...(replyTo ? { replyTo } : {}) };
     }),
   );
+  const debug = deps.logger.isLevelEnabled('debug');
   for (const outcome of effects.outcomes) {
+    if (outcome.ok && !debug) continue;
     const httpRequestId = sent.get(outcome.requestId)?.[PROPOSAL_HEADERS.httpRequestId];
     const line = {
       topic: batch.topic,

@@ -24,7 +24,7 @@ export function requestOriginOf(req: Request): RequestOrigin {
     userAgent: req.get('user-agent') ?? '',
     eventSource: eventSourceOf(req.path),
     traceId: traceIdOf(req.get('traceparent')) ?? newTraceId(),
-    // Set by the request logging (pino-http) before any route.
+    // Set by the request logging (requestLogging) before any route.
     ...(typeof req.id === 'string' ? { requestId: req.id } : {}),
   };
 }
