@@ -67,3 +67,4 @@ export {
   type ConsumerHealth,
   type HealthReportingConsumer,
 } from './health/consumer-health.js';
+export { outageOf } from './outage.js';

@@ -1,4 +1,5 @@
 import { isDomainError } from '@catalog/model';
+import { outageOf } from '../outage.js';
 
 /**
  * How a consumer treats a handler failure (one policy for every group):
@@ -14,41 +15,13 @@ export interface ClassifiedFailure {
   readonly reason: string;
 }
 
-/** Socket and resolver codes of Node and its drivers for a peer that is down, restarting or too slow. */
-const TRANSIENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-  'ENOTFOUND',
-  'SQLITE_BUSY',
-  'SQLITE_LOCKED',
-  'SQLITE_FULL',
-  'SQLITE_IOERR',
-]);
-
-/** Error names of the clients (OpenSearch, MongoDB, kafkajs) for a connection that failed or timed out. */
-const TRANSIENT_NAMES = new Set([
-  'ConnectionError',
-  'TimeoutError',
-  'NoLivingConnectionsError',
-  'RequestAbortedError',
-  'MongoNetworkError',
-  'MongoNetworkTimeoutError',
-  'MongoServerSelectionError',
-  'MongoPoolClearedError',
-  'KafkaJSConnectionError',
-  'KafkaJSConnectionClosedError',
-  'KafkaJSRequestTimeoutError',
-  'KafkaJSBrokerNotFound',
-  'KafkaJSNumberOfRetriesExceeded',
-  'KafkaJSLockTimeout',
-  'AbortError',
-]);
+/**
+ * Beyond what outageOf recognises as a dependency that is down (the same errors the interfaces answer
+ * 503 for): a request the client aborted on a timeout, a connection cut mid-request, a host name not
+ * resolved for now.
+ */
+const TRANSIENT_NAMES = new Set(['RequestAbortedError', 'AbortError']);
+const TRANSIENT_CODES = new Set(['ECONNABORTED', 'ENOTFOUND']);
 
 /** Kafka's error types for a record the broker will never take. */
 const DETERMINISTIC_KAFKA_TYPES = new Set(['MESSAGE_TOO_LARGE', 'RECORD_LIST_TOO_LARGE', 'INVALID_RECORD']);
@@ -105,7 +78,7 @@ function classOf(error: unknown, depth: number): FailureClass {
   const name = typeof shape.name === 'string' ? shape.name : '';
   if (DETERMINISTIC_NAMES.has(name)) return 'deterministic';
   if (typeof shape.type === 'string' && DETERMINISTIC_KAFKA_TYPES.has(shape.type)) return 'deterministic';
-  if (TRANSIENT_NAMES.has(name)) return 'transient';
+  if (TRANSIENT_NAMES.has(name) || outageOf(error) !== undefined) return 'transient';
   if (typeof shape.code === 'string' && TRANSIENT_CODES.has(shape.code)) return 'transient';
   if (shape.retriable === true) return 'transient';
   const statuses = statusesOf(shape);
