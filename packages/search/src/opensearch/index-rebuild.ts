@@ -44,9 +44,9 @@ const POLL_MS = { first: 100, max: 2_000 };
  * Rebuilds the index behind an alias with new mappings, the documents copied by `_reindex`:
  * 1. a new concrete index (`<alias>_<hash>`, the settings of the current one, the planned mappings);
  * 2. a first copy of every document while writes go on reaching the current index;
- * 3. a write block on the current index: writes through the alias are refused (403) from here until
- *    the swap; the caller retries them (the indexer's batches are redelivered) and they land in the new
- *    index;
+ * 3. a write block on the current index, added through the block API (which returns once every write
+ *    in flight has finished): writes through the alias are refused (403) from here until the swap; the
+ *    caller retries them (the indexer's batches are redelivered) and they land in the new index;
  * 4. a second copy of the documents written since the first began (a sequence number above the highest
  *    one of every shard before it: a few more on a many-shard index, never fewer), overwriting their
  *    first copies, then the removal of those deleted meanwhile (looked for only when the new index holds
@@ -120,8 +120,20 @@ async function abandon(client: Client, index: string, next: string, blocked: boo
   if (blocked) await setWriteBlock(client, index, false);
 }
 
+/**
+ * Sets or lifts the write block. Setting it goes through the add-block API, not the setting: only that
+ * API waits until every shard accounts for the block, so no write accepted before it returns lands
+ * after the copy that follows (a write in flight while the setting changed could, and was lost).
+ */
 async function setWriteBlock(client: Client, index: string, on: boolean): Promise<void> {
-  await client.indices.putSettings({ index, body: { index: { blocks: { write: on } } } });
+  if (!on) {
+    await client.indices.putSettings({ index, body: { index: { blocks: { write: false } } } });
+    return;
+  }
+  const response = await client.indices.addBlock({ index, block: 'write' });
+  const body = asObject(response.body, 'add block');
+  if (body['acknowledged'] !== true || body['shards_acknowledged'] !== true)
+    throw new Error(`the write block on ${index} was not acknowledged by every shard: ${JSON.stringify(body)}`);
 }
 
 /** The `index` settings of a concrete index, as the server echoes them (numbers as strings). */
