@@ -133,7 +133,9 @@ async function setWriteBlock(client: Client, index: string, on: boolean): Promis
   const response = await client.indices.addBlock({ index, block: 'write' });
   const body = asObject(response.body, 'add block');
   if (body['acknowledged'] !== true || body['shards_acknowledged'] !== true)
-    throw new Error(`the write block on ${index} was not acknowledged by every shard: ${JSON.stringify(body)}`);
+    throw new Error(
+      `the write block on ${index} was not acknowledged by every shard: ${JSON.stringify(body)}`,
+    );
 }
 
 /** The `index` settings of a concrete index, as the server echoes them (numbers as strings). */
