@@ -31,7 +31,12 @@ interface PartitionState {
   generation: number;
   /** Commits of one partition run one after another, so a seek's commit is never overtaken by a batch's. */
   commits: Promise<unknown>;
+  /** What the partition's batch is waiting for now, and since when (for the stall watchdog). */
+  stage: { readonly name: 'handler' | 'commit'; readonly since: number } | undefined;
 }
+
+/** A batch step taking longer than this is reported (warn) by the stall watchdog, once a minute. */
+const STALL_REPORT_MS = 60_000;
 
 type Offsets = Parameters<EachBatchPayload['commitOffsetsIfNecessary']>[0];
 
@@ -54,6 +59,7 @@ export class KafkaLogConsumer implements Consumer {
   private stopped = false;
   private stopping: Promise<void> | undefined;
   private restartBackoffMs: number;
+  private readonly watchdog: NodeJS.Timeout;
 
   private constructor(
     private readonly settings: KafkaConsumerSettings,
@@ -79,6 +85,27 @@ export class KafkaLogConsumer implements Consumer {
     });
     this.consumer.on(this.consumer.events.GROUP_JOIN, (event) => this.onJoin(event.payload.memberAssignment));
     this.consumer.on(this.consumer.events.CRASH, (event) => this.onCrash(event.payload));
+    this.watchdog = setInterval(() => this.reportStalls(), STALL_REPORT_MS);
+    this.watchdog.unref();
+  }
+
+  /** Warns about every partition whose batch has waited on one step for over STALL_REPORT_MS. */
+  private reportStalls(): void {
+    const now = Date.now();
+    for (const [key, state] of this.partitions) {
+      if (state.stage === undefined || now - state.stage.since < STALL_REPORT_MS) continue;
+      const [topic, partition] = key.split('\u0000');
+      this.settings.logger.warn(
+        {
+          ...this.log,
+          topic,
+          partition: Number(partition),
+          stage: state.stage.name,
+          forMs: now - state.stage.since,
+        },
+        'a batch has been waiting on one step for over a minute',
+      );
+    }
   }
 
   static async start(
@@ -127,6 +154,7 @@ export class KafkaLogConsumer implements Consumer {
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       this.stopped = true;
+      clearInterval(this.watchdog);
       for (const timer of this.timers) clearTimeout(timer);
       this.timers.clear();
       try {
@@ -295,6 +323,7 @@ export class KafkaLogConsumer implements Consumer {
         },
       };
       const heartbeats = this.keepAlive(payload);
+      state.stage = { name: 'handler', since: Date.now() };
       try {
         await this.options.handler(recordBatch);
       } catch (error) {
@@ -303,10 +332,16 @@ export class KafkaLogConsumer implements Consumer {
         return;
       } finally {
         clearInterval(heartbeats);
+        state.stage = undefined;
       }
       state.backoffMs = this.settings.retryInitialMs;
       // A rebalance error here propagates: kafkajs rejoins and the new owner gets the records again.
-      await commit(end);
+      state.stage = { name: 'commit', since: Date.now() };
+      try {
+        await commit(end);
+      } finally {
+        state.stage = undefined;
+      }
       if (moved()) return;
       resolveOffset(last);
       index += chunk.length;
@@ -371,7 +406,12 @@ export class KafkaLogConsumer implements Consumer {
     const key = tpKey(topic, partition);
     let state = this.partitions.get(key);
     if (!state) {
-      state = { backoffMs: this.settings.retryInitialMs, generation: 0, commits: Promise.resolve() };
+      state = {
+        backoffMs: this.settings.retryInitialMs,
+        generation: 0,
+        commits: Promise.resolve(),
+        stage: undefined,
+      };
       this.partitions.set(key, state);
     }
     return state;

@@ -67,6 +67,7 @@ const BACKFILL_BATCH = 1000;
 /** Connects, creates the collections and indexes when missing, and returns the store. */
 export async function openMongoAspectStore(options: MongoAspectStoreOptions): Promise<MongoAspectStore> {
   const client = new MongoClient(options.uri, { ignoreUndefined: true });
+  reportReachability(client, options.logger);
   try {
     await client.connect();
     const db = client.db(options.databaseName ?? databaseOf(options.uri));
@@ -76,6 +77,24 @@ export async function openMongoAspectStore(options: MongoAspectStoreOptions): Pr
     await client.close().catch(() => undefined);
     throw classifyMongoError(error, 'open');
   }
+}
+
+/**
+ * One line when the driver loses a server (warn, with the reason) and one when it has it again (info),
+ * so an outage of the store and its end are in the log even when no write is waiting.
+ */
+function reportReachability(client: MongoClient, logger: StoreLogger | undefined): void {
+  if (logger === undefined) return;
+  client.on('serverDescriptionChanged', (event) => {
+    const was = event.previousDescription.type;
+    const now = event.newDescription.type;
+    if (now === 'Unknown' && was !== 'Unknown') {
+      const reason = event.newDescription.error?.message ?? 'no reason given';
+      logger.warn({ address: event.address, reason }, 'aspect store server unreachable');
+    } else if (was === 'Unknown' && now !== 'Unknown') {
+      logger.info({ address: event.address, type: now }, 'aspect store server reachable');
+    }
+  });
 }
 
 /** The database named in the URI's path, else `catalog`. */

@@ -10,9 +10,15 @@ export function isDuplicateKey(error: unknown): boolean {
 /**
  * Positions (in the submitted order) of the documents an unordered insertMany/bulkWrite refused as
  * duplicates. Any other failure is rethrown: the batch did not complete and must be redelivered.
+ *
+ * The driver wraps a failure of its own (a connection closed, a pool cleared, a timeout) in a
+ * MongoBulkWriteError too, with no write errors: nothing is known then about which documents were
+ * written, so it is rethrown, never read as "no duplicates" (which once let a claim lost to a store
+ * restart count as made, leaving a gap in an aspect's history).
  */
 export function duplicateKeyIndexes(error: unknown): Set<number> {
-  if (!(error instanceof MongoBulkWriteError)) throw error;
+  if (!(error instanceof MongoBulkWriteError) || isDriverFailure(error) || error.err !== undefined)
+    throw error;
   const errors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
   const indexes = new Set<number>();
   for (const writeError of errors) {
@@ -20,6 +26,12 @@ export function duplicateKeyIndexes(error: unknown): Set<number> {
     indexes.add(writeError.index);
   }
   return indexes;
+}
+
+/** A bulk write that failed in the driver (no write errors, no write-concern error), not at the server. */
+function isDriverFailure(error: MongoBulkWriteError): boolean {
+  const errors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+  return errors.filter((e) => e !== undefined).length === 0 && error.err === undefined;
 }
 
 /** Labels and codes of the driver for a server that is unreachable, restarting or too slow. */
@@ -36,6 +48,8 @@ export function classifyMongoError(error: unknown, operation: string): unknown {
   const retriable =
     error instanceof MongoNetworkError ||
     error instanceof MongoServerSelectionError ||
+    // A network error inside a bulk write arrives wrapped, its properties copied (beforeHandshake).
+    (error instanceof MongoBulkWriteError && isDriverFailure(error) && 'beforeHandshake' in error) ||
     (error instanceof MongoError &&
       (RETRIABLE_LABELS.some((label) => error.hasErrorLabel(label)) ||
         (typeof error.code === 'number' && RETRIABLE_CODES.has(error.code))));
