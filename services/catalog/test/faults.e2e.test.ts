@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectExactlyOnce, startWriters, type Writers } from './acknowledged-writes.js';
@@ -89,6 +92,8 @@ describe.skipIf(skip !== undefined)(
         ...distributedEnv(infra.urls),
         KAFKA_TOPIC_PARTITIONS: '4',
         SYNC_INGEST_TIMEOUT_MS: '60000',
+        // FAULTS_LOG_LEVEL=info (or debug) puts more of the services' lines in the files afterAll writes.
+        LOG_LEVEL: process.env['FAULTS_LOG_LEVEL'] ?? 'warn',
       };
       const port = await freePort();
       base = `http://127.0.0.1:${port}`;
@@ -110,6 +115,15 @@ describe.skipIf(skip !== undefined)(
 
     afterAll(async () => {
       for (const c of children) if (c.process.exitCode === null) c.process.kill('SIGKILL');
+      // The services' own lines, for whoever reads a failure (they are long; a file each).
+      const logs = mkdtempSync(join(tmpdir(), 'catalog-faults-logs-'));
+      children.forEach((c, i) =>
+        writeFileSync(
+          join(logs, `${i}-${basename(dirname(dirname(c.process.spawnargs.at(-1)!)))}.log`),
+          c.output(),
+        ),
+      );
+      console.warn(`fault e2e: service logs in ${logs}`);
       await infra?.destroy();
     }, 120_000);
 
