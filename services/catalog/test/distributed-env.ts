@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Kafka, logLevel, type Admin } from 'kafkajs';
 
 /** Topic names unique to one run, so catalogs sharing a Kafka never see each other's records. */
 export function isolatedTopics(prefix: string): Record<string, string> {
@@ -32,4 +33,23 @@ export function distributedEnv(
     INDEX_PREFIX: id,
     ...isolatedTopics(id),
   };
+}
+
+/** Runs `work` with a Kafka admin client on the catalog's broker (from its environment), then disconnects. */
+export async function withKafkaAdmin<T>(
+  env: Readonly<Record<string, string>>,
+  work: (admin: Admin) => Promise<T>,
+): Promise<T> {
+  const kafka = new Kafka({
+    clientId: 'e2e-inspect',
+    brokers: env['KAFKA_BOOTSTRAP_SERVER']!.split(','),
+    logLevel: logLevel.NOTHING,
+  });
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    return await work(admin);
+  } finally {
+    await admin.disconnect();
+  }
 }

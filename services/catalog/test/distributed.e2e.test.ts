@@ -1,7 +1,7 @@
-import { AssignerProtocol, Kafka, logLevel, type Admin } from 'kafkajs';
+import { AssignerProtocol, type Admin } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, spawnService, waitForHealth, type ChildService } from './child-catalog.js';
-import { distributedEnv } from './distributed-env.js';
+import { distributedEnv, withKafkaAdmin } from './distributed-env.js';
 import { FAMILIES } from './families.js';
 import { expectExactlyOnce, startWriters } from './acknowledged-writes.js';
 import { expectAuditedExactlyOnce } from './audited-writes.js';
@@ -56,20 +56,7 @@ describe.skipIf(real.skip !== undefined)(
       await dropIndices(env);
     });
 
-    async function withAdmin<T>(work: (admin: Admin) => Promise<T>): Promise<T> {
-      const kafka = new Kafka({
-        clientId: 'e2e-inspect',
-        brokers: env['KAFKA_BOOTSTRAP_SERVER']!.split(','),
-        logLevel: logLevel.NOTHING,
-      });
-      const admin = kafka.admin();
-      await admin.connect();
-      try {
-        return await work(admin);
-      } finally {
-        await admin.disconnect();
-      }
-    }
+    const withAdmin = <T>(work: (admin: Admin) => Promise<T>): Promise<T> => withKafkaAdmin(env, work);
 
     /** Partitions assigned to each member of a consumer group, as the broker reports them. */
     async function groupAssignments(groupId: string): Promise<number[]> {

@@ -1,11 +1,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectExactlyOnce, startWriters, type Writers } from './acknowledged-writes.js';
 import { freePort, spawnService, waitForHealth, type ChildService } from './child-catalog.js';
-import { distributedEnv } from './distributed-env.js';
+import { distributedEnv, withKafkaAdmin } from './distributed-env.js';
 import { SYSTEM_AUTH_HEADERS, waitUntil } from './harness.js';
 import { expectIndexedAsStored } from './indexed-writes.js';
 import { privateInfraSkip, startPrivateInfra, type PrivateInfra } from './private-infra.js';
@@ -57,21 +56,11 @@ describe.skipIf(skip !== undefined)(
     };
 
     /** Members of a consumer group, as the broker reports them. */
-    async function groupMembers(groupId: string): Promise<number> {
-      const kafka = new Kafka({
-        clientId: 'e2e-inspect',
-        brokers: env['KAFKA_BOOTSTRAP_SERVER']!.split(','),
-        logLevel: logLevel.NOTHING,
-      });
-      const admin = kafka.admin();
-      await admin.connect();
-      try {
+    const groupMembers = (groupId: string): Promise<number> =>
+      withKafkaAdmin(env, async (admin) => {
         const { groups } = await admin.describeGroups([groupId]);
         return groups[0]?.state === 'Stable' ? groups[0].members.length : 0;
-      } finally {
-        await admin.disconnect();
-      }
-    }
+      });
 
     /** A consumer service, once it has joined its group (a fault before that would only stop its start). */
     const startConsumer = async (main: string, groupId: string): Promise<void> => {
@@ -133,13 +122,31 @@ describe.skipIf(skip !== undefined)(
      */
     async function expectStillServing(prefix: string): Promise<void> {
       const writers = startWriters(() => base, prefix, 6, 0);
-      await waitUntil(
-        async () => writers.total(),
-        (n) => n >= 120,
-        90_000,
-      ).finally(() => writers.stop());
+      await acknowledgedMore(writers, 120, 90_000).finally(() => writers.stop());
       expect(writers.errors).toEqual([]);
       await expectExactlyOnce(base, writers.acked, 120_000);
+    }
+
+    /** Waits for `more` acknowledged writes beyond those made so far; returns the count it started from. */
+    async function acknowledgedMore(writers: Writers, more: number, timeoutMs: number): Promise<number> {
+      const from = writers.total();
+      await waitUntil(
+        async () => writers.total(),
+        (n) => n >= from + more,
+        timeoutMs,
+      );
+      return from;
+    }
+
+    /**
+     * 0 lost and 0 doubled, counted in the store and in the index: every acknowledged value is stored
+     * exactly once and every entity indexed as stored; then the pipeline still serves and no service died.
+     */
+    async function expectNoneLostOrDoubled(writers: Writers, prefix: string): Promise<void> {
+      expect(await expectExactlyOnce(base, writers.acked, 120_000)).toBeGreaterThanOrEqual(200);
+      expect(await expectIndexedAsStored(base, env, [...writers.acked.keys()])).toBe(writers.acked.size);
+      await expectStillServing(`${prefix}-after`);
+      expectAllRunning();
     }
 
     /** Every service process is still running: a fault of a dependency must not end one. */
@@ -154,11 +161,7 @@ describe.skipIf(skip !== undefined)(
       async () => {
         expectAllRunning();
         const writers = startWriters(() => base, 'broker', 6, 2, { asyncPauseMs: 100 });
-        await waitUntil(
-          async () => writers.total(),
-          (n) => n >= 100,
-          60_000,
-        );
+        await acknowledgedMore(writers, 100, 60_000);
         await infra!.stop('kafka');
         // The broker stays down until the gateway has refused a write for it.
         await waitUntil(
@@ -168,21 +171,13 @@ describe.skipIf(skip !== undefined)(
         );
         const refusedWhileDown = writers.errors.length;
         await infra!.start('kafka');
-        const atRestart = writers.total();
-        await waitUntil(
-          async () => writers.total(),
-          (n) => n >= atRestart + 100,
-          120_000,
-        );
+        await acknowledgedMore(writers, 100, 120_000);
         await writers.stop();
         console.warn(
           `broker restart: ${writers.total()} acknowledged, ${refusedWhileDown} refused while down, answers other than 200: ${JSON.stringify(statuses(writers))}`,
         );
         expect(notUnavailable(writers)).toEqual([]);
-        expect(await expectExactlyOnce(base, writers.acked, 120_000)).toBeGreaterThanOrEqual(200);
-        expect(await expectIndexedAsStored(base, env, [...writers.acked.keys()])).toBe(writers.acked.size);
-        await expectStillServing('broker-after');
-        expectAllRunning();
+        await expectNoneLostOrDoubled(writers, 'broker');
       },
     );
 
@@ -192,22 +187,13 @@ describe.skipIf(skip !== undefined)(
       async () => {
         expectAllRunning();
         const writers = startWriters(() => base, 'search', 4, 2, { asyncPauseMs: 100 });
-        await waitUntil(
-          async () => writers.total(),
-          (n) => n >= 50,
-          60_000,
-        );
+        await acknowledgedMore(writers, 50, 60_000);
         await infra!.stop('opensearch');
         const down = await searchDatasets(base);
         expect(down.status, down.text).toBe(503);
         expect(down.text).toMatch(/OpenSearch/);
-        const atStop = writers.total();
         // The store and the log are up: writes keep being acknowledged while nothing can be indexed.
-        await waitUntil(
-          async () => writers.total(),
-          (n) => n >= atStop + 100,
-          60_000,
-        );
+        const atStop = await acknowledgedMore(writers, 100, 60_000);
         expect((await searchDatasets(base)).status).toBe(503);
         await infra!.start('opensearch');
         await waitUntil(
@@ -215,21 +201,13 @@ describe.skipIf(skip !== undefined)(
           (r) => r.status === 200,
           60_000,
         );
-        const atRestart = writers.total();
-        await waitUntil(
-          async () => writers.total(),
-          (n) => n >= atRestart + 50,
-          60_000,
-        );
+        await acknowledgedMore(writers, 50, 60_000);
         await writers.stop();
         console.warn(
           `search restart: ${writers.total()} acknowledged, ${writers.total() - atStop} after the stop, answers other than 200: ${JSON.stringify(statuses(writers))}`,
         );
         expect(writers.errors).toEqual([]);
-        expect(await expectExactlyOnce(base, writers.acked, 120_000)).toBeGreaterThanOrEqual(200);
-        expect(await expectIndexedAsStored(base, env, [...writers.acked.keys()])).toBe(writers.acked.size);
-        await expectStillServing('search-after');
-        expectAllRunning();
+        await expectNoneLostOrDoubled(writers, 'search');
       },
     );
 
@@ -239,35 +217,18 @@ describe.skipIf(skip !== undefined)(
       async () => {
         expectAllRunning();
         const writers = startWriters(() => base, 'store', 6, 2, { asyncPauseMs: 100 });
-        await waitUntil(
-          async () => writers.total(),
-          (n) => n >= 100,
-          60_000,
-        );
+        await acknowledgedMore(writers, 100, 60_000);
         await infra!.stop('mongo');
-        const atStop = writers.total();
         // Asynchronous writes are acknowledged once logged; synchronous ones wait for the store.
-        await waitUntil(
-          async () => writers.total(),
-          (n) => n >= atStop + 30,
-          60_000,
-        );
+        await acknowledgedMore(writers, 30, 60_000);
         await infra!.start('mongo');
-        const atRestart = writers.total();
-        await waitUntil(
-          async () => writers.total(),
-          (n) => n >= atRestart + 100,
-          120_000,
-        );
+        await acknowledgedMore(writers, 100, 120_000);
         await writers.stop();
         console.warn(
           `store restart: ${writers.total()} acknowledged, answers other than 200: ${JSON.stringify(statuses(writers))}`,
         );
         expect(notUnavailable(writers)).toEqual([]);
-        expect(await expectExactlyOnce(base, writers.acked, 120_000)).toBeGreaterThanOrEqual(200);
-        expect(await expectIndexedAsStored(base, env, [...writers.acked.keys()])).toBe(writers.acked.size);
-        await expectStillServing('store-after');
-        expectAllRunning();
+        await expectNoneLostOrDoubled(writers, 'store');
       },
     );
   },
