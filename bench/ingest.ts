@@ -8,7 +8,7 @@
 import { intArg, readArgs } from './lib/args.js';
 import { benchAuthEnv, benchAuthOf, benchAuthorization } from './lib/auth.js';
 import { startCatalogProcess } from './lib/catalog-process.js';
-import { distributedBenchEnv, startDistributedCatalog } from './lib/distributed.js';
+import { distributedBenchEnv, startDistributedCatalog, storeWorkPerBatch } from './lib/distributed.js';
 import { kafkaProduceConsume, mongoInsertMany } from './lib/raw-limits.js';
 import { datasetUrn, propertiesProposal } from './lib/fixtures.js';
 import { JsonClient, report, runLoad } from './lib/load.js';
@@ -39,6 +39,18 @@ const catalog = args.url
 const baseUrl = args.url || catalog!.baseUrl;
 const client = new JsonClient(baseUrl, c, await benchAuthorization(auth, baseUrl));
 const rows: Record<string, string | number>[] = [];
+/** Distributed family: the aspect store's work per batch persistence applied, for each scenario. */
+const storeRows: Record<string, string | number>[] = [];
+const distributedCatalog = catalog !== undefined && 'persistenceStats' in catalog ? catalog : undefined;
+async function profiled<T>(scenario: string, load: () => Promise<T>): Promise<T> {
+  const before = await distributedCatalog?.persistenceStats();
+  const result = await load();
+  if (distributedCatalog && before) {
+    // Synchronous writes are applied once answered; the store's counters are complete now.
+    storeRows.push(storeWorkPerBatch(scenario, before, await distributedCatalog.persistenceStats()));
+  }
+  return result;
+}
 const run = Date.now().toString(36);
 
 try {
@@ -51,11 +63,13 @@ try {
   ).then(() => undefined);
 
   if (modes.includes('sync')) {
-    const result = await runLoad(n, c, (i) =>
-      client.expectOk('POST', '/aspects?action=ingestProposal', {
-        proposal: propertiesProposal(datasetUrn(i, `s${run}`), i),
-        async: 'false',
-      }),
+    const result = await profiled(`ingestProposal sync, c=${c}`, () =>
+      runLoad(n, c, (i) =>
+        client.expectOk('POST', '/aspects?action=ingestProposal', {
+          proposal: propertiesProposal(datasetUrn(i, `s${run}`), i),
+          async: 'false',
+        }),
+      ),
     );
     rows.push(report(`ingestProposal sync, c=${c}`, result));
   }
@@ -70,14 +84,16 @@ try {
   }
   if (modes.includes('batch')) {
     const batches = Math.ceil(n / batchSize);
-    const result = await runLoad(batches, c, (b) =>
-      client.expectOk('POST', '/aspects?action=ingestProposalBatch', {
-        proposals: Array.from({ length: batchSize }, (_, j) => {
-          const i = b * batchSize + j;
-          return propertiesProposal(datasetUrn(i, `b${run}`), i);
+    const result = await profiled(`ingestProposalBatch sync, ${batchSize}/batch, c=${c}`, () =>
+      runLoad(batches, c, (b) =>
+        client.expectOk('POST', '/aspects?action=ingestProposalBatch', {
+          proposals: Array.from({ length: batchSize }, (_, j) => {
+            const i = b * batchSize + j;
+            return propertiesProposal(datasetUrn(i, `b${run}`), i);
+          }),
+          async: 'false',
         }),
-        async: 'false',
-      }),
+      ),
     );
     rows.push(report(`ingestProposalBatch sync, ${batchSize}/batch, c=${c}`, result, batchSize));
   }
@@ -97,6 +113,10 @@ try {
     }
   }
   console.table(rows);
+  if (storeRows.length > 0) {
+    console.log('aspect store work per batch persistence applied (count × documents, round-trip ms):');
+    console.table(storeRows);
+  }
 } finally {
   client.close();
   await catalog?.stop();

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { StoreWorkStats } from '@catalog/store';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -53,6 +54,8 @@ function run(main: string, env: Record<string, string>): ChildProcess {
 
 export interface DistributedCatalog {
   readonly baseUrl: string;
+  /** Persistence's `/stats`: the aspect store's work since it started (batches, rounds, commands). */
+  persistenceStats(): Promise<StoreWorkStats>;
   stop(): Promise<void>;
 }
 
@@ -62,10 +65,12 @@ export async function startDistributedCatalog(env: Record<string, string>): Prom
   const code = await new Promise((r) => setup.once('exit', r));
   if (code !== 0) throw new Error(`system-update exited with ${String(code)}`);
   const port = await freePort();
+  const persistenceHealth = await freePort();
   const children = [
     run('services/gateway/src/main.ts', { ...env, PORT: String(port), HOST: '127.0.0.1' }),
-    // One host: the consumers' health servers would share the default port, so they are off here.
-    run('services/persistence/src/main.ts', { HEALTH_PORT: '0', ...env }),
+    // One host: the consumers' health servers would share the default port, so only persistence's is on
+    // (on a port of its own), for its /stats.
+    run('services/persistence/src/main.ts', { ...env, HEALTH_PORT: String(persistenceHealth) }),
     run('services/indexer/src/main.ts', { HEALTH_PORT: '0', ...env }),
     run('services/audit/src/main.ts', { HEALTH_PORT: '0', ...env }),
   ];
@@ -82,6 +87,13 @@ export async function startDistributedCatalog(env: Record<string, string>): Prom
   }
   return {
     baseUrl,
+    persistenceStats: async () => {
+      const res = await fetch(`http://127.0.0.1:${persistenceHealth}/stats`);
+      if (!res.ok) throw new Error(`persistence /stats answered ${res.status}`);
+      const body = (await res.json()) as { store: StoreWorkStats | null };
+      if (body.store === null) throw new Error('persistence reports no store work (not a MongoDB store?)');
+      return body.store;
+    },
     stop: async () => {
       await Promise.all(
         children.map((c) => {
@@ -92,4 +104,36 @@ export async function startDistributedCatalog(env: Record<string, string>): Prom
       );
     },
   };
+}
+
+/**
+ * The store's work between two snapshots, per applied batch: writes, rounds, and for each command its
+ * count, milliseconds and documents (what a profile of the write protocol needs to see).
+ */
+export function storeWorkPerBatch(
+  scenario: string,
+  before: StoreWorkStats,
+  after: StoreWorkStats,
+): Record<string, string | number> {
+  const batches = after.batches - before.batches;
+  const per = (value: number) => (batches === 0 ? 0 : Number((value / batches).toFixed(2)));
+  const row: Record<string, string | number> = {
+    scenario,
+    batches,
+    'writes/batch': per(after.writes - before.writes),
+    'rounds/batch': per(after.rounds - before.rounds),
+  };
+  let commands = 0;
+  let ms = 0;
+  for (const [name, total] of Object.entries(after.commands)) {
+    const was = before.commands[name] ?? { count: 0, ms: 0, documents: 0, failed: 0 };
+    const count = total.count - was.count;
+    if (count === 0) continue;
+    commands += count;
+    ms += total.ms - was.ms;
+    row[name] = `${per(count)} × ${per(total.documents - was.documents)} docs, ${per(total.ms - was.ms)} ms`;
+  }
+  row['commands/batch'] = per(commands);
+  row['store ms/batch'] = per(ms);
+  return row;
 }

@@ -12,6 +12,8 @@ export type {
   RunSummary,
   StoredAspect,
   SystemMetadata,
+  CommandTotals,
+  StoreWorkStats,
 } from './port.js';
 export { canonicalJson, sameAspectValue } from './canonical-json.js';
 export { DEFAULT_RUN_ID } from './write-rules.js';

@@ -210,5 +210,27 @@ export interface AspectStore {
    * closed). Cheap: readiness probes call it.
    */
   ping(): Promise<void>;
+  /**
+   * What the store has done since it opened, for profiles and the consumers' `/stats` (stores with a
+   * server to talk to): batches applied, writes in them, rounds, and the commands sent per name.
+   */
+  workStats?(): StoreWorkStats;
   close(): Promise<void>;
+}
+
+/** Per command name: how many were sent, their round-trip milliseconds, the documents moved, failures. */
+export interface CommandTotals {
+  readonly count: number;
+  readonly ms: number;
+  readonly documents: number;
+  readonly failed: number;
+}
+
+/** Counters of a store's work since it opened (see AspectStore.workStats). */
+export interface StoreWorkStats {
+  readonly batches: number;
+  readonly writes: number;
+  /** Rounds of independent writes the batches took (a write that lost a race adds one). */
+  readonly rounds: number;
+  readonly commands: Readonly<Record<string, CommandTotals>>;
 }

@@ -38,6 +38,7 @@ await runMain(logger, async () => {
     dependencies: { store, search: readModels.search, log },
     logger,
     lifecycle,
+    stats: () => ({ store: store.workStats?.() ?? null }),
   });
   const service = await startPersistence({
     decoder: createEventDecoder(schemas.resolver),

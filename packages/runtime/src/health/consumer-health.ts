@@ -24,6 +24,8 @@ export async function startConsumerHealth(options: {
   readonly dependencies: { readonly store?: Pingable; readonly search?: Pingable; readonly log?: Pingable };
   readonly logger: Logger;
   readonly lifecycle: Lifecycle;
+  /** Counters served on `/stats`. */
+  readonly stats?: () => unknown;
 }): Promise<ConsumerHealth> {
   let running: HealthReportingConsumer | undefined = undefined;
   const readiness = new Readiness([
@@ -37,7 +39,12 @@ export async function startConsumerHealth(options: {
     },
   ]);
   if (options.port > 0) {
-    const health = await startHealthServer({ port: options.port, readiness, logger: options.logger });
+    const health = await startHealthServer({
+      port: options.port,
+      readiness,
+      logger: options.logger,
+      ...(options.stats ? { stats: options.stats } : {}),
+    });
     options.lifecycle.onClose('health', () => health.close());
   }
   return {

@@ -15,8 +15,14 @@ describe('the health server of a consumer service', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  async function serve(readiness: Readiness): Promise<string> {
-    const server: HealthServer = await startHealthServer({ port: 0, host: '127.0.0.1', readiness, logger });
+  async function serve(readiness: Readiness, stats?: () => unknown): Promise<string> {
+    const server: HealthServer = await startHealthServer({
+      port: 0,
+      host: '127.0.0.1',
+      readiness,
+      logger,
+      ...(stats ? { stats } : {}),
+    });
     cleanups.push(() => server.close());
     return `http://127.0.0.1:${server.port}`;
   }
@@ -39,5 +45,16 @@ describe('the health server of a consumer service', () => {
     expect((await fetch(`${base}/health/live`)).status).toBe(200);
     expect((await fetch(`${base}/health`)).status).toBe(200);
     expect((await fetch(`${base}/metrics`)).status).toBe(404);
+  });
+
+  it('serves the counters the service gives on /stats, read at each request, and no /stats without them', async () => {
+    let batches = 0;
+    const base = await serve(new Readiness([]), () => ({ store: { batches } }));
+    batches = 3;
+    const stats = await fetch(`${base}/stats`);
+    expect(stats.status).toBe(200);
+    expect(await stats.json()).toEqual({ store: { batches: 3 } });
+    const without = await serve(new Readiness([]));
+    expect((await fetch(`${without}/stats`)).status).toBe(404);
   });
 });

@@ -24,16 +24,18 @@ export interface HealthServer {
 
 /**
  * The health endpoints of a service without an HTTP interface of its own (the consumers): GET
- * `/health` and `/health/live` (200 while the process runs) and `/health/ready` (see sendReadiness).
+ * `/health` and `/health/live` (200 while the process runs), `/health/ready` (see sendReadiness), and
+ * `/stats` (counters of the work done since start, as JSON) when the service gives them.
  */
 export function startHealthServer(options: {
   readonly port: number;
   readonly host?: string;
   readonly readiness: Readiness;
   readonly logger: Logger;
+  readonly stats?: () => unknown;
 }): Promise<HealthServer> {
   const server = createServer((req, res) => {
-    handle(req, res, options.readiness).catch((error: unknown) => {
+    handle(req, res, options.readiness, options.stats).catch((error: unknown) => {
       options.logger.error({ err: error }, 'health request failed');
       if (!res.headersSent) sendJson(res, 500, { status: 'DOWN' });
       else res.end();
@@ -55,11 +57,17 @@ export function startHealthServer(options: {
   });
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, readiness: Readiness): Promise<void> {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  readiness: Readiness,
+  stats: (() => unknown) | undefined,
+): Promise<void> {
   const path = (req.url ?? '/').split('?')[0];
   if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: 'GET only' });
   if (path === '/health' || path === '/health/live') return sendLiveness(res);
   if (path === '/health/ready') return sendReadiness(readiness, res);
+  if (path === '/stats' && stats !== undefined) return sendJson(res, 200, stats());
   sendJson(res, 404, { error: `No resource at ${path}` });
 }
 

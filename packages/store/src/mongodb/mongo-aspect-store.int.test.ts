@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { aspectStoreContract, isSkipped, mongoForTests, type SystemMetadataEdit } from '@catalog/testkit';
 import { MongoClient } from 'mongodb';
-import { afterAll, describe } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { SystemMetadata } from '../port.js';
 import type { AspectDocument } from './aspect-document.js';
 import { openMongoAspectStore } from './mongo-aspect-store.js';
@@ -44,5 +44,76 @@ describe.skipIf(isSkipped(service))('MongoDB aspect store', () => {
         }
       },
     };
+  });
+
+  it('counts its work: one batch, its writes and rounds, and the commands each sent with their documents', async () => {
+    const store = await openMongoAspectStore({ uri, databaseName, requestPruneIntervalMs: 0 });
+    try {
+      const urn = (n: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,stats_${randomUUID()}_${n},PROD)`;
+      const before = store.workStats();
+      await store.applyBatch(
+        [1, 2, 3].map((n) => ({
+          requestId: randomUUID(),
+          mode: 'UPSERT' as const,
+          urn: urn(n),
+          aspect: 'status',
+          value: { removed: false },
+          created: { time: 1, actor: 'urn:li:corpuser:stats' },
+        })),
+      );
+      const after = store.workStats();
+      expect(after.batches - before.batches).toBe(1);
+      expect(after.writes - before.writes).toBe(3);
+      expect(after.rounds - before.rounds).toBe(1);
+      const sent = (name: string) =>
+        (after.commands[name]?.documents ?? 0) - (before.commands[name]?.documents ?? 0);
+      const count = (name: string) =>
+        (after.commands[name]?.count ?? 0) - (before.commands[name]?.count ?? 0);
+      // Three new versions 0 in one insert, their three results recorded in another; two reads first.
+      expect(count('insert')).toBe(2);
+      expect(sent('insert')).toBe(6);
+      expect(count('find')).toBe(2);
+      expect(after.commands['insert']?.ms).toBeGreaterThan(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('replaces a client the driver reports unreachable for too long once a new connection reaches the server', async () => {
+    let now = 1_000_000;
+    const store = await openMongoAspectStore({
+      uri,
+      databaseName,
+      clock: () => now,
+      requestPruneIntervalMs: 0,
+      reviveAfterMs: 30_000,
+    });
+    try {
+      const first = store.connection.db.client;
+      store.connection.markUnreachable(now);
+      now += 29_000;
+      await store.connection.reviveIfStuck();
+      expect(store.connection.db.client, 'not yet: the driver may still recover').toBe(first);
+      now += 2_000;
+      await store.connection.reviveIfStuck();
+      expect(store.connection.db.client).not.toBe(first);
+      expect(store.connection.unreachableSinceMs()).toBeUndefined();
+      const urn = `urn:li:dataset:(urn:li:dataPlatform:hive,revived_${randomUUID()},PROD)`;
+      const [result] = await store.applyBatch([
+        {
+          requestId: randomUUID(),
+          mode: 'UPSERT',
+          urn,
+          aspect: 'status',
+          value: { removed: true },
+          created: { time: 1, actor: 'urn:li:corpuser:revive' },
+        },
+      ]);
+      expect(result?.status).toBe('CREATED');
+      expect((await store.get(urn, 'status'))?.value).toEqual({ removed: true });
+      expect(store.workStats().commands['insert']?.count).toBeGreaterThan(0);
+    } finally {
+      await store.close();
+    }
   });
 });

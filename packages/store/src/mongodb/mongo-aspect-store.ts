@@ -1,4 +1,4 @@
-import { MongoClient, type Collection, type Db, type Filter } from 'mongodb';
+import type { Collection, Filter } from 'mongodb';
 import { checkWrite } from '../write-rules.js';
 import type {
   ApplyResult,
@@ -10,6 +10,7 @@ import type {
   ScanOptions,
   ScanPage,
   StoredAspect,
+  StoreWorkStats,
 } from '../port.js';
 import { DEFAULT_RUN_ID } from '../write-rules.js';
 import { decodeScanCursor, encodeScanCursor } from '../scan-cursor.js';
@@ -17,6 +18,8 @@ import { applyRound } from './apply-round.js';
 import { aspectId, runFields, toStoredAspect, type AspectDocument } from './aspect-document.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import { likeToRegex } from './like-to-regex.js';
+import { CommandTally } from './command-tally.js';
+import { StoreConnection } from './store-connection.js';
 import { classifyMongoError } from './mongo-errors.js';
 import { planRounds } from './plan-rounds.js';
 import { ensureCollections } from './mongo-schema.js';
@@ -45,6 +48,11 @@ export interface MongoAspectStoreOptions {
   readonly clock?: () => number;
   /** A history version claimed this long ago by a writer that never finished is taken over; 30 s. */
   readonly orphanClaimMs?: number;
+  /**
+   * The driver reporting the server unreachable this long while a new connection reaches it replaces
+   * the client (see StoreConnection); 0 never. Default 30 s.
+   */
+  readonly reviveAfterMs?: number;
   /** Fault injection for tests: a hook that throws simulates a crash between two steps of a write. */
   readonly hooks?: WriteHooks;
 }
@@ -66,35 +74,23 @@ const BACKFILL_BATCH = 1000;
 
 /** Connects, creates the collections and indexes when missing, and returns the store. */
 export async function openMongoAspectStore(options: MongoAspectStoreOptions): Promise<MongoAspectStore> {
-  const client = new MongoClient(options.uri, { ignoreUndefined: true });
-  reportReachability(client, options.logger);
+  const tally = new CommandTally();
+  let connection: StoreConnection | undefined;
   try {
-    await client.connect();
-    const db = client.db(options.databaseName ?? databaseOf(options.uri));
-    await ensureCollections(db);
-    return new MongoAspectStore(client, db, options);
+    connection = await StoreConnection.open({
+      uri: options.uri,
+      databaseName: options.databaseName ?? databaseOf(options.uri),
+      tally,
+      clock: options.clock ?? Date.now,
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+      ...(options.reviveAfterMs === undefined ? {} : { reviveAfterMs: options.reviveAfterMs }),
+    });
+    await ensureCollections(connection.db);
+    return new MongoAspectStore(connection, options, tally);
   } catch (error) {
-    await client.close().catch(() => undefined);
+    await connection?.close().catch(() => undefined);
     throw classifyMongoError(error, 'open');
   }
-}
-
-/**
- * One line when the driver loses a server (warn, with the reason) and one when it has it again (info),
- * so an outage of the store and its end are in the log even when no write is waiting.
- */
-function reportReachability(client: MongoClient, logger: StoreLogger | undefined): void {
-  if (logger === undefined) return;
-  client.on('serverDescriptionChanged', (event) => {
-    const was = event.previousDescription.type;
-    const now = event.newDescription.type;
-    if (now === 'Unknown' && was !== 'Unknown') {
-      const reason = event.newDescription.error?.message ?? 'no reason given';
-      logger.warn({ address: event.address, reason }, 'aspect store server unreachable');
-    } else if (was === 'Unknown' && now !== 'Unknown') {
-      logger.info({ address: event.address, type: now }, 'aspect store server reachable');
-    }
-  });
 }
 
 /** The database named in the URI's path, else `catalog`. */
@@ -109,8 +105,6 @@ export function databaseOf(uri: string): string {
  * write stays atomic and idempotent without transactions is described at the top of apply-round.ts.
  */
 export class MongoAspectStore implements AspectStore {
-  private readonly aspects: Collection<AspectDocument>;
-  private readonly requests: Collection<RequestDocument>;
   private readonly clock: () => number;
   private readonly retentionMs: number;
   private readonly maxRequestRows: number;
@@ -121,14 +115,14 @@ export class MongoAspectStore implements AspectStore {
   private readonly orphanClaimMs: number;
   private readonly mutex = new KeyedMutex();
   private closed = false;
+  private readonly work = { batches: 0, writes: 0, rounds: 0 };
 
   constructor(
-    private readonly client: MongoClient,
-    db: Db,
+    /** The client and collections; the client can be replaced (see StoreConnection), so never kept. */
+    readonly connection: StoreConnection,
     private readonly options: MongoAspectStoreOptions,
+    private readonly tally: CommandTally,
   ) {
-    this.aspects = db.collection<AspectDocument>('aspects');
-    this.requests = db.collection<RequestDocument>('requests');
     this.clock = options.clock ?? Date.now;
     this.retentionMs = options.requestRetentionMs ?? DEFAULT_RETENTION_MS;
     this.maxRequestRows = options.maxRequestRows ?? DEFAULT_MAX_REQUEST_ROWS;
@@ -162,6 +156,8 @@ export class MongoAspectStore implements AspectStore {
     } catch (error) {
       throw classifyMongoError(error, 'applyBatch');
     }
+    this.work.batches += 1;
+    this.work.writes += writes.length;
     this.recordedSincePrune += writes.length;
     if (this.recordedSincePrune >= Math.max(1000, this.maxRequestRows / 10)) {
       // Between two timed prunes, a burst would overshoot the row bound by all it writes: prune now,
@@ -183,6 +179,7 @@ export class MongoAspectStore implements AspectStore {
         attempt: 0,
       }));
       while (pending.length > 0) {
+        this.work.rounds += 1;
         const outcome = await applyRound(this.context(), pending);
         for (const [index, result] of outcome.done) results[index] = result;
         pending = outcome.retry;
@@ -205,6 +202,18 @@ export class MongoAspectStore implements AspectStore {
       if (result === undefined) throw new Error(`no result for write ${index}`);
       return result;
     });
+  }
+
+  private get aspects(): Collection<AspectDocument> {
+    return this.connection.aspects;
+  }
+
+  private get requests(): Collection<RequestDocument> {
+    return this.connection.requests;
+  }
+
+  workStats(): StoreWorkStats {
+    return { ...this.work, commands: this.tally.snapshot() };
   }
 
   private context(): WriteContext {
@@ -469,7 +478,7 @@ export class MongoAspectStore implements AspectStore {
     this.closed = true;
     if (this.pruneTimer) clearInterval(this.pruneTimer);
     await this.pruning?.catch(() => undefined);
-    await this.client.close();
+    await this.connection.close();
   }
 
   private async read<T>(operation: string, run: () => Promise<T>): Promise<T> {
