@@ -1,7 +1,6 @@
 import { MongoClient, type Collection, type Db } from 'mongodb';
 import type { AspectDocument } from './aspect-document.js';
 import type { CommandTally } from './command-tally.js';
-import { learnIdLookup } from './id-lookup.js';
 import type { RequestDocument, StoreLogger } from './write-context.js';
 
 /** How long the driver may report the server unreachable before a fresh connection is tried. */
@@ -56,7 +55,6 @@ export class StoreConnection {
     options.tally.attach(client);
     try {
       await client.connect();
-      await learnIdLookup(client);
     } catch (error) {
       await client.close().catch(() => undefined);
       throw error;
@@ -112,7 +110,6 @@ export class StoreConnection {
     try {
       await probe.connect();
       await probe.db(this.options.databaseName).command({ ping: 1 });
-      await learnIdLookup(probe);
     } catch {
       await probe.close().catch(() => undefined);
       return; // Still down: the current client is right, keep it.
