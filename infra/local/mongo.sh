@@ -5,9 +5,14 @@
 # start-up ("Invalid build/version/version.txt file content"), because the module zip lacks the generated
 # build/version/version.txt; and `go install pkg@version` also asks the proxy for the module's version list,
 # which some module proxies refuse. So the module is fetched with `go mod download` at the pinned version,
-# copied, given its version.txt, and built as its own main module (its go.sum pins every dependency).
+# copied, given its version.txt, patched, and built as its own main module (its go.sum pins every dependency).
+#
+# The patch (ferretdb-sqlite-id-index.patch, which says why) makes the SQLite backend's `_id` lookups use the
+# `_id` index it creates; unpatched, every `_id` lookup, update and delete scans the whole collection. The
+# cache directory is named after the patch's hash, so a changed patch builds a new binary.
 
-FERRETDB_CACHE="$CACHE_DIR/ferretdb-$FERRETDB_VERSION"
+FERRETDB_PATCH="$(dirname "${BASH_SOURCE[0]}")/ferretdb-sqlite-id-index.patch"
+FERRETDB_CACHE="$CACHE_DIR/ferretdb-$FERRETDB_VERSION-$(sha256sum "$FERRETDB_PATCH" | cut -c1-12)"
 FERRETDB_BIN="$FERRETDB_CACHE/bin/ferretdb"
 MONGO_STATE="$STATE_DIR/mongo"
 
@@ -30,6 +35,10 @@ ferretdb_install_locked() {
   chmod -R u+w "$src"
   echo "$FERRETDB_VERSION" >"$src/build/version/version.txt"
   echo "go-module" >"$src/build/version/package.txt"
+  if ! (cd "$src" && git apply -p1 "$FERRETDB_PATCH") >>"$logfile" 2>&1; then
+    tail -n 20 "$logfile" >&2 || true
+    die "mongo: $FERRETDB_PATCH does not apply to FerretDB $FERRETDB_VERSION (log: $logfile)"
+  fi
   log "mongo: building ferretdb $FERRETDB_VERSION (pure Go, takes a few minutes the first time)"
   if ! (cd "$src" && CGO_ENABLED=0 GOTOOLCHAIN="${GOTOOLCHAIN:-local}" GOFLAGS=-buildvcs=false \
     go build -trimpath -ldflags='-s -w' -o "$FERRETDB_BIN.tmp" ./cmd/ferretdb) >>"$logfile" 2>&1; then
@@ -52,7 +61,7 @@ mongo_install() {
 mongo_start() {
   require_free_port mongo "$MONGO_PORT"
   mkdir -p "$MONGO_STATE/data" "$MONGO_STATE/logs" "$MONGO_STATE/state"
-  log "mongo: starting FerretDB $FERRETDB_VERSION (SQLite) on 127.0.0.1:$MONGO_PORT"
+  log "mongo: starting FerretDB $FERRETDB_VERSION (SQLite, patched: see $(basename "$FERRETDB_PATCH")) on 127.0.0.1:$MONGO_PORT"
   start_detached "$(pid_file mongo)" "$MONGO_STATE/logs/ferretdb.log" \
     "$FERRETDB_BIN" \
     --handler=sqlite \

@@ -104,10 +104,7 @@ export class EntityProjector {
       );
     }
     const missing = [...byUrn.keys()].filter((urn) => !prefetched?.has(urn));
-    const fetched =
-      missing.length > 0
-        ? await this.store.getLatestMany(missing)
-        : new Map<string, readonly StoredAspect[]>();
+    const fetched = await this.readCurrent(missing);
     const current = (urn: string): readonly StoredAspect[] => prefetched?.get(urn) ?? fetched.get(urn) ?? [];
 
     const properties = new Map<string, readonly StoredAspect[]>();
@@ -171,6 +168,31 @@ export class EntityProjector {
     if (depth < MAX_REBUILD_DEPTH)
       await this.rebuildStale(assigned, definitions, [...updated.values(), ...learned], depth);
     return { upserted: upserts.length, deleted: deletes.length, edgeSets: edgeSets.length };
+  }
+
+  /**
+   * The current aspects of `urns`, asked for by the aspect names of each one's entity type: that is a read
+   * by `_id` for each name, which every MongoDB-wire server answers from its `_id` index, where a read of
+   * "every aspect of these urns" scans the collection on some (FerretDB). A proposal can only store
+   * aspects of its entity type, so nothing stored is left out. Urns of no known type are read whole.
+   */
+  private async readCurrent(urns: readonly string[]): Promise<ReadonlyMap<string, readonly StoredAspect[]>> {
+    const byType = new Map<EntitySpec | undefined, string[]>();
+    for (const urn of urns) {
+      const entity = entityOf(urn);
+      const group = byType.get(entity);
+      if (group === undefined) byType.set(entity, [urn]);
+      else group.push(urn);
+    }
+    const current = new Map<string, readonly StoredAspect[]>();
+    for (const [entity, group] of byType) {
+      const read = await this.store.getLatestMany(
+        group,
+        entity === undefined ? undefined : [...entity.aspects.keys()],
+      );
+      for (const [urn, aspects] of read) current.set(urn, aspects);
+    }
+    return current;
   }
 
   /**

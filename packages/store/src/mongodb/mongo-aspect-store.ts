@@ -23,6 +23,7 @@ import { StoreConnection } from './store-connection.js';
 import { classifyMongoError } from './mongo-errors.js';
 import { planRounds } from './plan-rounds.js';
 import { ensureCollections } from './mongo-schema.js';
+import { learnIdLookup } from './id-lookup.js';
 import {
   findByIds,
   type PendingWrite,
@@ -86,6 +87,7 @@ export async function openMongoAspectStore(options: MongoAspectStoreOptions): Pr
       ...(options.reviveAfterMs === undefined ? {} : { reviveAfterMs: options.reviveAfterMs }),
     });
     await ensureCollections(connection.db);
+    await learnIdLookup(connection.db, 'aspects');
     return new MongoAspectStore(connection, options, tally);
   } catch (error) {
     await connection?.close().catch(() => undefined);

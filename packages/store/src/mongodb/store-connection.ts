@@ -1,6 +1,7 @@
 import { MongoClient, type Collection, type Db } from 'mongodb';
 import type { AspectDocument } from './aspect-document.js';
 import type { CommandTally } from './command-tally.js';
+import { learnIdLookup } from './id-lookup.js';
 import type { RequestDocument, StoreLogger } from './write-context.js';
 
 /** How long the driver may report the server unreachable before a fresh connection is tried. */
@@ -110,6 +111,8 @@ export class StoreConnection {
     try {
       await probe.connect();
       await probe.db(this.options.databaseName).command({ ping: 1 });
+      // The collections exist by now (the store made them before any replacement).
+      await learnIdLookup(probe.db(this.options.databaseName), 'aspects');
     } catch {
       await probe.close().catch(() => undefined);
       return; // Still down: the current client is right, keep it.

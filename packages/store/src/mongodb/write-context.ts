@@ -1,6 +1,7 @@
 import type { Collection } from 'mongodb';
 import type { AspectWrite } from '../port.js';
 import type { AspectDocument } from './aspect-document.js';
+import { looksUpIdsByEquality } from './id-lookup.js';
 
 /** One document of the `requests` collection: the result recorded for a request id. */
 export interface RequestDocument {
@@ -58,12 +59,17 @@ export interface PendingWrite {
   readonly contestedClaim?: number;
 }
 
-/** Keys per $in list. Big enough for a batch of 500 writes with their key aspects in one query. */
-const ID_CHUNK = 2_000;
+/** Keys per $in list: a batch of 500 writes with their key aspects in one query, and no more ids than the
+ * local FerretDB build narrows through its _id index (1,000, see infra/local/ferretdb-sqlite-id-index.patch). */
+const ID_CHUNK = 1_000;
+
+/** Equality queries in flight at once when ids are looked up one by one (see id-lookup.ts). */
+const EQUALITY_CONCURRENCY = 64;
 
 /**
- * Documents by _id, in as few queries as possible. A single id is queried by equality: that is the
- * one filter FerretDB 1.x hands to its storage layer instead of filtering every document itself.
+ * Documents by _id, each read through the server's `_id` index (see id-lookup.ts): on MongoDB one `$in`
+ * query per chunk of ids; where only `_id` equality is indexed (FerretDB, patched), one equality query
+ * per id, run concurrently.
  */
 export async function findByIds<T extends { readonly _id: string }>(
   collection: Collection<T>,
@@ -71,6 +77,17 @@ export async function findByIds<T extends { readonly _id: string }>(
 ): Promise<Map<string, T>> {
   const found = new Map<string, T>();
   const unique = [...new Set(ids)];
+  if (unique.length > 1 && looksUpIdsByEquality(collection.db.client)) {
+    for (let at = 0; at < unique.length; at += EQUALITY_CONCURRENCY) {
+      const docs = await Promise.all(
+        unique
+          .slice(at, at + EQUALITY_CONCURRENCY)
+          .map((id) => collection.findOne({ _id: id } as never) as Promise<T | null>),
+      );
+      for (const doc of docs) if (doc !== null) found.set(doc._id, doc);
+    }
+    return found;
+  }
   for (let at = 0; at < unique.length; at += ID_CHUNK) {
     const chunk = unique.slice(at, at + ID_CHUNK);
     const filter = chunk.length === 1 ? { _id: chunk[0] } : { _id: { $in: chunk } };
