@@ -89,6 +89,16 @@ export interface AspectWrite {
    * aspect stored yet it is stored too, in the same atomic step, and reported in `keyCreated`.
    */
   readonly keyAspect?: { readonly name: string; readonly value: Readonly<Record<string, unknown>> };
+  /**
+   * The aspects a new entity gets (the ecosystem's defaults, such as browsePathsV2). For UPSERT and
+   * CREATE with a `keyAspect`: when this write creates the entity (stores its key aspect, or is a
+   * CREATED write of the key aspect itself), each of these the entity does not have yet is stored too,
+   * in the same atomic step, and reported in `defaultsCreated`; one it has already is left alone.
+   */
+  readonly entityDefaults?: readonly {
+    readonly name: string;
+    readonly value: Readonly<Record<string, unknown>>;
+  }[];
 }
 
 export type ApplyStatus =
@@ -110,6 +120,8 @@ export interface ApplyResult {
   readonly current?: StoredAspect;
   /** The key aspect this write stored because the entity had none. */
   readonly keyCreated?: StoredAspect;
+  /** The `entityDefaults` this write stored because it created the entity. */
+  readonly defaultsCreated?: readonly StoredAspect[];
   /** For DELETE_ENTITY: every aspect (version 0) that was removed. */
   readonly removed?: readonly StoredAspect[];
   /** True when the request id had been applied before and this is the recorded result. */

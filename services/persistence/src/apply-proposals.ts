@@ -180,8 +180,8 @@ export async function applyProposals(
       refuse(step.owner, new StructuredPropertyRuleError(refusal), effects);
       return false;
     });
-    const applied = await applySteps(allowed, store, effects, rules);
-    await applyEntityDefaults(applied, store, effects);
+    const applied = await applySteps(withEntityDefaults(allowed), store, effects, rules);
+    recordDefaultsCreated(applied, effects);
   }
   return effects;
 }
@@ -290,71 +290,49 @@ function recordEntityCreated(item: Checked, result: ApplyResult, effects: Propos
   );
 }
 
-/** A default aspect of a new entity, owned by the proposal that created the entity. */
-interface DefaultWrite {
-  readonly owner: Checked;
-  readonly write: AspectWrite;
+/**
+ * The aspects the ecosystem writes with a new entity (browsePathsV2, dataPlatformInstance), given to
+ * every write that may create one (AspectWrite.entityDefaults): the store stores them with the write
+ * that creates the entity, in the same atomic step and the same commands. One that exists already
+ * (written before, or by the store's first writer of the entity) is left alone, as the ecosystem drops
+ * a default write whose aspect exists; one this batch writes itself is not a default.
+ */
+function withEntityDefaults(steps: readonly Step[]): Step[] {
+  const written = new Set<string>();
+  for (const { write, then } of steps)
+    for (const w of then === undefined ? [write] : [write, then]) written.add(`${w.urn}\u0000${w.aspect}`);
+  const defaultsOf = (owner: Checked, write: AspectWrite): AspectWrite => {
+    const key = write.keyAspect;
+    if (key === undefined || (write.mode !== 'UPSERT' && write.mode !== 'CREATE')) return write;
+    const entityDefaults = defaultAspectsFor(owner.proposal.entity, key.value)
+      .filter((aspect) => !written.has(`${write.urn}\u0000${aspect.name}`))
+      .map((aspect) => ({ name: aspect.name, value: aspect.value }));
+    return entityDefaults.length === 0 ? write : { ...write, entityDefaults };
+  };
+  return steps.map((step) => ({
+    ...step,
+    write: defaultsOf(step.owner, step.write),
+    ...(step.then === undefined ? {} : { then: defaultsOf(step.owner, step.then) }),
+  }));
 }
 
-/**
- * The aspects the ecosystem writes with a new entity (browsePathsV2, dataPlatformInstance), stored in a
- * last round before the batch's outcomes are published, so a synchronous write that created an
- * entity is answered once they are there. Each is a CREATE with a request id derived from its owner's,
- * so a redelivered batch finds them recorded; one that exists already (written since, or in this
- * batch) is left alone, as the ecosystem drops a default write whose aspect exists.
- */
-async function applyEntityDefaults(
-  applied: readonly AppliedStep[],
-  store: AspectStore,
-  effects: ProposalEffects,
-): Promise<void> {
-  const written = new Set(applied.map(({ step: { write: w } }) => `${w.urn}\u0000${w.aspect}`));
-  const defaults: DefaultWrite[] = [];
-  const seen = new Set<string>();
-  applied.forEach(({ step, result }) => {
-    const { owner, write } = step;
-    const { proposal } = owner;
-    const key = write.keyAspect;
-    if (key === undefined) return;
-    // The entity is new when this write stored its key: with the aspect, or as the aspect written.
-    const createdEntity =
-      result.keyCreated !== undefined || (write.aspect === key.name && result.status === 'CREATED');
-    if (!createdEntity || seen.has(proposal.urn.raw)) return;
-    seen.add(proposal.urn.raw);
-    for (const aspect of defaultAspectsFor(proposal.entity, key.value)) {
-      if (written.has(`${proposal.urn.raw}\u0000${aspect.name}`)) continue;
-      defaults.push({
-        owner,
-        write: {
-          requestId: `${owner.requestId}#default:${aspect.name}`,
-          mode: 'CREATE',
-          urn: proposal.urn.raw,
-          aspect: aspect.name,
-          value: aspect.value,
-          ...(write.systemMetadata === undefined ? {} : { systemMetadata: write.systemMetadata }),
-          created: write.created,
-          keyAspect: key,
-        },
-      });
+/** The change logs of the entity defaults each write stored (also of a replayed write, as redelivered). */
+function recordDefaultsCreated(applied: readonly AppliedStep[], effects: ProposalEffects): void {
+  for (const { step, result } of applied) {
+    for (const current of result.defaultsCreated ?? []) {
+      effects.versioned.push(
+        own(
+          step.owner,
+          changeLogForStored({
+            entityType: step.owner.proposal.entity.name,
+            changeType: 'UPSERT',
+            current,
+            created: current.created,
+          }),
+        ),
+      );
     }
-  });
-  if (defaults.length === 0) return;
-  const stored = await store.applyBatch(defaults.map((d) => d.write));
-  stored.forEach((result, i) => {
-    const { owner } = defaults[i]!;
-    if (result.status !== 'CREATED' || result.current === undefined) return;
-    effects.versioned.push(
-      own(
-        owner,
-        changeLogForStored({
-          entityType: owner.proposal.entity.name,
-          changeType: 'UPSERT',
-          current: result.current,
-          created: result.current.created,
-        }),
-      ),
-    );
-  });
+  }
 }
 
 function toWrite(item: Checked): AspectWrite {

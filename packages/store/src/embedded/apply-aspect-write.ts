@@ -89,7 +89,27 @@ function upsert(stmts: SqliteStatements, write: AspectWrite, now: number): Apply
     result = { requestId, status: 'UPDATED', previous, current, replayed: false };
   }
   const keyCreated = ensureKeyAspect(stmts, write);
-  return keyCreated === undefined ? result : { ...result, keyCreated };
+  const createdEntity =
+    keyCreated !== undefined || (write.keyAspect?.name === aspect && result.status === 'CREATED');
+  const defaultsCreated = createdEntity ? storeEntityDefaults(stmts, write) : [];
+  return {
+    ...result,
+    ...(keyCreated === undefined ? {} : { keyCreated }),
+    ...(defaultsCreated.length === 0 ? {} : { defaultsCreated }),
+  };
+}
+
+/** Stores the entity defaults a new entity does not have yet (see AspectWrite.entityDefaults). */
+function storeEntityDefaults(stmts: SqliteStatements, write: AspectWrite): StoredAspect[] {
+  const created: StoredAspect[] = [];
+  for (const { name, value } of write.entityDefaults ?? []) {
+    if (name === write.aspect || stmts.hasLatest.get(write.urn, name) !== undefined) continue;
+    const metadata = newVersionMetadata(write.systemMetadata ?? null, undefined, write.created);
+    created.push(
+      writeLatest(stmts, 'insert', write.urn, name, value, JSON.stringify(value), metadata, write.created),
+    );
+  }
+  return created;
 }
 
 /**

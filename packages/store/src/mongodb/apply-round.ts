@@ -56,7 +56,7 @@ import {
 } from './aspect-document.js';
 import { recordThenDelete, replayRecorded } from './apply-deletes.js';
 import { duplicateKeyIndexes } from './mongo-errors.js';
-import { idsToRead, planWrite, withKeyCreated, type KeyPlan, type WritePlan } from './plan-write.js';
+import { idsToRead, planWrite, withEntityCreated, type KeyPlan, type WritePlan } from './plan-write.js';
 import { findByIds, type PendingWrite, type RequestDocument, type WriteContext } from './write-context.js';
 
 export interface RoundOutcome {
@@ -69,6 +69,8 @@ interface Live {
   readonly pending: PendingWrite;
   plan: WritePlan;
   keyCreated?: StoredAspect;
+  /** Entity defaults this write stored (see AspectWrite.entityDefaults). */
+  defaultsCreated: StoredAspect[];
   /** Deletes record their result before removing anything. */
   recordedAlready?: boolean;
 }
@@ -103,6 +105,7 @@ export async function applyRound(ctx: WriteContext, round: readonly PendingWrite
   const live: Live[] = fresh.map((pending) => ({
     pending,
     plan: planWrite(ctx, pending, docs, entities.get(pending.write.urn) ?? []),
+    defaultsCreated: [],
   }));
   const retryLive = (item: Live, contestedClaim?: number) => {
     item.plan = { kind: 'retry' };
@@ -131,7 +134,7 @@ async function insertNewDocuments(
   live: readonly Live[],
   retryLive: (item: Live, contestedClaim?: number) => void,
 ): Promise<void> {
-  const inserts: { doc: AspectDocument; item: Live; role: 'main' | 'key' }[] = [];
+  const inserts: { doc: AspectDocument; item: Live; role: 'main' | 'key' | 'default' }[] = [];
   const keysStored = new Set<string>();
   for (const item of live) {
     const { plan } = item;
@@ -140,10 +143,16 @@ async function insertNewDocuments(
       inserts.push({ doc: plan.claim, item, role: 'main' });
     const key = keyOf(plan);
     if (key?.created !== undefined) item.keyCreated = key.created;
-    // Writes of one round storing the same key aspect: the first in batch order stores it.
+    item.defaultsCreated.push(...(key?.defaultsCreated ?? []));
+    // Writes of one round storing the same key aspect or default: the first in batch order stores it.
     if (key?.insert !== undefined && !keysStored.has(key.insert._id)) {
       keysStored.add(key.insert._id);
       inserts.push({ doc: key.insert, item, role: 'key' });
+    }
+    for (const doc of key?.defaultInserts ?? []) {
+      if (keysStored.has(doc._id)) continue;
+      keysStored.add(doc._id);
+      inserts.push({ doc, item, role: 'default' });
     }
   }
   if (inserts.length === 0) return;
@@ -160,6 +169,9 @@ async function insertNewDocuments(
     if (role === 'key') {
       // Refused: another writer stored the entity's key first, so this write did not create it.
       if (!refused.has(index)) item.keyCreated = toStoredAspect(doc);
+    } else if (role === 'default') {
+      // Refused: the entity has this aspect already (another writer stored it), so it is left alone.
+      if (!refused.has(index)) item.defaultsCreated.push(toStoredAspect(doc));
     } else if (refused.has(index)) {
       retryLive(item, item.plan.kind === 'update' ? doc.version : undefined);
     }
@@ -286,11 +298,12 @@ async function rebuildUpdate(ctx: WriteContext, item: Live): Promise<ApplyResult
     current: toStoredAspect(latest),
     replayed: true,
   };
-  return withKeyCreated(result, item.keyCreated);
+  return result;
 }
 
 function keyOf(plan: WritePlan): KeyPlan | undefined {
-  return plan.kind === 'create' ||
+  return plan.kind === 'done' ||
+    plan.kind === 'create' ||
     plan.kind === 'update' ||
     plan.kind === 'unchanged' ||
     plan.kind === 'rebuild-update'
@@ -347,14 +360,15 @@ function resultOf(item: Live): ApplyResult | undefined {
   const requestId = item.pending.write.requestId;
   switch (plan.kind) {
     case 'done':
-      return plan.result;
+      return withEntityCreated(plan.result, item.keyCreated, item.defaultsCreated);
     case 'create':
-      return withKeyCreated(
+      return withEntityCreated(
         { requestId, status: 'CREATED', current: toStoredAspect(plan.latest), replayed: false },
         item.keyCreated,
+        item.defaultsCreated,
       );
     case 'update':
-      return withKeyCreated(
+      return withEntityCreated(
         {
           requestId,
           status: 'UPDATED',
@@ -363,10 +377,11 @@ function resultOf(item: Live): ApplyResult | undefined {
           replayed: false,
         },
         item.keyCreated,
+        item.defaultsCreated,
       );
     case 'unchanged': {
       const previous = toStoredAspect(plan.previous);
-      return withKeyCreated(
+      return withEntityCreated(
         {
           requestId,
           status: 'UNCHANGED',
@@ -375,6 +390,7 @@ function resultOf(item: Live): ApplyResult | undefined {
           replayed: false,
         },
         item.keyCreated,
+        item.defaultsCreated,
       );
     }
     default:

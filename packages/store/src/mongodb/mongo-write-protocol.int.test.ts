@@ -116,6 +116,35 @@ describe.skipIf(isSkipped(service))('MongoDB aspect store write protocol', () =>
     await store.close();
   });
 
+  it('rebuilds a create that stored its key aspect and entity defaults before the crash, storing none twice', async () => {
+    const urn = newUrn();
+    const entityDefaults = [
+      { name: 'browsePathsV2', value: { path: [] } },
+      { name: 'status', value: { removed: false } },
+    ];
+    const crashing = await open({ hooks: crashOnce('inserted', 'ed1') });
+    await expect(
+      crashing.applyBatch([write('ed1', urn, { v: 1 }, { keyAspect, entityDefaults })]),
+    ).rejects.toThrow(/simulated crash/);
+    await crashing.close();
+    const store = await open();
+    const [redelivered] = await store.applyBatch([
+      write('ed1', urn, { v: 1 }, { keyAspect, entityDefaults }),
+    ]);
+    expect(redelivered).toMatchObject({
+      status: 'CREATED',
+      replayed: true,
+      keyCreated: { aspect: 'datasetKey' },
+    });
+    expect(redelivered?.defaultsCreated?.map((d) => d.aspect).sort()).toEqual(['browsePathsV2', 'status']);
+    for (const aspect of ['datasetKey', 'browsePathsV2', 'status'])
+      expect(await store.listVersions(urn, aspect)).toHaveLength(1);
+    // Recorded now: a second redelivery replays the same result.
+    const [again] = await store.applyBatch([write('ed1', urn, { v: 1 }, { keyAspect, entityDefaults })]);
+    expect(again?.defaultsCreated?.map((d) => d.aspect).sort()).toEqual(['browsePathsV2', 'status']);
+    await store.close();
+  });
+
   it('finishes a delete recorded before the crash and answers DELETED, not NOT_FOUND', async () => {
     const urn = newUrn();
     const store = await open();

@@ -1,6 +1,9 @@
 import type { AspectWrite } from '../port.js';
 
-type RoundedWrite = Pick<AspectWrite, 'requestId' | 'mode' | 'urn' | 'aspect' | 'keyAspect'>;
+type RoundedWrite = Pick<
+  AspectWrite,
+  'requestId' | 'mode' | 'urn' | 'aspect' | 'keyAspect' | 'entityDefaults'
+>;
 
 /**
  * Splits a batch into rounds of independent writes, so a round runs as a few bulk commands and the
@@ -8,8 +11,8 @@ type RoundedWrite = Pick<AspectWrite, 'requestId' | 'mode' | 'urn' | 'aspect' | 
  * after the last earlier write it depends on:
  * - a write to (urn, aspect) depends on earlier writes to that aspect, and on one whose key-aspect
  *   store touches it (the write's own aspect being the key aspect);
- * - storing the entity's key aspect if absent depends on earlier writes to the key aspect itself, but
- *   not on other writes that store it if absent (the round gives it to the first of them);
+ * - storing the entity's key aspect (or an entity default) if absent depends on earlier writes to that
+ *   aspect itself, but not on other writes that store it if absent (the round gives it to the first);
  * - DELETE_ENTITY depends on every earlier write to the entity, and every later one on it;
  * - a repeated request id depends on its first occurrence (which it must replay).
  */
@@ -29,18 +32,21 @@ export function planRounds(writes: readonly RoundedWrite[]): number[][] {
       lastEntityDelete.set(urn, round);
     } else {
       const target = `${write.aspect}|${urn}`;
-      const key = write.mode === 'DELETE' ? undefined : write.keyAspect?.name;
-      const keyTarget = key === undefined || key === write.aspect ? undefined : `${key}|${urn}`;
+      const stored =
+        write.mode === 'DELETE' || write.keyAspect === undefined
+          ? []
+          : [write.keyAspect.name, ...(write.entityDefaults ?? []).map((d) => d.name)];
+      const ifAbsent = stored.filter((name) => name !== write.aspect).map((name) => `${name}|${urn}`);
       round =
         Math.max(
           at(lastWrite, target),
           at(lastKeyStore, target),
           at(lastEntityDelete, urn),
           at(lastRequest, requestId),
-          keyTarget === undefined ? -1 : at(lastWrite, keyTarget),
+          ...ifAbsent.map((t) => at(lastWrite, t)),
         ) + 1;
       lastWrite.set(target, round);
-      if (keyTarget !== undefined) lastKeyStore.set(keyTarget, Math.max(round, at(lastKeyStore, keyTarget)));
+      for (const t of ifAbsent) lastKeyStore.set(t, Math.max(round, at(lastKeyStore, t)));
     }
     lastOnEntity.set(urn, Math.max(round, at(lastOnEntity, urn)));
     lastRequest.set(requestId, round);

@@ -12,15 +12,22 @@ import {
 import type { PendingWrite, WriteContext } from './write-context.js';
 import { newValue, newVersionMetadata, observedAgain, storedVersionText } from '../write-rules.js';
 
-/** What the key aspect of an UPSERT/CREATE needs: nothing, an insert, or a report (recovery). */
+/**
+ * What the key aspect of an UPSERT/CREATE needs: nothing, an insert, or a report (recovery); and, when
+ * the write creates the entity, its defaults (AspectWrite.entityDefaults): inserts for those absent,
+ * reports for those an earlier attempt of this request stored.
+ */
 export interface KeyPlan {
   readonly insert?: LatestDocument;
   readonly created?: StoredAspect;
+  readonly defaultInserts?: readonly LatestDocument[];
+  readonly defaultsCreated?: readonly StoredAspect[];
 }
 
 /** The step a write takes in this round, decided from the documents read at its start. */
 export type WritePlan =
-  | { readonly kind: 'done'; readonly result: ApplyResult }
+  /** `key`: a recovered CREATED write of the key aspect may still have entity defaults to store. */
+  | { readonly kind: 'done'; readonly result: ApplyResult; readonly key?: KeyPlan }
   | { readonly kind: 'create'; readonly latest: LatestDocument; readonly key: KeyPlan }
   | {
       readonly kind: 'update';
@@ -54,6 +61,9 @@ export function idsToRead(pending: PendingWrite): string[] {
   if (write.mode !== 'DELETE' && key !== undefined && key.name !== write.aspect) {
     ids.push(aspectId(write.urn, key.name, 0));
   }
+  if (write.mode !== 'DELETE' && key !== undefined) {
+    for (const d of write.entityDefaults ?? []) ids.push(aspectId(write.urn, d.name, 0));
+  }
   if (contestedClaim !== undefined) ids.push(aspectId(write.urn, write.aspect, contestedClaim));
   return ids;
 }
@@ -84,7 +94,7 @@ export function planWrite(
     };
     return { kind: 'delete', removed: [current], result };
   }
-  const key = planKey(write, docs);
+  const key = planKey(write, docs, current);
   if (current !== undefined && current.requestId === requestId) {
     // This request set version 0 before and crashed before recording its result: rebuild the result.
     if (current.seq === 0) {
@@ -94,7 +104,7 @@ export function planWrite(
         current: toStoredAspect(current),
         replayed: true,
       };
-      return { kind: 'done', result: withKeyCreated(result, key.created) };
+      return { kind: 'done', result, key };
     }
     return { kind: 'rebuild-update', latest: current, key };
   }
@@ -195,29 +205,80 @@ function planDeleteEntity(write: AspectWrite, entity: readonly LatestDocument[])
 
 /**
  * The entity's key aspect is stored when it has none. A key document set by this very request means
- * an earlier attempt stored it and crashed before recording: it is reported as created again.
+ * an earlier attempt stored it and crashed before recording: it is reported as created again. A write
+ * that creates the entity (stores its key, or is the key aspect and finds none) plans its defaults.
  */
-function planKey(write: AspectWrite, docs: ReadonlyMap<string, AspectDocument>): KeyPlan {
+function planKey(
+  write: AspectWrite,
+  docs: ReadonlyMap<string, AspectDocument>,
+  current: LatestDocument | undefined,
+): KeyPlan {
   const key = write.keyAspect;
-  if (key === undefined || key.name === write.aspect) return {};
+  if (key === undefined) return {};
+  if (key.name === write.aspect) {
+    // The key aspect itself: this write creates the entity if there is none, or did so before a crash.
+    const createsEntity =
+      current === undefined || (current.requestId === write.requestId && current.seq === 0);
+    return createsEntity ? planDefaults(write, docs) : {};
+  }
   const existing = docs.get(aspectId(write.urn, key.name, 0));
   if (isLatestDocument(existing)) {
     return existing.requestId === write.requestId && existing.seq === 0
-      ? { created: toStoredAspect(existing) }
+      ? { created: toStoredAspect(existing), ...planDefaults(write, docs) }
       : {};
   }
-  const insert = latestDocument(
+  return { insert: newLatest(write, key.name, key.value), ...planDefaults(write, docs) };
+}
+
+/**
+ * The entity defaults of a write that creates the entity: each absent one is inserted; one this request
+ * stored in an earlier attempt is reported as created; one stored by another write is left alone.
+ */
+function planDefaults(
+  write: AspectWrite,
+  docs: ReadonlyMap<string, AspectDocument>,
+): Pick<KeyPlan, 'defaultInserts' | 'defaultsCreated'> {
+  const defaultInserts: LatestDocument[] = [];
+  const defaultsCreated: StoredAspect[] = [];
+  for (const { name, value } of write.entityDefaults ?? []) {
+    if (name === write.aspect) continue;
+    const existing = docs.get(aspectId(write.urn, name, 0));
+    if (!isLatestDocument(existing)) defaultInserts.push(newLatest(write, name, value));
+    else if (existing.requestId === write.requestId && existing.seq === 0)
+      defaultsCreated.push(toStoredAspect(existing));
+  }
+  return {
+    ...(defaultInserts.length === 0 ? {} : { defaultInserts }),
+    ...(defaultsCreated.length === 0 ? {} : { defaultsCreated }),
+  };
+}
+
+/** Version 0 of an aspect this write stores besides its own (the key aspect, an entity default). */
+function newLatest(
+  write: AspectWrite,
+  aspect: string,
+  value: Readonly<Record<string, unknown>>,
+): LatestDocument {
+  return latestDocument(
     write.urn,
-    key.name,
+    aspect,
     0,
     write.requestId,
-    key.value,
+    value,
     newVersionMetadata(write.systemMetadata ?? null, undefined, write.created),
     write.created,
   );
-  return { insert };
 }
 
-export function withKeyCreated(result: ApplyResult, created: StoredAspect | undefined): ApplyResult {
-  return created === undefined ? result : { ...result, keyCreated: created };
+/** The result with what the write stored for a new entity: its key aspect and its defaults. */
+export function withEntityCreated(
+  result: ApplyResult,
+  keyCreated: StoredAspect | undefined,
+  defaultsCreated: readonly StoredAspect[] = [],
+): ApplyResult {
+  return {
+    ...result,
+    ...(keyCreated === undefined ? {} : { keyCreated }),
+    ...(defaultsCreated.length === 0 ? {} : { defaultsCreated }),
+  };
 }

@@ -28,6 +28,7 @@ export interface WriteExtras {
   readonly systemMetadata?: SystemMetadata | null;
   readonly created?: AuditStamp;
   readonly keyAspect?: AspectWrite['keyAspect'];
+  readonly entityDefaults?: AspectWrite['entityDefaults'];
 }
 
 export function aspectWrite(
@@ -46,6 +47,7 @@ export function aspectWrite(
     ...(extras.systemMetadata === undefined ? {} : { systemMetadata: extras.systemMetadata }),
     created: extras.created ?? stamp(1_700_000_000_000),
     ...(extras.keyAspect === undefined ? {} : { keyAspect: extras.keyAspect }),
+    ...(extras.entityDefaults === undefined ? {} : { entityDefaults: extras.entityDefaults }),
   };
 }
 

@@ -113,6 +113,69 @@ function aspectStoreWriteContract(store: CurrentAspectStore): void {
       expect(await store().listVersions(urn, 'datasetKey')).toHaveLength(1);
     });
 
+    it('stores the entity defaults with the write that creates the entity, and only with it', async () => {
+      const urn = datasetUrn(uniqueNamespace(), 'defaults');
+      const keyAspect = datasetKeyOf(urn);
+      const entityDefaults = [
+        { name: 'browsePathsV2', value: { path: [{ id: 'hive' }] } },
+        { name: 'status', value: { removed: false } },
+      ];
+      const [first] = await apply(
+        upsert(urn, 'datasetProperties', { name: 'a' }, { keyAspect, entityDefaults }),
+      );
+      expect(first?.keyCreated?.aspect).toBe('datasetKey');
+      expect(first?.defaultsCreated?.map((d) => [d.aspect, d.value])).toEqual([
+        ['browsePathsV2', { path: [{ id: 'hive' }] }],
+        ['status', { removed: false }],
+      ]);
+      // The entity exists now: a later write's defaults are not stored, even one it lacks.
+      const [second] = await apply(
+        upsert(
+          urn,
+          'ownership',
+          { owners: [] },
+          {
+            keyAspect,
+            entityDefaults: [{ name: 'subTypes', value: { typeNames: ['Table'] } }],
+          },
+        ),
+      );
+      expect(second?.defaultsCreated).toBeUndefined();
+      expect(await store().get(urn, 'subTypes')).toBeNull();
+      expect((await store().get(urn, 'browsePathsV2'))?.value).toEqual({ path: [{ id: 'hive' }] });
+      // A redelivery of the first write replays what it stored.
+      const [again] = await apply(
+        upsert(
+          urn,
+          'datasetProperties',
+          { name: 'a' },
+          { keyAspect, entityDefaults, requestId: first!.requestId },
+        ),
+      );
+      expect(again).toMatchObject({ replayed: true, status: 'CREATED' });
+      expect(again?.defaultsCreated?.map((d) => d.aspect)).toEqual(['browsePathsV2', 'status']);
+    });
+
+    it('leaves alone an entity default the new entity has already, and stores defaults with its key aspect', async () => {
+      const urn = datasetUrn(uniqueNamespace(), 'default-kept');
+      const keyAspect = datasetKeyOf(urn);
+      // The key aspect itself creates the entity; a default written in the same batch before it stays.
+      const [status, key] = await apply(
+        upsert(urn, 'status', { removed: true }),
+        upsert(urn, 'datasetKey', keyAspect.value, {
+          keyAspect,
+          entityDefaults: [
+            { name: 'status', value: { removed: false } },
+            { name: 'browsePathsV2', value: { path: [] } },
+          ],
+        }),
+      );
+      expect(status?.status).toBe('CREATED');
+      expect(key?.status).toBe('CREATED');
+      expect(key?.defaultsCreated?.map((d) => d.aspect)).toEqual(['browsePathsV2']);
+      expect((await store().get(urn, 'status'))?.value).toEqual({ removed: true });
+    });
+
     it('moves the old version 0 to max+1 when the value changes', async () => {
       const urn = datasetUrn(uniqueNamespace(), 'changes');
       const [a] = await apply(upsert(urn, 'datasetProperties', { v: 'A' }, { created: stamp(1) }));
