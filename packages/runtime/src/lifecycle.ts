@@ -30,8 +30,13 @@ export class Lifecycle {
     return this.closing;
   }
 
-  /** Installs the signal handlers; `exit` is injected so tests can observe it. */
-  handleSignals(exit: (code: number) => void = (code) => process.exit(code)): void {
+  /**
+   * Installs the signal handlers; `exit` is injected so tests can observe it. Returns the handler, so
+   * a signal that came before the handlers were installed can be handled too.
+   */
+  handleSignals(
+    exit: (code: number) => void = (code) => process.exit(code),
+  ): (signal: NodeJS.Signals) => void {
     let signalled = false;
     const onSignal = (signal: NodeJS.Signals): void => {
       if (signalled) {
@@ -45,17 +50,43 @@ export class Lifecycle {
     };
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
+    return onSignal;
   }
 }
 
-/** Runs a service's start function; a failed start is logged and exits non-zero instead of limping on. */
-export async function runMain(logger: Logger, start: () => Promise<Lifecycle>): Promise<void> {
+/**
+ * Runs a service's start function; a failed start is logged and exits non-zero instead of limping on.
+ * A SIGTERM or SIGINT while it starts (a rolling update, a scale-in, a test stopping a member that is
+ * still joining its group) is kept and handled once it has started, so what it opened is closed and it
+ * exits 0 rather than dying of the signal; a second signal exits at once.
+ */
+export async function runMain(
+  logger: Logger,
+  start: () => Promise<Lifecycle>,
+  exit: (code: number) => void = (code) => process.exit(code),
+): Promise<void> {
+  let early: NodeJS.Signals | undefined;
+  const duringStart = (signal: NodeJS.Signals): void => {
+    if (early !== undefined) {
+      logger.warn({ signal }, 'second signal while starting, exiting now');
+      exit(1);
+      return;
+    }
+    early = signal;
+    logger.info({ signal }, 'signal while starting: shutting down once started');
+  };
+  process.on('SIGTERM', duringStart);
+  process.on('SIGINT', duringStart);
   try {
     const lifecycle = await start();
-    lifecycle.handleSignals();
+    const onSignal = lifecycle.handleSignals(exit);
+    if (early !== undefined) onSignal(early);
   } catch (error) {
     logger.fatal({ err: error }, 'failed to start');
     process.exitCode = 1;
-    setTimeout(() => process.exit(1), 100).unref();
+    setTimeout(() => exit(1), 100).unref();
+  } finally {
+    process.off('SIGTERM', duringStart);
+    process.off('SIGINT', duringStart);
   }
 }
