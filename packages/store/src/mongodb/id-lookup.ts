@@ -23,8 +23,13 @@ const PROBE_ID = '\u0000id-lookup-probe';
 export async function learnIdLookup(db: Db, collection: string): Promise<void> {
   const uses = async (filter: object) =>
     usesIndex(await db.command({ explain: { find: collection, filter }, verbosity: 'queryPlanner' }));
-  const inIndexed = await uses({ _id: { $in: [PROBE_ID, `${PROBE_ID}2`] } });
-  const equalityIndexed = !inIndexed && (await uses({ _id: PROBE_ID }));
+  let equalityIndexed = false;
+  try {
+    const inIndexed = await uses({ _id: { $in: [PROBE_ID, `${PROBE_ID}2`] } });
+    equalityIndexed = !inIndexed && (await uses({ _id: PROBE_ID }));
+  } catch {
+    // A server (or a user's role) that refuses explain: `$in`, which every server answers correctly.
+  }
   if (equalityIndexed) equalityOnly.add(db.client);
   else equalityOnly.delete(db.client);
 }
