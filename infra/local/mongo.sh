@@ -11,7 +11,7 @@
 # `_id` index it creates; unpatched, every `_id` lookup, update and delete scans the whole collection. The
 # cache directory is named after the patch's hash, so a changed patch builds a new binary.
 
-FERRETDB_PATCH="$(dirname "${BASH_SOURCE[0]}")/ferretdb-sqlite-id-index.patch"
+FERRETDB_PATCH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/ferretdb-sqlite-id-index.patch"
 FERRETDB_CACHE="$CACHE_DIR/ferretdb-$FERRETDB_VERSION-$(sha256sum "$FERRETDB_PATCH" | cut -c1-12)"
 FERRETDB_BIN="$FERRETDB_CACHE/bin/ferretdb"
 MONGO_STATE="$STATE_DIR/mongo"
@@ -35,7 +35,10 @@ ferretdb_install_locked() {
   chmod -R u+w "$src"
   echo "$FERRETDB_VERSION" >"$src/build/version/version.txt"
   echo "go-module" >"$src/build/version/package.txt"
-  if ! (cd "$src" && git apply -p1 "$FERRETDB_PATCH") >>"$logfile" 2>&1; then
+  # The ceiling keeps git from finding a repository around the cache directory: inside one, `git apply`
+  # would take the patch's paths from that repository's top and skip them without an error.
+  if ! (cd "$src" && GIT_CEILING_DIRECTORIES="$FERRETDB_CACHE" git apply -p1 "$FERRETDB_PATCH") >>"$logfile" 2>&1 ||
+    ! grep -q idWhereClause "$src/internal/backends/sqlite/collection.go"; then
     tail -n 20 "$logfile" >&2 || true
     die "mongo: $FERRETDB_PATCH does not apply to FerretDB $FERRETDB_VERSION (log: $logfile)"
   fi
