@@ -8,27 +8,16 @@
 import { SYSTEM_CLIENT_AUTHORIZATION } from './lib/load.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { intArg, readArgs } from './lib/args.js';
 import { datasetUrn, propertiesProposal } from './lib/fixtures.js';
+import { freePort } from '@catalog/testkit';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = readArgs({ runs: '3' });
 const runs = intArg(args.runs, 'runs');
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 async function firstWrite(baseUrl: string, deadline: number): Promise<void> {
   const body = JSON.stringify({ proposal: propertiesProposal(datasetUrn(0, 'startup'), 0), async: 'false' });

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StoreWorkStats } from '@catalog/store';
+import { freePort } from '@catalog/testkit';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -31,17 +31,6 @@ export function distributedBenchEnv(partitions = 2): Record<string, string> {
     CATALOG_SCHEMAS_TOPIC_NAME: topic('CatalogSchemas_v1'),
     LOG_LEVEL: 'warn',
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => done(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
 }
 
 function run(main: string, env: Record<string, string>): ChildProcess {

@@ -37,3 +37,4 @@ export {
 } from './contracts/audit-index-contract.js';
 export { capturingLogger } from './capturing-logger.js';
 export { readTopic } from './read-topic.js';
+export { freePort } from './free-port.js';
