@@ -34,11 +34,17 @@ export function distributedBenchEnv(partitions = 2): Record<string, string> {
 }
 
 function run(main: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--conditions=source', '--import', 'tsx', resolve(repoRoot, main)], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const profile = process.env['BENCH_CPU_PROF_DIR'];
+  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  return spawn(
+    process.execPath,
+    [...flags, '--conditions=source', '--import', 'tsx', resolve(repoRoot, main)],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
 }
 
 export interface DistributedCatalog {

@@ -66,7 +66,7 @@ mongo_start() {
   mkdir -p "$MONGO_STATE/data" "$MONGO_STATE/logs" "$MONGO_STATE/state"
   log "mongo: starting FerretDB $FERRETDB_VERSION (SQLite, patched: see $(basename "$FERRETDB_PATCH")) on 127.0.0.1:$MONGO_PORT"
   start_detached "$(pid_file mongo)" "$MONGO_STATE/logs/ferretdb.log" \
-    "$FERRETDB_BIN" \
+    env "GOGC=$MONGO_GOGC" "$FERRETDB_BIN" \
     --handler=sqlite \
     "--sqlite-url=file:$MONGO_STATE/data/" \
     "--listen-addr=127.0.0.1:$MONGO_PORT" \

@@ -67,6 +67,15 @@ export interface ConsumeOptions {
   /** Upper bound on records per batch. */
   readonly maxBatchSize?: number;
   /**
+   * How long a read may wait for more records so that batches fill up, for groups whose throughput
+   * matters more than one record's latency (the indexer and the audit consumer: every batch costs them
+   * round trips to the search engine and the store whatever its size). Under load batches then hold
+   * about this long's worth of records; an idle partition's record waits up to this long. Absent or 0:
+   * a read returns as soon as a record is there. On Kafka this is the fetch's wait for
+   * `fetch.min.bytes`; the embedded log reads without a round trip and ignores it.
+   */
+  readonly batchWaitMs?: number;
+  /**
    * Called for each batch, one at a time per partition, in offset order. When it resolves, the batch is
    * committed. When it throws, nothing further is committed and the same records are delivered again
    * after a backoff (at-least-once); the handler decides what is poison and what is retriable.

@@ -52,12 +52,15 @@ export {
   systemMetadataFor,
   undecodableProposal,
 } from './change-log.js';
+export { runAtNice } from './process-priority.js';
 export {
   readConsumerConfig,
   readConsumerSettings,
   readHealthPort,
   readLogLevel,
+  readProcessNice,
   type ConsumerConfig,
+  type ConsumerDefaults,
   type ConsumerRole,
   type ConsumerSettings,
 } from './service-config.js';

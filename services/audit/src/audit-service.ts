@@ -17,6 +17,8 @@ export interface AuditConsumerDeps {
   readonly logger: Logger;
   readonly groupId: string;
   readonly maxBatchSize: number;
+  /** How long a read may wait for a fuller batch (ConsumeOptions.batchWaitMs). Default 0. */
+  readonly batchWaitMs?: number;
   /** The event types recorded (default: every type); the others are dropped. */
   readonly recordedEventTypes?: ReadonlySet<string>;
   /** Actors whose events are dropped (ANALYTICS_USER_FILTERS; default none). */
@@ -86,6 +88,7 @@ export async function startAuditConsumer(deps: AuditConsumerDeps): Promise<Audit
       topics: [topics.metadataChangeLogVersioned, topics.metadataChangeLogTimeseries, topics.platformEvent],
       fromBeginning: true,
       maxBatchSize: deps.maxBatchSize,
+      ...(deps.batchWaitMs ? { batchWaitMs: deps.batchWaitMs } : {}),
       handler: policy.wrap(async (batch) => {
         const events = recordedEvents(batch.records, deps);
         if (events.length > 0) await audit.write(events);

@@ -4,6 +4,7 @@ import {
   readConsumerSettings,
   readHealthPort,
   readLogLevel,
+  readProcessNice,
   type ConsumerConfig,
   type ConsumerSettings,
 } from '@catalog/runtime';
@@ -22,13 +23,17 @@ export interface AuditSettings extends ConsumerSettings {
 
 export type AuditConfig = ConsumerConfig & AuditSettings;
 
-/** Audit events are small: a batch is one write of its events. */
-const DEFAULT_BATCH = 1_000;
+const DEFAULTS = {
+  /** Audit events are small: a batch is one write of its events. */
+  maxBatchSize: 1_000,
+  /** As the indexer's (INDEXER_BATCH_WAIT_MS): one bulk request per batch, and the trail is read later. */
+  batchWaitMs: 100,
+};
 const DEFAULT_RETENTION_DAYS = 90;
 /** 100 years: long enough for anyone, short enough that the cut-off stays a valid date. */
 const MAX_RETENTION_DAYS = 36_500;
 
-/** AUDIT_GROUP_ID, AUDIT_MAX_BATCH, AUDIT_RETENTION_DAYS, AUDIT_EVENT_TYPES and ANALYTICS_USER_FILTERS. */
+/** AUDIT_GROUP_ID, AUDIT_MAX_BATCH, AUDIT_BATCH_WAIT_MS, AUDIT_RETENTION_DAYS, AUDIT_EVENT_TYPES and ANALYTICS_USER_FILTERS. */
 export function readAuditSection(env: EnvReader, topics: TopicNames): AuditSettings {
   const types = env.list('AUDIT_EVENT_TYPES');
   const unknown = types.filter((t) => !isAuditEventType(t));
@@ -45,7 +50,7 @@ export function readAuditSection(env: EnvReader, topics: TopicNames): AuditSetti
       `must list actor urns (urn:li:…), got ${notUrns.map((a) => `"${a}"`).join(', ')}`,
     );
   return {
-    ...readConsumerSettings(env, 'audit', topics, DEFAULT_BATCH),
+    ...readConsumerSettings(env, 'audit', topics, DEFAULTS),
     retentionDays: env.int('AUDIT_RETENTION_DAYS', DEFAULT_RETENTION_DAYS, {
       min: 0,
       max: MAX_RETENTION_DAYS,
@@ -63,6 +68,7 @@ export function readAuditConfig(source: Readonly<Record<string, string | undefin
     ...readAuditSection(env, adapters.topics),
     logLevel: readLogLevel(env),
     healthPort: readHealthPort(env),
+    nice: readProcessNice(env, 'audit', 10),
     adapters,
   };
   env.finish();

@@ -24,6 +24,18 @@ describe('readAuditConfig', () => {
     expect(config.logLevel).toBe('info');
   });
 
+  it('waits up to 100 ms for fuller batches and runs at nice 10 unless AUDIT_BATCH_WAIT_MS and AUDIT_NICE say otherwise', () => {
+    expect(readAuditConfig({})).toMatchObject({ batchWaitMs: 100, nice: 10 });
+    expect(readAuditConfig({ AUDIT_BATCH_WAIT_MS: '0', AUDIT_NICE: '0' })).toMatchObject({
+      batchWaitMs: 0,
+      nice: 0,
+    });
+    expect(problemsOf({ AUDIT_BATCH_WAIT_MS: '-1', AUDIT_NICE: '20' })).toEqual([
+      expect.stringContaining('AUDIT_BATCH_WAIT_MS'),
+      expect.stringContaining('AUDIT_NICE'),
+    ]);
+  });
+
   it('reads AUDIT_GROUP_ID, AUDIT_MAX_BATCH, AUDIT_RETENTION_DAYS, AUDIT_EVENT_TYPES and ANALYTICS_USER_FILTERS', () => {
     const config = readAuditConfig({
       AUDIT_GROUP_ID: 'audit-replay',

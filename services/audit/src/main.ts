@@ -4,6 +4,7 @@ import {
   Lifecycle,
   openAuditIndex,
   openEventLog,
+  runAtNice,
   runMain,
   startConsumerHealth,
 } from '@catalog/runtime';
@@ -12,6 +13,7 @@ import { startAuditConsumer } from './audit-service.js';
 
 const config = readAuditConfig(process.env);
 const logger = createLogger({ name: 'audit', level: config.logLevel });
+runAtNice(config.nice, logger);
 
 await runMain(logger, async () => {
   const lifecycle = new Lifecycle(logger);
@@ -32,6 +34,7 @@ await runMain(logger, async () => {
     logger,
     groupId: config.groupId,
     maxBatchSize: config.maxBatchSize,
+    batchWaitMs: config.batchWaitMs,
     maxAttempts: config.maxAttempts,
     recordedEventTypes: config.recordedEventTypes,
     actorFilters: config.actorFilters,

@@ -165,6 +165,7 @@ async function startConsumersHere(
     logger: logger.child({ component: 'persistence' }),
     groupId: config.persistence.groupId,
     maxBatchSize: config.persistence.maxBatchSize,
+    batchWaitMs: config.persistence.batchWaitMs,
     maxAttempts: config.persistence.maxAttempts,
     maxMessageBytes: config.adapters.maxMessageBytes,
     structuredProperties: config.persistence.structuredProperties,
@@ -180,6 +181,7 @@ async function startConsumersHere(
     logger: logger.child({ component: 'indexer' }),
     groupId: config.indexer.groupId,
     maxBatchSize: config.indexer.maxBatchSize,
+    batchWaitMs: config.indexer.batchWaitMs,
     maxAttempts: config.indexer.maxAttempts,
     structuredProperties: config.indexer.structuredProperties,
   });
@@ -190,6 +192,7 @@ async function startConsumersHere(
     logger: logger.child({ component: 'audit' }),
     groupId: config.audit.groupId,
     maxBatchSize: config.audit.maxBatchSize,
+    batchWaitMs: config.audit.batchWaitMs,
     maxAttempts: config.audit.maxAttempts,
     recordedEventTypes: config.audit.recordedEventTypes,
     actorFilters: config.audit.actorFilters,

@@ -8,9 +8,12 @@ import { EnvReader, readAdapterSettings, readLogLevel } from '@catalog/runtime';
 export interface CatalogConfig extends GatewayConfig {
   readonly persistence: Pick<
     PersistenceConfig,
-    'groupId' | 'maxBatchSize' | 'maxAttempts' | 'structuredProperties'
+    'groupId' | 'maxBatchSize' | 'batchWaitMs' | 'maxAttempts' | 'structuredProperties'
   >;
-  readonly indexer: Pick<IndexerConfig, 'groupId' | 'maxBatchSize' | 'maxAttempts' | 'structuredProperties'>;
+  readonly indexer: Pick<
+    IndexerConfig,
+    'groupId' | 'maxBatchSize' | 'batchWaitMs' | 'maxAttempts' | 'structuredProperties'
+  >;
   /** The audit consumer: its group, batch size, retention and what it records. */
   readonly audit: AuditSettings;
   /** Run persistence, the indexer and the audit consumer in worker threads (other cores) rather than on the HTTP event loop. */

@@ -55,6 +55,7 @@ if (kind === 'audit') {
     logger,
     groupId: config.audit.groupId,
     maxBatchSize: config.audit.maxBatchSize,
+    batchWaitMs: config.audit.batchWaitMs,
     maxAttempts: config.audit.maxAttempts,
     recordedEventTypes: config.audit.recordedEventTypes,
     actorFilters: config.audit.actorFilters,
@@ -77,6 +78,7 @@ if (kind === 'audit') {
     logger,
     groupId: config.persistence.groupId,
     maxBatchSize: config.persistence.maxBatchSize,
+    batchWaitMs: config.persistence.batchWaitMs,
     maxAttempts: config.persistence.maxAttempts,
     maxMessageBytes: config.adapters.maxMessageBytes,
     structuredProperties: config.persistence.structuredProperties,
@@ -103,6 +105,7 @@ if (kind === 'audit') {
     logger,
     groupId: config.indexer.groupId,
     maxBatchSize: config.indexer.maxBatchSize,
+    batchWaitMs: config.indexer.batchWaitMs,
     maxAttempts: config.indexer.maxAttempts,
     structuredProperties: config.indexer.structuredProperties,
   });

@@ -30,6 +30,8 @@ export interface IndexerDeps {
   readonly logger: Logger;
   readonly groupId: string;
   readonly maxBatchSize: number;
+  /** How long a read may wait for a fuller batch (ConsumeOptions.batchWaitMs). Default 0. */
+  readonly batchWaitMs?: number;
   /** The oversize rule of structured property values (defaults: the ecosystem's). */
   readonly structuredProperties?: StructuredPropertySettings;
   /** Deliveries of a record failing for an unknown reason before it is dead-lettered (default 5). */
@@ -73,6 +75,7 @@ export async function startIndexer(deps: IndexerDeps): Promise<IndexerService> {
     topics: [topics.metadataChangeLogVersioned, topics.metadataChangeLogTimeseries],
     fromBeginning: true,
     maxBatchSize: deps.maxBatchSize,
+    ...(deps.batchWaitMs ? { batchWaitMs: deps.batchWaitMs } : {}),
     // An undecodable change log, or one the search engine refuses, goes to the group's dead letters.
     handler: policy.wrap(async (batch) => {
       const changeLogs = batch.records.map((record) => decodeMcl(record.value));

@@ -5,6 +5,7 @@ import {
   openAspectStore,
   openEventLog,
   openSearchAdapters,
+  runAtNice,
   runMain,
   startConsumerHealth,
 } from '@catalog/runtime';
@@ -13,6 +14,7 @@ import { startIndexer } from './indexer-service.js';
 
 const config = readIndexerConfig(process.env);
 const logger = createLogger({ name: 'indexer', level: config.logLevel });
+runAtNice(config.nice, logger);
 
 await runMain(logger, async () => {
   const lifecycle = new Lifecycle(logger);
@@ -36,6 +38,7 @@ await runMain(logger, async () => {
     logger,
     groupId: config.groupId,
     maxBatchSize: config.maxBatchSize,
+    batchWaitMs: config.batchWaitMs,
     maxAttempts: config.maxAttempts,
     structuredProperties: config.structuredProperties,
   });

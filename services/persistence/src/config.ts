@@ -4,6 +4,7 @@ import {
   readConsumerSettings,
   readHealthPort,
   readLogLevel,
+  readProcessNice,
   type ConsumerConfig,
   type ConsumerSettings,
 } from '@catalog/runtime';
@@ -23,15 +24,16 @@ export interface PersistenceSettings extends ConsumerSettings {
 
 export type PersistenceConfig = ConsumerConfig & PersistenceSettings;
 
-const DEFAULT_BATCH = 500;
+/** Synchronous writes wait for persistence: it reads a record as soon as it is there. */
+const DEFAULTS = { maxBatchSize: 500, batchWaitMs: 0 };
 
 /**
- * PERSISTENCE_GROUP_ID, PERSISTENCE_MAX_BATCH and the STRUCTURED_PROPERTIES_* settings (shared with
+ * PERSISTENCE_GROUP_ID, PERSISTENCE_MAX_BATCH, PERSISTENCE_BATCH_WAIT_MS and the STRUCTURED_PROPERTIES_* settings (shared with
  * the all-in-one catalog).
  */
 export function readPersistenceSection(env: EnvReader, topics: TopicNames): PersistenceSettings {
   return {
-    ...readConsumerSettings(env, 'persistence', topics, DEFAULT_BATCH),
+    ...readConsumerSettings(env, 'persistence', topics, DEFAULTS),
     structuredProperties: readStructuredPropertySettings(env),
   };
 }
@@ -46,6 +48,7 @@ export function readPersistenceConfig(
     ...readPersistenceSection(env, adapters.topics),
     logLevel: readLogLevel(env),
     healthPort: readHealthPort(env),
+    nice: readProcessNice(env, 'persistence', 0),
     adapters,
   };
   env.finish();

@@ -46,3 +46,13 @@ describe('persistence config: health endpoints', () => {
     expect(() => readPersistenceConfig({ HEALTH_PORT: '70000' })).toThrow(/HEALTH_PORT/);
   });
 });
+
+describe('persistence config: batches and priority', () => {
+  it('reads a record as soon as it is there and runs at normal priority by default', () => {
+    expect(readPersistenceConfig({})).toMatchObject({ batchWaitMs: 0, nice: 0, maxBatchSize: 500 });
+    expect(readPersistenceConfig({ PERSISTENCE_BATCH_WAIT_MS: '20', PERSISTENCE_NICE: '5' })).toMatchObject({
+      batchWaitMs: 20,
+      nice: 5,
+    });
+  });
+});

@@ -7,6 +7,7 @@ import {
   openEventLog,
   openSchemaResolver,
   openSearchAdapters,
+  runAtNice,
   runMain,
   startConsumerHealth,
 } from '@catalog/runtime';
@@ -16,6 +17,7 @@ import { startPersistence } from './persistence-service.js';
 
 const config = readPersistenceConfig(process.env);
 const logger = createLogger({ name: 'persistence', level: config.logLevel });
+runAtNice(config.nice, logger);
 
 await runMain(logger, async () => {
   const lifecycle = new Lifecycle(logger);
@@ -49,6 +51,7 @@ await runMain(logger, async () => {
     logger,
     groupId: config.groupId,
     maxBatchSize: config.maxBatchSize,
+    batchWaitMs: config.batchWaitMs,
     maxAttempts: config.maxAttempts,
     maxMessageBytes: config.adapters.maxMessageBytes,
     structuredProperties: config.structuredProperties,

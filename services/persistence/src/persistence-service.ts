@@ -37,6 +37,8 @@ export interface PersistenceDeps {
   readonly logger: Logger;
   readonly groupId: string;
   readonly maxBatchSize: number;
+  /** How long a read may wait for a fuller batch (ConsumeOptions.batchWaitMs). Default 0. */
+  readonly batchWaitMs?: number;
   /** Resolves writer schemas of producers that registered elsewhere; default: our fixed ids only. */
   readonly decoder?: EventDecoder;
   /** The structured-property write rules' settings (see config.ts); the ecosystem's defaults when absent. */
@@ -93,6 +95,7 @@ export async function startPersistence(deps: PersistenceDeps): Promise<Persisten
     topics: [topics.metadataChangeProposal],
     fromBeginning: true,
     maxBatchSize: deps.maxBatchSize,
+    ...(deps.batchWaitMs ? { batchWaitMs: deps.batchWaitMs } : {}),
     handler: policy.wrap((batch) => handleBatch(batch, deps)),
     onError: (error, where) =>
       logger.error({ err: error, ...where }, 'proposal batch failed; it will be redelivered'),

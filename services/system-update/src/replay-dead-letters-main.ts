@@ -18,10 +18,12 @@ import {
  */
 const env = new EnvReader(process.env);
 const adapters = readAdapterSettings(env);
+/** Only the group ids are used here. */
+const GROUP_ONLY = { maxBatchSize: 1, batchWaitMs: 0 };
 const groups = {
-  persistence: readConsumerSettings(env, 'persistence', adapters.topics, 1).groupId,
-  indexer: readConsumerSettings(env, 'indexer', adapters.topics, 1).groupId,
-  audit: readConsumerSettings(env, 'audit', adapters.topics, 1).groupId,
+  persistence: readConsumerSettings(env, 'persistence', adapters.topics, GROUP_ONLY).groupId,
+  indexer: readConsumerSettings(env, 'indexer', adapters.topics, GROUP_ONLY).groupId,
+  audit: readConsumerSettings(env, 'audit', adapters.topics, GROUP_ONLY).groupId,
 };
 const logger = createLogger({ name: 'dead-letter-replay', level: readLogLevel(env) });
 const name = process.argv.slice(2).find((a) => !a.startsWith('-'));

@@ -78,7 +78,11 @@ export class KafkaLogConsumer implements Consumer {
       sessionTimeout: settings.sessionTimeoutMs,
       heartbeatInterval: settings.heartbeatIntervalMs,
       rebalanceTimeout: settings.rebalanceTimeoutMs,
-      maxWaitTimeInMs: settings.maxWaitTimeMs,
+      // A group that waits for full batches asks the broker to hold the fetch until it has more bytes
+      // than such a batch ever reaches, so the wait, not the size, ends it.
+      ...(options.batchWaitMs
+        ? { maxWaitTimeInMs: options.batchWaitMs, minBytes: settings.maxBytesPerPartition }
+        : { maxWaitTimeInMs: settings.maxWaitTimeMs }),
       maxBytesPerPartition: settings.maxBytesPerPartition,
       allowAutoTopicCreation: false,
       retry: { ...settings.retry },

@@ -6,6 +6,7 @@ import type { SystemMetadata } from '../port.js';
 import type { AspectDocument } from './aspect-document.js';
 import { looksUpIdsByEquality, usesIndex } from './id-lookup.js';
 import { openMongoAspectStore } from './mongo-aspect-store.js';
+import { readsThroughSecondaryIndexes } from './mongo-schema.js';
 
 const service = await mongoForTests();
 // No MongoDB-wire server here (no MONGODB_URI, no Docker): say why, as the other real-service suites do.
@@ -97,6 +98,40 @@ describe.skipIf(isSkipped(service))('MongoDB aspect store', () => {
         expect(usesIndex(await plan({ _id: { $in: [id, `${id}x`] } }))).toBe(true);
     } finally {
       await store.close();
+    }
+  });
+
+  it("creates the indexes beside _id exactly where the server's planner reads through them, and leaves no probe behind", async () => {
+    const own = `catalog_test_${randomUUID().slice(0, 8)}`;
+    const store = await openMongoAspectStore({ uri, databaseName: own });
+    try {
+      const db = store.connection.db;
+      const readsThrough = await readsThroughSecondaryIndexes(db);
+      // The probe's answer agrees with the plan of a query the write path's neighbours make (a run's rows).
+      const plan = await db.command({
+        explain: { find: 'aspects', filter: { version: 0, runId: 'r' } },
+        verbosity: 'queryPlanner',
+      });
+      expect(usesIndex(plan)).toBe(readsThrough);
+      const names = (await db.collection('aspects').indexes()).map((i) => i.name).sort();
+      expect(names).toEqual(
+        readsThrough
+          ? [
+              '_id_',
+              'urn_aspect_version',
+              'version_run_observed',
+              'version_run_urn_aspect',
+              'version_urn_aspect',
+            ]
+          : ['_id_'],
+      );
+      const collections = (await db.listCollections().toArray()).map((c) => c.name).sort();
+      expect(collections).toEqual(['aspects', 'requests']);
+    } finally {
+      await store.close();
+      const client = await MongoClient.connect(uri);
+      await client.db(own).dropDatabase();
+      await client.close();
     }
   });
 
