@@ -2,7 +2,7 @@ import { readAuditSection, type AuditSettings } from '@catalog/audit';
 import { readGatewaySection, type GatewayConfig } from '@catalog/gateway';
 import { readIndexerSection, type IndexerConfig } from '@catalog/indexer';
 import { readPersistenceSection, type PersistenceConfig } from '@catalog/persistence';
-import { EnvReader, readAdapterSettings, readLogLevel } from '@catalog/runtime';
+import { EnvReader, readAdapterSettings, readLogLevel, readProcessNice } from '@catalog/runtime';
 
 /** The all-in-one process: the gateway's and the consumers' settings over one set of adapters. */
 export interface CatalogConfig extends GatewayConfig {
@@ -18,8 +18,12 @@ export interface CatalogConfig extends GatewayConfig {
   readonly audit: AuditSettings;
   /** Run persistence, the indexer and the audit consumer in worker threads (other cores) rather than on the HTTP event loop. */
   readonly consumerThreads: boolean;
-  /** Nice value of the indexer thread (0 = same as the rest; up to 19 = only spare CPU). */
-  readonly indexerNice: number;
+  /**
+   * Nice value of each consumer's thread (0 = same as the rest; up to 19 = only spare CPU): the
+   * services' own PERSISTENCE_NICE (default 0), INDEXER_NICE and AUDIT_NICE (default
+   * CATALOG_INDEXER_NICE, else 10), so a part runs at the same priority here as alone.
+   */
+  readonly nice: { readonly persistence: number; readonly indexer: number; readonly audit: number };
 }
 
 export function readCatalogConfig(
@@ -35,8 +39,17 @@ export function readCatalogConfig(
     indexer: readIndexerSection(env, adapters.topics),
     audit: readAuditSection(env, adapters.topics),
     consumerThreads: env.bool('CATALOG_CONSUMER_THREADS', true),
-    indexerNice: env.int('CATALOG_INDEXER_NICE', 10, { min: 0, max: 19 }),
+    nice: readNice(env),
   };
   env.finish();
   return Object.freeze(config);
+}
+
+function readNice(env: EnvReader): CatalogConfig['nice'] {
+  const readModels = env.int('CATALOG_INDEXER_NICE', 10, { min: 0, max: 19 });
+  return {
+    persistence: readProcessNice(env, 'persistence', 0),
+    indexer: readProcessNice(env, 'indexer', readModels),
+    audit: readProcessNice(env, 'audit', readModels),
+  };
 }

@@ -2,7 +2,6 @@
  * Entry point of a consumer's worker thread in the all-in-one catalog (persistence, indexer or audit):
  * its store and index writes then run on another core instead of the HTTP event loop.
  */
-import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { startAuditConsumer } from '@catalog/audit';
 import { createEventDecoder } from '@catalog/events';
@@ -15,6 +14,7 @@ import {
   openEventLog,
   openSchemaResolver,
   openSearchAdapters,
+  runAtNice,
   type Closer,
   type OutcomeChannel,
   type ProposalOutcome,
@@ -26,6 +26,9 @@ const { config, kind } = workerData as { config: CatalogConfig; kind: ThreadKind
 const port = parentPort;
 if (!port) throw new Error('service-thread runs only as a worker thread');
 const logger = createLogger({ name: 'catalog', level: config.logLevel }).child({ component: kind });
+// Each part at its own priority, as it runs alone: the indexer and the audit consumer keep eventually
+// consistent read models and by default yield the CPU to the write path under load.
+runAtNice(config.nice[kind], logger);
 const post = (message: ThreadMessage): void => port.postMessage(message);
 
 /** Hands outcomes to the main thread, where the gateway's requests wait for them. */
@@ -44,8 +47,6 @@ const log = await openEventLog(config.adapters, logger);
 closers.push(() => log.close());
 
 if (kind === 'audit') {
-  // The audit trail is eventually consistent, as search is: it runs at the indexer's priority.
-  lowerPriority();
   const audit = await openAuditIndex(config.adapters, logger, { retentionDays: config.audit.retentionDays });
   closers.push(() => audit.close());
   const service = await startAuditConsumer({
@@ -88,9 +89,6 @@ if (kind === 'audit') {
   closers.push(() => service.stop());
   await service.ready;
 } else {
-  // Search is eventually consistent; under load the write path keeps the CPU and indexing catches up
-  // after.
-  lowerPriority();
   const store = await openAspectStore(config.adapters, logger);
   closers.push(() => store.close());
   const readModels = await openSearchAdapters(config.adapters, logger);
@@ -113,15 +111,6 @@ if (kind === 'audit') {
   await service.ready;
 }
 post({ type: 'ready' });
-
-/** On Linux, priority changes of pid 0 apply to the calling thread only. */
-function lowerPriority(): void {
-  try {
-    setPriority(config.indexerNice);
-  } catch (error) {
-    logger.debug({ err: error }, 'could not lower the thread priority');
-  }
-}
 
 port.on('message', (message: ThreadMessage) => {
   if (message.type !== 'stop') return;
