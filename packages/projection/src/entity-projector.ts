@@ -174,7 +174,8 @@ export class EntityProjector {
    * The current aspects of `urns`, asked for by the aspect names of each one's entity type: that is a read
    * by `_id` for each name, which every MongoDB-wire server answers from its `_id` index, where a read of
    * "every aspect of these urns" scans the collection on some (FerretDB). A proposal can only store
-   * aspects of its entity type, so nothing stored is left out. Urns of no known type are read whole.
+   * versioned aspects of its entity type (time-series ones go to their index, never to the store), so
+   * nothing stored is left out. Urns of no known type are read whole.
    */
   private async readCurrent(urns: readonly string[]): Promise<ReadonlyMap<string, readonly StoredAspect[]>> {
     const byType = new Map<EntitySpec | undefined, string[]>();
@@ -188,7 +189,7 @@ export class EntityProjector {
     for (const [entity, group] of byType) {
       const read = await this.store.getLatestMany(
         group,
-        entity === undefined ? undefined : [...entity.aspects.keys()],
+        entity === undefined ? undefined : storedAspectNames(entity),
       );
       for (const [urn, aspects] of read) current.set(urn, aspects);
     }
@@ -249,6 +250,17 @@ function mergeAspects(
 ): { aspects?: ReadonlySet<string> } {
   if (!a || !b) return {};
   return { aspects: new Set([...a, ...b]) };
+}
+
+/** The names of the aspects of `entity` the store can hold: its versioned ones. */
+const storedNames = new WeakMap<EntitySpec, readonly string[]>();
+function storedAspectNames(entity: EntitySpec): readonly string[] {
+  let names = storedNames.get(entity);
+  if (names === undefined) {
+    names = [...entity.aspects.values()].filter((a) => a.kind === 'versioned').map((a) => a.name);
+    storedNames.set(entity, names);
+  }
+  return names;
 }
 
 function entityOf(urn: string): EntitySpec | undefined {
