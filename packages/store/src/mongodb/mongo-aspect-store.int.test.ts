@@ -135,6 +135,43 @@ describe.skipIf(isSkipped(service))('MongoDB aspect store', () => {
     }
   });
 
+  it('sweeps expired request ids at every prune where appliedAt is indexed, at most every tenth of the retention where it is not', async () => {
+    const HOUR = 60 * 60 * 1000;
+    const clock = { now: Date.now() + 200 * 365 * 24 * HOUR };
+    const own = `catalog_test_${randomUUID().slice(0, 8)}`;
+    const store = await openMongoAspectStore({
+      uri,
+      databaseName: own,
+      clock: () => clock.now,
+      requestRetentionMs: HOUR,
+      requestPruneIntervalMs: 0,
+    });
+    try {
+      const indexed = await readsThroughSecondaryIndexes(store.connection.db);
+      const urn = `urn:li:dataset:(urn:li:dataPlatform:hive,sweep_${randomUUID()},PROD)`;
+      const write = {
+        requestId: randomUUID(),
+        mode: 'UPSERT' as const,
+        urn,
+        aspect: 'status',
+        value: { removed: true },
+        created: { time: 1, actor: 'urn:li:corpuser:sweep' },
+      };
+      await store.applyBatch([write]);
+      clock.now += 59 * 60 * 1000;
+      await store.pruneRequests(); // sweeps: nothing has expired yet
+      clock.now += 3 * 60 * 1000; // the id has expired, 3 minutes after that sweep (a tenth is 6)
+      expect(await store.pruneRequests()).toBe(indexed ? 1 : 0);
+      clock.now += 3 * 60 * 1000;
+      expect(await store.pruneRequests()).toBe(indexed ? 0 : 1);
+    } finally {
+      await store.close();
+      const client = await MongoClient.connect(uri);
+      await client.db(own).dropDatabase();
+      await client.close();
+    }
+  });
+
   it('replaces a client the driver reports unreachable for too long once a new connection reaches the server', async () => {
     let now = 1_000_000;
     const store = await openMongoAspectStore({

@@ -13,10 +13,10 @@ import { usesIndex } from './id-lookup.js';
  * server is asked (explain on a probe collection), not guessed from its name. Their uniqueness rule is
  * `_id`'s too, which encodes the same (urn, aspect, version).
  */
-export async function ensureCollections(db: Db): Promise<void> {
+export async function ensureCollections(db: Db): Promise<{ readonly secondaryIndexes: boolean }> {
   await ensureCollection(db, 'aspects');
   await ensureCollection(db, 'requests');
-  if (!(await readsThroughSecondaryIndexes(db))) return;
+  if (!(await readsThroughSecondaryIndexes(db))) return { secondaryIndexes: false };
   const aspects = db.collection('aspects');
   // The invariant (one document per version); _id encodes the same triple, this keeps it explicit
   // and serves listVersions and DELETE.
@@ -30,6 +30,7 @@ export async function ensureCollections(db: Db): Promise<void> {
   );
   await aspects.createIndex({ version: 1, runId: 1, lastObserved: -1 }, { name: 'version_run_observed' });
   await db.collection('requests').createIndex({ appliedAt: 1 }, { name: 'applied_at' });
+  return { secondaryIndexes: true };
 }
 
 /** MongoDB's answer when a collection exists already. */
