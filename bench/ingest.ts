@@ -15,6 +15,7 @@ import type { StoreWorkStats } from '@catalog/store';
 import { kafkaProduceConsume, mongoInsertMany } from './lib/raw-limits.js';
 import { datasetUrn, propertiesProposal } from './lib/fixtures.js';
 import { JsonClient, report, runLoad } from './lib/load.js';
+import { totalLag } from './lib/pipeline-lag.js';
 
 const args = readArgs({
   n: '20000',
@@ -58,6 +59,16 @@ async function workload(
 ): Promise<void> {
   const client = new JsonClient(url, c, await benchAuthorization(auth, url));
   const prefix = `${tag}${run}`;
+  /**
+   * Waits until every consumer has caught up with what the scenario wrote (asynchronous writes are
+   * applied after they are answered, indices after they are stored), so the next scenario starts on an
+   * idle pipeline rather than behind the last one's backlog; the row says how long that took.
+   */
+  async function drained(row?: Record<string, string | number>): Promise<void> {
+    const started = performance.now();
+    while ((await totalLag(client)) > 0) await new Promise((r) => setTimeout(r, 200));
+    if (row) row['drained after (s)'] = Number(((performance.now() - started) / 1000).toFixed(1));
+  }
   async function profiled<T>(scenario: string, load: () => Promise<T>): Promise<T> {
     const before = await profile?.();
     const result = await load();
@@ -73,6 +84,7 @@ async function workload(
         async: 'false',
       }),
     );
+    await drained();
     if (only.includes('sync')) {
       const scenario = `${label}ingestProposal sync, c=${c}`;
       const result = await profiled(scenario, () =>
@@ -84,6 +96,7 @@ async function workload(
         ),
       );
       rows.push(report(scenario, result));
+      await drained(rows[rows.length - 1]!);
     }
     if (only.includes('async')) {
       const result = await runLoad(n, c, (i) =>
@@ -93,6 +106,7 @@ async function workload(
         }),
       );
       rows.push(report(`${label}ingestProposal async, c=${c}`, result));
+      await drained(rows[rows.length - 1]!);
     }
     if (only.includes('batch')) {
       const batches = Math.ceil(n / batchSize);
@@ -109,6 +123,7 @@ async function workload(
         ),
       );
       rows.push(report(scenario, result, batchSize));
+      await drained(rows[rows.length - 1]!);
     }
   } finally {
     client.close();
