@@ -22,6 +22,23 @@ describe.skipIf(isSkipped(service))('MongoDB aspect store', () => {
     await client.db(databaseName).dropDatabase();
     await client.close();
   });
+  /** Runs `use` on a store over a database of its own, dropped afterwards (for what a fresh database shows). */
+  async function withOwnStore(
+    options: Omit<Parameters<typeof openMongoAspectStore>[0], 'uri' | 'databaseName'>,
+    use: (store: Awaited<ReturnType<typeof openMongoAspectStore>>) => Promise<void>,
+  ): Promise<void> {
+    const own = `catalog_test_${randomUUID().slice(0, 8)}`;
+    const store = await openMongoAspectStore({ uri, databaseName: own, ...options });
+    try {
+      await use(store);
+    } finally {
+      await store.close();
+      const client = await MongoClient.connect(uri);
+      await client.db(own).dropDatabase();
+      await client.close();
+    }
+  }
+
   aspectStoreContract('MongoDB', async (options = {}) => {
     const store = await openMongoAspectStore({ uri, databaseName, ...options });
     return {
@@ -102,9 +119,7 @@ describe.skipIf(isSkipped(service))('MongoDB aspect store', () => {
   });
 
   it("creates the indexes beside _id exactly where the server's planner reads through them, and leaves no probe behind", async () => {
-    const own = `catalog_test_${randomUUID().slice(0, 8)}`;
-    const store = await openMongoAspectStore({ uri, databaseName: own });
-    try {
+    await withOwnStore({}, async (store) => {
       const db = store.connection.db;
       const readsThrough = await readsThroughSecondaryIndexes(db);
       // The probe's answer agrees with the plan of a query the write path's neighbours make (a run's rows).
@@ -127,26 +142,14 @@ describe.skipIf(isSkipped(service))('MongoDB aspect store', () => {
       );
       const collections = (await db.listCollections().toArray()).map((c) => c.name).sort();
       expect(collections).toEqual(['aspects', 'requests']);
-    } finally {
-      await store.close();
-      const client = await MongoClient.connect(uri);
-      await client.db(own).dropDatabase();
-      await client.close();
-    }
+    });
   });
 
   it('sweeps expired request ids at every prune where appliedAt is indexed, at most every tenth of the retention where it is not', async () => {
     const HOUR = 60 * 60 * 1000;
     const clock = { now: Date.now() + 200 * 365 * 24 * HOUR };
-    const own = `catalog_test_${randomUUID().slice(0, 8)}`;
-    const store = await openMongoAspectStore({
-      uri,
-      databaseName: own,
-      clock: () => clock.now,
-      requestRetentionMs: HOUR,
-      requestPruneIntervalMs: 0,
-    });
-    try {
+    const options = { clock: () => clock.now, requestRetentionMs: HOUR, requestPruneIntervalMs: 0 };
+    await withOwnStore(options, async (store) => {
       const indexed = await readsThroughSecondaryIndexes(store.connection.db);
       const urn = `urn:li:dataset:(urn:li:dataPlatform:hive,sweep_${randomUUID()},PROD)`;
       const write = {
@@ -164,12 +167,7 @@ describe.skipIf(isSkipped(service))('MongoDB aspect store', () => {
       expect(await store.pruneRequests()).toBe(indexed ? 1 : 0);
       clock.now += 3 * 60 * 1000;
       expect(await store.pruneRequests()).toBe(indexed ? 0 : 1);
-    } finally {
-      await store.close();
-      const client = await MongoClient.connect(uri);
-      await client.db(own).dropDatabase();
-      await client.close();
-    }
+    });
   });
 
   it('replaces a client the driver reports unreachable for too long once a new connection reaches the server', async () => {
