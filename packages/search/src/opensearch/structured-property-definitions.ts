@@ -15,6 +15,7 @@ import { documentId, type IndexNames } from './index-names.js';
 import type { OpenSearchLogger } from './logger.js';
 import { asArray, asObject, isObject, type JsonObject } from './narrow.js';
 import { hitsOf } from './read-context.js';
+import { searchOnceStarted } from './shards-starting.js';
 
 type TypeMapping = Types.Common_Mapping.TypeMapping;
 
@@ -213,17 +214,21 @@ export class OpenSearchStructuredProperties {
     const out: JsonObject[] = [];
     let after: unknown[] | undefined;
     for (;;) {
-      const response = await this.client.search(
-        {
-          index: this.names.structuredPropertyDefinitions(),
-          body: {
-            query,
-            size,
-            sort: [{ urn: { order: 'asc' } }],
-            ...(after === undefined ? {} : { search_after: after as Types.Common.SortResults }),
+      const index = this.names.structuredPropertyDefinitions();
+      // Created when the first definition is indexed, while gateways already read it.
+      const response = await searchOnceStarted(this.client, index, () =>
+        this.client.search(
+          {
+            index,
+            body: {
+              query,
+              size,
+              sort: [{ urn: { order: 'asc' } }],
+              ...(after === undefined ? {} : { search_after: after as Types.Common.SortResults }),
+            },
           },
-        },
-        { ignore: [404] },
+          { ignore: [404] },
+        ),
       );
       if (response.statusCode === 404) return out;
       const { list } = hitsOf(response.body);
