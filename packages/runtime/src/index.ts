@@ -53,6 +53,7 @@ export {
   undecodableProposal,
 } from './change-log.js';
 export { runAtNice } from './process-priority.js';
+export { processMemory, type ProcessMemory } from './process-memory.js';
 export {
   readConsumerConfig,
   readConsumerSettings,

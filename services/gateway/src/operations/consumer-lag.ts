@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { ValidationError } from '@catalog/model';
 import type { EventLog, TopicNames } from '@catalog/events';
-import { deadLetterTopicOf, replayGroupOf } from '@catalog/runtime';
+import { deadLetterTopicOf, processMemory, replayGroupOf } from '@catalog/runtime';
 
 export interface ConsumerGroups {
   readonly persistence: string;
@@ -50,7 +50,9 @@ function watched(
  * GET /openapi/operations/messaging/{mcp|mcl|mcl-timeseries|usage-events}/consumer/lag[?detailed=true]:
  * the shape the ecosystem's clients poll to wait for the pipeline: consumerGroups → topic →
  * metrics.totalLag, and with `detailed` the committed offset and lag per partition; beside it (ours),
- * the group's dead letters.
+ * the group's dead letters and the memory of the process answering (bytes): in the all-in-one catalog
+ * that is the whole catalog, its consumer threads included, so whoever polls for the lag sees what the
+ * work costs in memory as it goes.
  */
 export async function consumerLag(
   req: Request,
@@ -84,6 +86,7 @@ export async function consumerLag(
   res.json({
     consumerGroups: { [target.group]: perTopic },
     deadLetters: await deadLetterCounts(deps.log, target.group, target.deadLetterTopic),
+    memory: await processMemory(),
   });
 }
 

@@ -1,0 +1,56 @@
+import { readFile } from 'node:fs/promises';
+
+/**
+ * What the process holds in memory, in bytes: Node's own counters, and on Linux the resident set split
+ * into anonymous memory (heaps, SQLite page caches, buffers) and file-backed pages (the code, and
+ * memory-mapped database files: the kernel can drop those under pressure).
+ */
+export interface ProcessMemory {
+  /** Resident set of the whole process: every thread (consumer workers, checkpointer) is in it. */
+  readonly rss: number;
+  /** The calling thread's V8 heap; a worker thread's heap is counted in rss, not here. */
+  readonly heapUsed: number;
+  readonly heapTotal: number;
+  /** Memory of C++ objects bound to the calling thread's JavaScript objects (arrayBuffers included). */
+  readonly external: number;
+  readonly arrayBuffers: number;
+  /** Linux only: resident anonymous memory (RssAnon of /proc/self/status). */
+  readonly rssAnon?: number;
+  /** Linux only: resident file-backed pages (RssFile), memory-mapped SQLite files included. */
+  readonly rssFile?: number;
+  /** Linux only: resident shared memory (RssShmem): mapped files on tmpfs. The three add up to rss. */
+  readonly rssShmem?: number;
+}
+
+/**
+ * The process's memory now. process.memoryUsage() reads rss from the operating system, so it covers
+ * the worker threads of the same process; the heap figures are the calling thread's only.
+ */
+export async function processMemory(): Promise<ProcessMemory> {
+  const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
+  return { rss, heapUsed, heapTotal, external, arrayBuffers, ...(await residentSplit()) };
+}
+
+/** RssAnon, RssFile and RssShmem of /proc/self/status, in bytes; nothing where it is not there. */
+async function residentSplit(): Promise<Pick<ProcessMemory, 'rssAnon' | 'rssFile' | 'rssShmem'>> {
+  let status: string;
+  try {
+    status = await readFile('/proc/self/status', 'utf8');
+  } catch {
+    return {};
+  }
+  const kib = (field: string): number | undefined => {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status);
+    return match ? Number(match[1]) * 1024 : undefined;
+  };
+  const split: { rssAnon?: number; rssFile?: number; rssShmem?: number } = {};
+  for (const [key, field] of [
+    ['rssAnon', 'RssAnon'],
+    ['rssFile', 'RssFile'],
+    ['rssShmem', 'RssShmem'],
+  ] as const) {
+    const bytes = kib(field);
+    if (bytes !== undefined) split[key] = bytes;
+  }
+  return split;
+}

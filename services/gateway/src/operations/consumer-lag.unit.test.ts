@@ -1,0 +1,50 @@
+import type { Request, Response } from 'express';
+import { describe, expect, it } from 'vitest';
+import { defaultTopicNames, type EventLog, type PartitionLag } from '@catalog/events';
+import { consumerLag } from './consumer-lag.js';
+
+const groups = { persistence: 'persistence', indexer: 'indexer', audit: 'audit' };
+
+/** A log whose every group is `lag` records behind on one partition. */
+function logBehindBy(lag: number): EventLog {
+  const partition: PartitionLag = { partition: 0, offset: '10', endOffset: String(10 + lag), lag };
+  return {
+    lag: async () => [partition],
+    ensureTopics: async () => undefined,
+  } as unknown as EventLog;
+}
+
+async function answer(kind: string, query: Record<string, string> = {}): Promise<Record<string, unknown>> {
+  let body: unknown;
+  const res = { json: (sent: unknown) => (body = sent) } as unknown as Response;
+  await consumerLag({ params: { kind }, query } as unknown as Request, res, {
+    log: logBehindBy(3),
+    topics: defaultTopicNames,
+    groups,
+  });
+  return body as Record<string, unknown>;
+}
+
+describe('the consumer-lag operation', () => {
+  it("keeps the ecosystem's shape: consumerGroups → topic → metrics", async () => {
+    const body = await answer('mcl');
+    expect(body['consumerGroups']).toEqual({
+      indexer: { [defaultTopicNames.metadataChangeLogVersioned]: { metrics: { totalLag: 3, maxLag: 3 } } },
+    });
+    expect(body['deadLetters']).toMatchObject({ topic: 'DeadLetter_indexer_v1' });
+  });
+
+  it('reports the memory of the process answering, each figure a positive number of bytes', async () => {
+    for (const kind of ['mcp', 'mcl', 'mcl-timeseries', 'usage-events']) {
+      const memory = (await answer(kind))['memory'] as Record<string, unknown> | undefined;
+      expect(memory, kind).toBeDefined();
+      for (const field of ['rss', 'heapUsed', 'heapTotal', 'external', 'arrayBuffers']) {
+        const value = memory![field];
+        expect(
+          typeof value === 'number' && Number.isSafeInteger(value) && value > 0,
+          `${kind} ${field}`,
+        ).toBe(true);
+      }
+    }
+  });
+});
