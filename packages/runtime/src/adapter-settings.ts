@@ -2,6 +2,7 @@ import { DEFAULT_MAX_MESSAGE_BYTES, defaultTopicNames, type TopicNames } from '@
 import { resolve } from 'node:path';
 import type { EnvReader } from './env-reader.js';
 import { readRetentionSettings, type RetentionSettings } from './retention-settings.js';
+import { readSqliteCacheBytes } from './sqlite-cache-settings.js';
 
 export interface KafkaSettings {
   readonly brokers: readonly string[];
@@ -41,6 +42,11 @@ export interface AdapterSettings {
   readonly durability: 'process-crash' | 'power-loss';
   /** Retention of the embedded log's topics and of the store's request ids (CATALOG_*_RETENTION_*). */
   readonly retention: RetentionSettings;
+  /**
+   * CATALOG_SQLITE_CACHE_BYTES: the bound on the page caches of one process's embedded SQLite
+   * connections together, split among the files and their connections by sqliteCacheKiB.
+   */
+  readonly sqliteCacheBytes: number;
   /**
    * MAX_MESSAGE_BYTES: the log's message-size limit, one setting for every use: the `max.message.bytes`
    * of the topics the services create, the size at which either log refuses a record, and the gateway's
@@ -86,6 +92,7 @@ export function readAdapterSettings(env: EnvReader): AdapterSettings {
     topics,
     durability: env.oneOf('CATALOG_DURABILITY', ['process-crash', 'power-loss'] as const, 'process-crash'),
     retention: readRetentionSettings(env),
+    sqliteCacheBytes: readSqliteCacheBytes(env),
     maxMessageBytes: env.int('MAX_MESSAGE_BYTES', DEFAULT_MAX_MESSAGE_BYTES, {
       min: 256 * 1024,
       max: 1024 * 1024 * 1024,

@@ -7,6 +7,7 @@ import type { AuditIndex, GraphIndex, SearchIndex, TimeseriesIndex } from '@cata
 import type { Logger } from 'pino';
 import type { AdapterSettings } from './adapter-settings.js';
 import { embeddedTopicRetention } from './retention-settings.js';
+import { sqliteCacheKiB } from './sqlite-cache-settings.js';
 import { BACKSTOP_CHECKPOINT_PAGES, WalCheckpointer } from './wal-checkpointer.js';
 
 let checkpointer: WalCheckpointer | undefined;
@@ -61,6 +62,7 @@ export async function openEventLog(settings: AdapterSettings, logger: Logger): P
     maxMessageBytes: settings.maxMessageBytes,
     logger: logger.child({ component: 'event-log' }),
     autoCheckpointPages: BACKSTOP_CHECKPOINT_PAGES,
+    cacheKiB: sqliteCacheKiB(settings.sqliteCacheBytes, 'eventlog'),
     defaultRetentionMs: settings.retention.logRetentionMs,
     defaultRetentionBytes: settings.retention.logRetentionBytes,
     topicRetention: embeddedTopicRetention(settings.topics, settings.retention),
@@ -95,6 +97,7 @@ export async function openAspectStore(settings: AdapterSettings, logger: Logger)
     // The main thread's store prunes the request ids for the whole file.
     ...(isMainThread ? {} : { requestPruneIntervalMs: 0 }),
     autoCheckpointPages: BACKSTOP_CHECKPOINT_PAGES,
+    cacheKiB: sqliteCacheKiB(settings.sqliteCacheBytes, 'aspects'),
   });
   return checkpointInBackground(store, file, logger);
 }
@@ -127,6 +130,7 @@ export async function openSearchAdapters(settings: AdapterSettings, logger: Logg
     file,
     durability: settings.durability,
     autoCheckpointPages: BACKSTOP_CHECKPOINT_PAGES,
+    cacheKiB: sqliteCacheKiB(settings.sqliteCacheBytes, 'search'),
   });
   return checkpointInBackground(search, file, logger);
 }
@@ -164,6 +168,7 @@ export async function openAuditIndex(
   const audit = openSqliteAuditIndex({
     file: join(settings.dataDir, 'audit.sqlite'),
     durability: settings.durability,
+    cacheKiB: sqliteCacheKiB(settings.sqliteCacheBytes, 'audit'),
     ...retention,
   });
   await audit.ensure();

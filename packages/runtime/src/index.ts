@@ -28,6 +28,12 @@ export {
   type RetentionSettings,
 } from './retention-settings.js';
 export {
+  DEFAULT_SQLITE_CACHE_BYTES,
+  readSqliteCacheBytes,
+  sqliteCacheKiB,
+  type EmbeddedFile,
+} from './sqlite-cache-settings.js';
+export {
   openAspectStore,
   openAuditIndex,
   openEventLog,

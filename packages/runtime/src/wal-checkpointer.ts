@@ -36,6 +36,8 @@ parentPort.on('message', (message) => {
   if (message.type === 'watch' && !files.has(message.file)) {
     try {
       const db = new Database(message.file, { fileMustExist: true, timeout: 0 });
+      // A checkpoint copies WAL frames without the page cache: keep it small, out of the memory bound.
+      db.pragma('cache_size = -256');
       files.set(message.file, db);
     } catch (error) {
       parentPort.postMessage({ type: 'failed', file: message.file, message: String(error && error.message) });

@@ -69,6 +69,12 @@ export interface EmbeddedEventLogOptions {
    * high when a background checkpointer (the runtime's WalCheckpointer) keeps the WAL short instead.
    */
   readonly autoCheckpointPages?: number;
+  /**
+   * The most memory the log connection's page cache takes, in KiB (SQLite's cache_size, negated): a
+   * ceiling, filled only by the pages read. Default 16000, SQLite's as built here; the catalog gives
+   * each connection its share of CATALOG_SQLITE_CACHE_BYTES.
+   */
+  readonly cacheKiB?: number;
 }
 
 /** A topic's bounds; an absent field falls back to the TopicSpec's, then to the log's default. */
@@ -123,6 +129,7 @@ export class EmbeddedEventLog implements EventLog {
       options.durability ?? 'process-crash',
       options.busyTimeoutMs ?? 5000,
       options.autoCheckpointPages ?? 4000,
+      options.cacheKiB ?? 16000,
     );
     this.coordinator = new GroupCoordinator((topic) => this.topic(topic).partitions);
     this.queue = new ProduceQueue(this.db, (placed) => this.notifyProduced(placed));

@@ -244,7 +244,13 @@ export class LogDatabase {
   /** Deferred commits by group/topic/partition; reads of this connection see them at once. */
   private readonly deferred = new Map<string, DeferredCommit>();
 
-  constructor(directory: string, durability: Durability, busyTimeoutMs: number, autoCheckpointPages: number) {
+  constructor(
+    directory: string,
+    durability: Durability,
+    busyTimeoutMs: number,
+    autoCheckpointPages: number,
+    cacheKiB: number,
+  ) {
     mkdirSync(directory, { recursive: true });
     this.db = new Database(join(directory, 'eventlog.sqlite'), { timeout: busyTimeoutMs });
     this.db.pragma('journal_mode = WAL');
@@ -254,6 +260,9 @@ export class LogDatabase {
     // The size limit truncates the WAL after.
     this.db.pragma(`wal_autocheckpoint = ${checkpointPages(autoCheckpointPages)}`);
     this.db.pragma('journal_size_limit = 67108864');
+    if (!Number.isInteger(cacheKiB) || cacheKiB <= 0)
+      throw new RangeError(`cacheKiB must be a positive integer, got ${cacheKiB}`);
+    this.db.pragma(`cache_size = -${cacheKiB}`);
     // Pages freed by retention go back to the file system (see releaseFreePages). It only takes effect on
     // a file with no tables yet; an older file is converted once by ensureIncrementalVacuum.
     this.db.pragma('auto_vacuum = INCREMENTAL');

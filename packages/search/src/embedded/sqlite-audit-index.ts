@@ -34,6 +34,8 @@ export interface OpenSqliteAuditIndexOptions extends SqliteAuditIndexOptions {
   readonly file: string;
   /** As EmbeddedSearchOptions: `process-crash` (default, synchronous=NORMAL) or `power-loss` (FULL). */
   readonly durability?: 'process-crash' | 'power-loss';
+  /** As EmbeddedSearchOptions: the page cache's bound in KiB. Default 16000, SQLite's as built here. */
+  readonly cacheKiB?: number;
 }
 
 const TABLE_PREFIX = 'audit_event_';
@@ -213,8 +215,8 @@ export class SqliteAuditIndex implements AuditIndex {
 }
 
 /**
- * Opens a SQLite file of its own for the audit index (WAL, the same pragmas as the search file), owned
- * by the returned index: its close() closes the file.
+ * Opens a SQLite file of its own for the audit index (WAL, the search file's pragmas but its memory
+ * map), owned by the returned index: its close() closes the file.
  */
 export function openSqliteAuditIndex(options: OpenSqliteAuditIndexOptions): SqliteAuditIndex {
   if (options.file !== ':memory:' && options.file !== '')
@@ -224,7 +226,12 @@ export function openSqliteAuditIndex(options: OpenSqliteAuditIndexOptions): Sqli
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.durability === 'power-loss' ? 'FULL' : 'NORMAL'}`);
     db.pragma('busy_timeout = 5000');
-    db.pragma('temp_store = MEMORY');
+    const cacheKiB = options.cacheKiB ?? 16000;
+    if (!Number.isInteger(cacheKiB) || cacheKiB <= 0)
+      throw new RangeError(`cacheKiB must be a positive integer, got ${cacheKiB}`);
+    db.pragma(`cache_size = -${cacheKiB}`);
+    // As the search file: what does not fit in the page cache spills to a temporary file.
+    db.pragma('temp_store = FILE');
   } catch (error) {
     db.close();
     throw error;

@@ -17,6 +17,12 @@ export interface EmbeddedSearchOptions {
    * high when a background checkpointer (the runtime's WalCheckpointer) keeps the WAL short instead.
    */
   readonly autoCheckpointPages?: number;
+  /**
+   * The most memory this connection's page cache takes, in KiB (SQLite's cache_size, negated): a
+   * ceiling, filled only by the pages read. Default 131072 (128 MiB); the catalog gives each
+   * connection its share of CATALOG_SQLITE_CACHE_BYTES.
+   */
+  readonly cacheKiB?: number;
 }
 
 /** One SQLite connection shared by the three embedded indices; closed when the last user lets go. */
@@ -33,9 +39,18 @@ export class SqliteHandle {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma(`synchronous = ${options.durability === 'power-loss' ? 'FULL' : 'NORMAL'}`);
       this.db.pragma('busy_timeout = 5000');
-      this.db.pragma('cache_size = -131072');
+      const cacheKiB = options.cacheKiB ?? 131072;
+      if (!Number.isInteger(cacheKiB) || cacheKiB <= 0)
+        throw new RangeError(`cacheKiB must be a positive integer, got ${cacheKiB}`);
+      this.db.pragma(`cache_size = -${cacheKiB}`);
+      // Reads of the first GiB go through the operating system's page cache instead of copies in the
+      // heap; those pages are the kernel's to drop under pressure, and count as file-backed resident
+      // memory (RssFile) of the process, once per connection that maps them.
       this.db.pragma('mmap_size = 1073741824');
-      this.db.pragma('temp_store = MEMORY');
+      // A sort or temporary table larger than the page cache spills to a temporary file. In memory
+      // (temp_store = MEMORY) SQLite never spills a sort, so one over every document of a large index
+      // would take the heap without a bound.
+      this.db.pragma('temp_store = FILE');
       const pages = options.autoCheckpointPages ?? 4000;
       if (!Number.isInteger(pages) || pages < 0)
         throw new RangeError(`autoCheckpointPages must be a non-negative integer, got ${pages}`);

@@ -46,6 +46,12 @@ export interface SqliteAspectStoreOptions {
    * high when a background checkpointer (the runtime's WalCheckpointer) keeps the WAL short instead.
    */
   readonly autoCheckpointPages?: number;
+  /**
+   * The most memory this connection's page cache takes, in KiB (SQLite's cache_size, negated): a
+   * ceiling, filled only by the pages read. Default 32768 (32 MiB); the catalog gives each connection
+   * its share of CATALOG_SQLITE_CACHE_BYTES.
+   */
+  readonly cacheKiB?: number;
 }
 
 const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -90,7 +96,9 @@ export class SqliteAspectStore implements AspectStore {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma(`synchronous = ${options.durability === 'power-loss' ? 'FULL' : 'NORMAL'}`);
       this.db.pragma('busy_timeout = 5000');
-      this.db.pragma('cache_size = -32768');
+      this.db.pragma(`cache_size = -${positiveInteger(options.cacheKiB ?? 32768, 'cacheKiB')}`);
+      // Sorts and temporary tables larger than the page cache spill to a temporary file, not the heap.
+      this.db.pragma('temp_store = FILE');
       // An automatic checkpoint (two fsyncs plus copying pages back) runs inside the commit that
       // crosses the threshold, stalling applyBatch; at 4x SQLite's default they come 4x rarer, and the
       // catalog moves them to a background thread. The size limit truncates the WAL after a checkpoint.
@@ -330,6 +338,12 @@ function checkPage(limit: number, start: number | undefined): void {
   if (start !== undefined && (!Number.isInteger(start) || start < 0)) {
     throw new TypeError(`start must be a non-negative integer, got ${start}`);
   }
+}
+
+function positiveInteger(value: number, name: string): number {
+  if (!Number.isInteger(value) || value <= 0)
+    throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  return value;
 }
 
 function nonNegativeInteger(pages: number): number {
