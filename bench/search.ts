@@ -1,16 +1,28 @@
 /**
  * The read side at scale, through the whole pipeline: loads N datasets (5 aspects each) over HTTP,
  * measures indexing throughput (until the indexer's lag is zero), search / browse / autocomplete latency
- * over HTTP, then a full restore of the indices from the store with the system-update job.
+ * over HTTP, then a full restore of the indices from the store with the system-update job. Prints what it
+ * costs as well: the catalog's resident memory (as the catalog reports it) after loading, after the
+ * queries and once restarted on the restored data, the restore's peak; and, embedded, the data
+ * directory's size by file and component, in total and per aspect written, with the tables of each file.
  *   pnpm bench:search [--n 100000] [--family embedded|distributed]
  * `distributed` uses KAFKA_BOOTSTRAP_SERVER, MONGODB_URI and OPENSEARCH_URL (pnpm infra:up) with a fresh
  * database, index prefix and topic set.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { intArg, readArgs } from './lib/args.js';
+import {
+  catalogMemory,
+  dataDirUsage,
+  diskTable,
+  memoryRow,
+  sqliteTables,
+  watchPeakMemory,
+  type DiskSnapshot,
+} from './lib/footprint.js';
 import { benchFamilyEnv } from './lib/family-env.js';
 import { totalLag } from './lib/pipeline-lag.js';
 import { startCatalogProcess } from './lib/catalog-process.js';
@@ -36,6 +48,27 @@ const row = (scenario: string, fields: Record<string, string | number>) => {
   console.log(JSON.stringify({ scenario, ...fields }));
 };
 
+// What it costs: the catalog's memory at some moments, and (embedded) its data directory on disk.
+const dataDir = env['CATALOG_DATA_DIR']!;
+const onDisk = args.family === 'embedded';
+const memoryRows: Record<string, string | number>[] = [];
+const recordMemory = async (client: JsonClient, moment: string): Promise<void> => {
+  const memory = await catalogMemory(client);
+  memoryRows.push({ '': moment, ...memoryRow(memory) });
+  console.log(JSON.stringify({ memory: moment, ...memory }));
+};
+const disk: DiskSnapshot[] = [];
+const tables: { title: string; rows: Record<string, string | number>[] }[] = [];
+const recordDisk = (label: string, aspects: number, tablesOf: readonly string[]): void => {
+  if (!onDisk) return;
+  const entries = dataDirUsage(dataDir);
+  disk.push({ label, entries, aspects });
+  console.log(JSON.stringify({ disk: label, aspects, entries }));
+  for (const name of tablesOf)
+    tables.push({ title: `${name}, ${label}`, rows: sqliteTables(join(dataDir, name), aspects) });
+};
+const SQLITE_FILES = ['search.sqlite', 'aspects.sqlite', 'eventlog.sqlite', 'audit.sqlite'];
+
 async function latency(
   client: JsonClient,
   label: string,
@@ -55,6 +88,8 @@ async function latency(
 
 const catalog = await startCatalogProcess({ ...env, LOG_LEVEL: 'warn' });
 const client = new JsonClient(catalog.baseUrl, 8);
+/** Datasets written so far (5 aspects each): the load, then those of the consistency check. */
+let datasets = n;
 try {
   const batch = 100; // datasets per request: 500 aspects
   const started = performance.now();
@@ -79,6 +114,8 @@ try {
     'entities/s': Math.round(n / ((indexed - started) / 1000)),
     'aspects/s': Math.round((n * 5) / ((indexed - started) / 1000)),
   });
+  await recordMemory(client, 'after loading');
+  recordDisk('loaded', n * 5, []);
 
   const search = (input: string, filter?: unknown): [string, unknown] => [
     '/entities?action=search',
@@ -156,18 +193,22 @@ try {
       await new Promise((r) => setTimeout(r, 2));
     }
     lags.push(performance.now() - acked);
+    datasets = i + 1;
   }
   const sortedLags = [...lags].sort((a, b) => a - b);
   row('consistency: acknowledged write → searchable', {
     'p50 ms': +percentile(sortedLags, 50).toFixed(1),
     'p99 ms': +percentile(sortedLags, 99).toFixed(1),
   });
+  await recordMemory(client, 'after the queries');
 } finally {
   client.close();
   await catalog.stop({ keepData: true });
 }
+recordDisk('stopped', datasets * 5, SQLITE_FILES);
 
 // A full restore of every index from the store, as the system-update job does it.
+let restorePeakRss: number | undefined;
 const restore = await new Promise<string>((done, fail) => {
   const child = spawn(
     process.execPath,
@@ -185,10 +226,12 @@ const restore = await new Promise<string>((done, fail) => {
     },
   );
   let out = '';
+  const peak = watchPeakMemory(child.pid);
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.on('exit', (code) =>
-    code === 0 ? done(out) : fail(new Error(`system-update exited ${code}: ${out.slice(-2000)}`)),
-  );
+  child.on('exit', (code) => {
+    restorePeakRss = peak();
+    return code === 0 ? done(out) : fail(new Error(`system-update exited ${code}: ${out.slice(-2000)}`));
+  });
 });
 const report = restore
   .split('\n')
@@ -203,5 +246,39 @@ if (report)
     'aspects/s': report.aspectsPerSecond,
     'duration s': +(report.durationMs / 1000).toFixed(1),
   });
+if (restorePeakRss !== undefined)
+  memoryRows.push({
+    '': 'restore (system-update process), peak',
+    'rss MiB': +(restorePeakRss / 2 ** 20).toFixed(1),
+  });
+recordDisk('restored', datasets * 5, ['search.sqlite']);
+
+// The catalog again, on the restored data: what a fresh start on it holds once it has served queries.
+const restarted = await startCatalogProcess({ ...env, LOG_LEVEL: 'warn' });
+const again = new JsonClient(restarted.baseUrl, 8);
+try {
+  while ((await totalLag(again)) > 0) await new Promise((r) => setTimeout(r, 200));
+  await latency(again, 'restarted on the restored data: search, 1 word', (i) => [
+    '/entities?action=search',
+    { entity: 'dataset', input: SEARCH_WORDS[(i * 7) % SEARCH_WORDS.length]!, start: 0, count: 10 },
+  ]);
+  await recordMemory(again, 'restarted on the restored data');
+} finally {
+  again.close();
+  await restarted.stop();
+}
 await catalog.cleanup();
 console.table(rows);
+console.log("The catalog's memory (its own report: the whole process, consumer threads included)");
+console.table(memoryRows);
+if (onDisk) {
+  console.log(
+    `The data directory (${n} datasets loaded, 5 aspects each; B/aspect: bytes per aspect written so far; ` +
+      'loaded: catalog running, after indexing; stopped: after the queries, closed; restored: after system-update)',
+  );
+  console.table(diskTable(disk));
+  for (const { title, rows: lines } of tables) {
+    console.log(title);
+    console.table(lines);
+  }
+}
