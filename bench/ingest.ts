@@ -16,6 +16,7 @@ import { kafkaProduceConsume, mongoInsertMany } from './lib/raw-limits.js';
 import { datasetUrn, propertiesProposal } from './lib/fixtures.js';
 import { JsonClient, report, runLoad } from './lib/load.js';
 import { totalLag } from './lib/pipeline-lag.js';
+import { removeRunResources } from './lib/run-resources.js';
 
 const args = readArgs({
   n: '20000',
@@ -131,56 +132,68 @@ async function workload(
 }
 
 const EMBEDDED_STORE = 'embedded store, same Kafka: ';
-try {
-  await workload(
-    baseUrl,
-    { label: '', tag: '', only: modes },
-    distributedCatalog && (() => distributedCatalog.persistenceStats()),
-  );
-} finally {
-  await catalog?.stop();
-}
+/** The distributed run's resources on the local services, and its embedded-store twin's: removed at the end. */
+const resources = { runIds: [] as string[], indexPrefixes: [] as string[], mongoUris: [] as string[] };
 if (distributedEnv) {
-  // The same workload with the embedded aspect store on the same broker and OpenSearch (the launcher
-  // with only those URLs set, on fresh topics and indices): what the distributed store is held to.
-  const { MONGODB_URI: _store, ...sameKafka } = distributedEnv;
-  const { INDEX_PREFIX: _prefix, ...fresh } = distributedBenchEnv();
-  const embeddedStore = await startCatalogProcess({
-    ...sameKafka,
-    ...Object.fromEntries(Object.entries(fresh).filter(([k]) => k.endsWith('_TOPIC_NAME'))),
-    INDEX_PREFIX: `${String(sameKafka['INDEX_PREFIX'])}e`,
-    ...benchAuthEnv(auth),
-  });
-  try {
-    await workload(embeddedStore.baseUrl, {
-      label: EMBEDDED_STORE,
-      tag: 'e',
-      only: modes.filter((m) => m !== 'async'),
-    });
-  } finally {
-    await embeddedStore.stop();
-  }
-  for (const r of rows) {
-    const scenario = String(r['scenario']);
-    const twin = rows.find((x) => x['scenario'] === `${EMBEDDED_STORE}${scenario}`);
-    if (twin) r['vs embedded store'] = Number((Number(r['items/s']) / Number(twin['items/s'])).toFixed(2));
-  }
-  // The same number of records through the bare infrastructure, with no catalog logic.
-  const size = JSON.stringify(propertiesProposal(datasetUrn(0, run), 0)).length;
-  const brokers = distributedEnv['KAFKA_BOOTSTRAP_SERVER']!.split(',');
-  const kafka = await kafkaProduceConsume(brokers, n, size, 2);
-  const mongo = await mongoInsertMany(distributedEnv['MONGODB_URI']!, n, size);
-  // Every aspect crosses Kafka and then MongoDB: the serial combination is the limit of the pipeline.
-  const limit = 1 / (1 / kafka + 1 / mongo);
-  for (const r of rows.filter((x) => !String(x['scenario']).startsWith(EMBEDDED_STORE))) {
-    r['vs raw limit'] = Number((Number(r['items/s']) / limit).toFixed(2));
-  }
-  rows.push({ scenario: `raw kafkajs produce+consume (${size} B records)`, 'items/s': Math.round(kafka) });
-  rows.push({ scenario: 'raw MongoDB insertMany (same size)', 'items/s': Math.round(mongo) });
-  rows.push({ scenario: 'raw limit (Kafka then MongoDB, per record)', 'items/s': Math.round(limit) });
+  resources.runIds.push(distributedEnv['INDEX_PREFIX']!);
+  resources.indexPrefixes.push(distributedEnv['INDEX_PREFIX']!, `${distributedEnv['INDEX_PREFIX']!}e`);
+  resources.mongoUris.push(distributedEnv['MONGODB_URI']!);
 }
-console.table(rows);
-if (storeRows.length > 0) {
-  console.log('aspect store work per batch persistence applied (count × documents, round-trip ms):');
-  console.table(storeRows);
+try {
+  try {
+    await workload(
+      baseUrl,
+      { label: '', tag: '', only: modes },
+      distributedCatalog && (() => distributedCatalog.persistenceStats()),
+    );
+  } finally {
+    await catalog?.stop();
+  }
+  if (distributedEnv) {
+    // The same workload with the embedded aspect store on the same broker and OpenSearch (the launcher
+    // with only those URLs set, on fresh topics and indices): what the distributed store is held to.
+    const { MONGODB_URI: _store, ...sameKafka } = distributedEnv;
+    const { INDEX_PREFIX: twinRun, ...fresh } = distributedBenchEnv();
+    resources.runIds.push(twinRun!);
+    const embeddedStore = await startCatalogProcess({
+      ...sameKafka,
+      ...Object.fromEntries(Object.entries(fresh).filter(([k]) => k.endsWith('_TOPIC_NAME'))),
+      INDEX_PREFIX: `${String(sameKafka['INDEX_PREFIX'])}e`,
+      ...benchAuthEnv(auth),
+    });
+    try {
+      await workload(embeddedStore.baseUrl, {
+        label: EMBEDDED_STORE,
+        tag: 'e',
+        only: modes.filter((m) => m !== 'async'),
+      });
+    } finally {
+      await embeddedStore.stop();
+    }
+    for (const r of rows) {
+      const scenario = String(r['scenario']);
+      const twin = rows.find((x) => x['scenario'] === `${EMBEDDED_STORE}${scenario}`);
+      if (twin) r['vs embedded store'] = Number((Number(r['items/s']) / Number(twin['items/s'])).toFixed(2));
+    }
+    // The same number of records through the bare infrastructure, with no catalog logic.
+    const size = JSON.stringify(propertiesProposal(datasetUrn(0, run), 0)).length;
+    const brokers = distributedEnv['KAFKA_BOOTSTRAP_SERVER']!.split(',');
+    const kafka = await kafkaProduceConsume(brokers, n, size, 2);
+    const mongo = await mongoInsertMany(distributedEnv['MONGODB_URI']!, n, size);
+    // Every aspect crosses Kafka and then MongoDB: the serial combination is the limit of the pipeline.
+    const limit = 1 / (1 / kafka + 1 / mongo);
+    for (const r of rows.filter((x) => !String(x['scenario']).startsWith(EMBEDDED_STORE))) {
+      r['vs raw limit'] = Number((Number(r['items/s']) / limit).toFixed(2));
+    }
+    rows.push({ scenario: `raw kafkajs produce+consume (${size} B records)`, 'items/s': Math.round(kafka) });
+    rows.push({ scenario: 'raw MongoDB insertMany (same size)', 'items/s': Math.round(mongo) });
+    rows.push({ scenario: 'raw limit (Kafka then MongoDB, per record)', 'items/s': Math.round(limit) });
+  }
+  console.table(rows);
+  if (storeRows.length > 0) {
+    console.log('aspect store work per batch persistence applied (count × documents, round-trip ms):');
+    console.table(storeRows);
+  }
+} finally {
+  if (distributedEnv) await removeRunResources(resources);
 }
