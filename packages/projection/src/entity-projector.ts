@@ -12,6 +12,7 @@ import {
   type EdgeReplacement,
   type EntityDocument,
   type GraphIndex,
+  type ProjectionWriter,
   type SearchIndex,
   type StructuredPropertySearchDefinition,
 } from '@catalog/search';
@@ -47,6 +48,11 @@ export interface ProjectorOptions {
     'keywordMaxLength' | 'dropOversizedKeywordValuesFromIndex'
   >;
   readonly logger?: ProjectorLogger;
+  /**
+   * Writes a batch's documents and edge sets together (one bulk request on OpenSearch) instead of
+   * through the search and graph indices one after the other. Its engine must be theirs.
+   */
+  readonly writer?: ProjectionWriter;
 }
 
 const VALUES_ASPECT = 'structuredProperties';
@@ -159,15 +165,28 @@ export class EntityProjector {
         edgeSets.push({ source: change.urn, aspect: aspect.name, edges });
       }
     }
-    if (this.graph.replaceEdgesMany) await this.graph.replaceEdgesMany(edgeSets);
-    else for (const set of edgeSets) await this.graph.replaceEdges(set.source, set.aspect, set.edges);
+    await this.write(edgeSets, upserts, deletes);
     for (const urn of gone) await this.graph.removeEntity(urn);
-    if (upserts.length > 0) await this.search.upsert(upserts);
-    if (deletes.length > 0) await this.search.delete(deletes);
 
     if (depth < MAX_REBUILD_DEPTH)
       await this.rebuildStale(assigned, definitions, [...updated.values(), ...learned], depth);
     return { upserted: upserts.length, deleted: deletes.length, edgeSets: edgeSets.length };
+  }
+
+  private async write(
+    edges: readonly EdgeReplacement[],
+    upserts: readonly EntityDocument[],
+    deletes: readonly { entityType: string; urn: string }[],
+  ): Promise<void> {
+    const { writer } = this.options;
+    if (writer) {
+      if (edges.length + upserts.length + deletes.length > 0) await writer.write({ edges, upserts, deletes });
+      return;
+    }
+    if (this.graph.replaceEdgesMany) await this.graph.replaceEdgesMany(edges);
+    else for (const set of edges) await this.graph.replaceEdges(set.source, set.aspect, set.edges);
+    if (upserts.length > 0) await this.search.upsert(upserts);
+    if (deletes.length > 0) await this.search.delete(deletes);
   }
 
   /**

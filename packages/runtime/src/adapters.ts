@@ -3,7 +3,7 @@ import { openSqliteAspectStore, type AspectStore } from '@catalog/store';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
-import type { AuditIndex, GraphIndex, SearchIndex, TimeseriesIndex } from '@catalog/search';
+import type { AuditIndex, GraphIndex, ProjectionWriter, SearchIndex, TimeseriesIndex } from '@catalog/search';
 import type { Logger } from 'pino';
 import type { AdapterSettings } from './adapter-settings.js';
 import { embeddedTopicRetention } from './retention-settings.js';
@@ -107,6 +107,8 @@ export interface SearchAdapters {
   readonly search: SearchIndex;
   readonly graph: GraphIndex;
   readonly timeseries: TimeseriesIndex;
+  /** Where the engine takes them together: a projection batch's documents and edges in one request. */
+  readonly projection?: ProjectionWriter;
   close(): Promise<void>;
 }
 

@@ -17,6 +17,8 @@ export {
   type GraphIndex,
   type LeftoverStructuredProperty,
   type MatchedField,
+  type ProjectionWriter,
+  type ProjectionWrites,
   type RelatedRequest,
   type RelatedResponse,
   type SearchHit,

@@ -407,6 +407,26 @@ export interface GraphIndex {
   close(): Promise<void>;
 }
 
+/** (Added.) One batch of entity projection writes: the documents and edge sets a batch of changes leads to. */
+export interface ProjectionWrites {
+  /** Edge sets replaced, in order (as GraphIndex.replaceEdgesMany). */
+  readonly edges: readonly EdgeReplacement[];
+  /** Whole documents upserted (as SearchIndex.upsert). */
+  readonly upserts: readonly EntityDocument[];
+  /** Documents deleted (as SearchIndex.delete). */
+  readonly deletes: readonly { readonly entityType: string; readonly urn: string }[];
+}
+
+/**
+ * (Added, optional per adapter.) Writes a projection batch to the search and graph indices of one engine
+ * together: on OpenSearch one bulk request (in chunks when large) rather than one per index. The same
+ * outcome as replaceEdgesMany, then upsert, then delete; like them it is not atomic, and an error means
+ * the batch is to be applied again (every write in it is idempotent).
+ */
+export interface ProjectionWriter {
+  write(writes: ProjectionWrites): Promise<void>;
+}
+
 /** A time-series aspect value as indexed: one document per (urn, timestamp, partition/messageId). */
 export interface TimeseriesDocument {
   readonly entityType: string;

@@ -177,6 +177,7 @@ async function startConsumersHere(
     search: readModels.search,
     graph: readModels.graph,
     timeseries: readModels.timeseries,
+    ...(readModels.projection ? { projection: readModels.projection } : {}),
     topics: config.adapters.topics,
     logger: logger.child({ component: 'indexer' }),
     groupId: config.indexer.groupId,

@@ -99,6 +99,7 @@ if (kind === 'audit') {
     search: readModels.search,
     graph: readModels.graph,
     timeseries: readModels.timeseries,
+    ...(readModels.projection ? { projection: readModels.projection } : {}),
     topics: config.adapters.topics,
     logger,
     groupId: config.indexer.groupId,

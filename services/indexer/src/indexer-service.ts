@@ -6,7 +6,12 @@ import {
   type MetadataChangeLog,
   type TopicNames,
 } from '@catalog/events';
-import { type GraphIndex, type SearchIndex, type TimeseriesIndex } from '@catalog/search';
+import {
+  type GraphIndex,
+  type ProjectionWriter,
+  type SearchIndex,
+  type TimeseriesIndex,
+} from '@catalog/search';
 import type { AspectStore } from '@catalog/store';
 import type { StructuredPropertySettings } from '@catalog/model';
 import {
@@ -26,6 +31,8 @@ export interface IndexerDeps {
   readonly search: SearchIndex;
   readonly graph: GraphIndex;
   readonly timeseries: TimeseriesIndex;
+  /** The search and graph indices' writer of a whole batch, where their engine has one. */
+  readonly projection?: ProjectionWriter;
   readonly topics: TopicNames;
   readonly logger: Logger;
   readonly groupId: string;
@@ -61,6 +68,7 @@ export async function startIndexer(deps: IndexerDeps): Promise<IndexerService> {
   ]);
   const projector = new EntityProjector(deps.store, deps.search, deps.graph, {
     logger,
+    ...(deps.projection ? { writer: deps.projection } : {}),
     ...(deps.structuredProperties ? { structuredProperties: deps.structuredProperties } : {}),
   });
 

@@ -1,5 +1,5 @@
 import { EntityProjector, type EntityChange } from '@catalog/projection';
-import type { GraphIndex, SearchIndex } from '@catalog/search';
+import type { GraphIndex, ProjectionWriter, SearchIndex } from '@catalog/search';
 import type { AspectStore, StoredAspect } from '@catalog/store';
 import type { Logger } from '@catalog/runtime';
 import { entityRegistry, type StructuredPropertySettings } from '@catalog/model';
@@ -27,11 +27,18 @@ export interface RestoreReport {
  * restorable from the store.
  */
 export async function restoreAll(
-  deps: { store: AspectStore; search: SearchIndex; graph: GraphIndex; logger: Logger },
+  deps: {
+    store: AspectStore;
+    search: SearchIndex;
+    graph: GraphIndex;
+    projection?: ProjectionWriter;
+    logger: Logger;
+  },
   options: RestoreOptions,
 ): Promise<RestoreReport> {
   const projector = new EntityProjector(deps.store, deps.search, deps.graph, {
     logger: deps.logger,
+    ...(deps.projection ? { writer: deps.projection } : {}),
     ...(options.structuredProperties ? { structuredProperties: options.structuredProperties } : {}),
   });
   const started = performance.now();

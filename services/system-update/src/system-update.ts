@@ -81,7 +81,13 @@ export async function runSystemUpdate(
     return undefined;
   }
   const report = await restoreAll(
-    { store: deps.store, search: readModels.search, graph: readModels.graph, logger },
+    {
+      store: deps.store,
+      search: readModels.search,
+      graph: readModels.graph,
+      ...(readModels.projection ? { projection: readModels.projection } : {}),
+      logger,
+    },
     {
       batchSize: config.batchSize,
       ...(config.urnLike ? { urnLike: config.urnLike } : {}),

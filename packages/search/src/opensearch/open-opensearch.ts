@@ -1,11 +1,12 @@
 import { Client } from '@opensearch-project/opensearch';
-import type { GraphIndex, SearchIndex, TimeseriesIndex } from '../port.js';
+import type { GraphIndex, ProjectionWriter, SearchIndex, TimeseriesIndex } from '../port.js';
 import { AliasedIndices } from './aliased-index.js';
 import type { RefreshPolicy } from './bulk-writer.js';
 import { EntitySpecs } from './entity-specs.js';
 import { IndexNames } from './index-names.js';
 import { silentOpenSearchLogger, type OpenSearchLogger } from './logger.js';
 import { OpenSearchGraphIndex } from './opensearch-graph-index.js';
+import { OpenSearchProjectionWriter } from './opensearch-projection-writer.js';
 import { OpenSearchSearchIndex } from './opensearch-search-index.js';
 import { OpenSearchAuditIndex } from './opensearch-audit-index.js';
 import type { AuditIndex } from '../audit/audit-index.js';
@@ -35,6 +36,8 @@ export interface OpenSearchAdapters {
   readonly search: SearchIndex;
   readonly graph: GraphIndex;
   readonly timeseries: TimeseriesIndex;
+  /** Search documents and edges of a projection batch in one bulk request. */
+  readonly projection: ProjectionWriter;
   close(): Promise<void>;
 }
 
@@ -55,15 +58,18 @@ export async function openOpenSearch(options: OpenSearchOptions): Promise<OpenSe
     { node: redactedNode(options.node), indexPrefix: options.indexPrefix ?? '', refresh },
     'connected to OpenSearch',
   );
+  const search = new OpenSearchSearchIndex({
+    ...parts,
+    specs,
+    logger,
+    definitions: new OpenSearchStructuredProperties(client, names, indices, logger),
+  });
+  const graph = new OpenSearchGraphIndex(parts);
   return {
-    search: new OpenSearchSearchIndex({
-      ...parts,
-      specs,
-      logger,
-      definitions: new OpenSearchStructuredProperties(client, names, indices, logger),
-    }),
-    graph: new OpenSearchGraphIndex(parts),
+    search,
+    graph,
     timeseries: new OpenSearchTimeseriesIndex(parts),
+    projection: new OpenSearchProjectionWriter(client, refresh, search, graph),
     close: () => client.close(),
   };
 }

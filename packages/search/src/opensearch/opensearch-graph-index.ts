@@ -60,6 +60,12 @@ export class OpenSearchGraphIndex implements GraphIndex {
   /** One multi-get of the manifests, then one bulk request (in chunks) for every pair. */
   async replaceEdgesMany(items: readonly EdgeReplacement[]): Promise<void> {
     if (items.length === 0) return;
+    await runBulk(this.parts.client, await this.replacementOperations(items), this.parts.refresh);
+  }
+
+  /** The bulk operations of replaceEdgesMany(items), after one multi-get of their manifests. */
+  async replacementOperations(items: readonly EdgeReplacement[]): Promise<BulkOperation[]> {
+    if (items.length === 0) return [];
     if (!this.ensured) await this.ensure();
     const index = this.parts.names.graph();
     const manifestIdOf = (item: EdgeReplacement): string => tupleId(['manifest', item.source, item.aspect]);
@@ -87,7 +93,7 @@ export class OpenSearchGraphIndex implements GraphIndex {
       // A later item for the same pair replaces what this one wrote.
       manifests.set(manifestId, [...current.keys()]);
     }
-    await runBulk(this.parts.client, operations, this.parts.refresh);
+    return operations;
   }
 
   async removeEntity(urn: string): Promise<void> {

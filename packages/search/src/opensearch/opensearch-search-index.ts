@@ -66,7 +66,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
 
   async upsert(documents: readonly EntityDocument[]): Promise<void> {
     try {
-      await runBulk(this.parts.client, await this.operations(documents), this.parts.refresh);
+      await runBulk(this.parts.client, await this.upsertOperations(documents), this.parts.refresh);
     } catch (error) {
       if (!(error instanceof BulkWriteError)) throw error;
       await this.retryWithoutStructuredValues(documents, error);
@@ -77,9 +77,10 @@ export class OpenSearchSearchIndex implements SearchIndex {
    * A document the index refuses for one of its structured property values (a field mapped otherwise
    * by a hard-deleted property of the same name, a term the analyzer cannot take) would fail its
    * entity's indexing forever: it is indexed again without its structured property values, with an
-   * error logged. Any other failure is thrown as it is.
+   * error logged. Any other failure (of another document, or of an operation not on these documents in
+   * the same bulk) is thrown as it is.
    */
-  private async retryWithoutStructuredValues(
+  async retryWithoutStructuredValues(
     documents: readonly EntityDocument[],
     error: BulkWriteError,
   ): Promise<void> {
@@ -104,10 +105,11 @@ export class OpenSearchSearchIndex implements SearchIndex {
         ),
       };
     });
-    await runBulk(this.parts.client, await this.operations(stripped), this.parts.refresh);
+    await runBulk(this.parts.client, await this.upsertOperations(stripped), this.parts.refresh);
   }
 
-  private async operations(documents: readonly EntityDocument[]): Promise<BulkOperation[]> {
+  /** The bulk operations of upsert(documents). */
+  async upsertOperations(documents: readonly EntityDocument[]): Promise<BulkOperation[]> {
     const operations: BulkOperation[] = [];
     for (const document of documents) {
       const spec = await this.parts.specs.get(document.entityType);
@@ -124,6 +126,13 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   async delete(refs: readonly { readonly entityType: string; readonly urn: string }[]): Promise<void> {
+    await runBulk(this.parts.client, await this.deleteOperations(refs), this.parts.refresh);
+  }
+
+  /** The bulk operations of delete(refs). */
+  async deleteOperations(
+    refs: readonly { readonly entityType: string; readonly urn: string }[],
+  ): Promise<BulkOperation[]> {
     const operations: BulkOperation[] = [];
     const indexed = new Map<string, boolean>();
     for (const ref of refs) {
@@ -133,7 +142,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
       if (indexed.get(alias) !== true) continue;
       operations.push({ action: 'delete', index: alias, id: documentId(ref.urn) });
     }
-    await runBulk(this.parts.client, operations, this.parts.refresh);
+    return operations;
   }
 
   async getDocument(entityType: string, urn: string): Promise<EntityDocument | null> {
