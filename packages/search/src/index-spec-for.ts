@@ -14,6 +14,7 @@ interface MutableMapping {
   type: SearchFieldType;
   boost: number;
   autocomplete: boolean;
+  filterable?: boolean;
   aliasOf?: string;
 }
 
@@ -51,6 +52,7 @@ export function indexSpecFor(entity: EntitySpec): EntityIndexSpec {
     }
     existing.boost = Math.max(existing.boost, mapping.boost);
     existing.autocomplete ||= mapping.autocomplete;
+    if (mapping.filterable === true) existing.filterable = true;
   };
   add({ name: URN_FIELD, type: 'KEYWORD', boost: 0, autocomplete: false });
   add({ name: ENTITY_TYPE_FIELD, type: 'KEYWORD', boost: 0, autocomplete: false });
@@ -64,6 +66,7 @@ export function indexSpecFor(entity: EntitySpec): EntityIndexSpec {
         type: field.type,
         boost: fullTextBoost(field),
         autocomplete: field.enableAutocomplete === true,
+        ...(field.addToFilters === true ? { filterable: true } : {}),
       });
       if (field.hasValuesFieldName !== undefined)
         add({ name: field.hasValuesFieldName, type: 'BOOLEAN', boost: 0, autocomplete: false });
@@ -94,6 +97,7 @@ function toFieldMapping(mapping: MutableMapping): FieldMapping {
     type: mapping.type,
     ...(mapping.boost > 0 ? { boost: mapping.boost } : {}),
     ...(mapping.autocomplete ? { autocomplete: true } : {}),
+    ...(mapping.filterable === true ? { filterable: true } : {}),
     ...(mapping.aliasOf === undefined ? {} : { aliasOf: mapping.aliasOf }),
   };
 }

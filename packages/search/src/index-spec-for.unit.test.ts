@@ -20,10 +20,10 @@ describe('indexSpecFor', () => {
     });
     expect(field(dataset, 'id')).toEqual({ name: 'id', type: 'WORD_GRAM', boost: 10, autocomplete: true });
     expect(field(dataset, 'description')).toEqual({ name: 'description', type: 'TEXT', boost: 1 });
-    expect(field(dataset, 'tags')).toEqual({ name: 'tags', type: 'URN', boost: 0.5 });
+    expect(field(dataset, 'tags')).toEqual({ name: 'tags', type: 'URN', boost: 0.5, filterable: true });
     expect(field(dataset, 'fieldPaths')?.type).toBe('TEXT');
-    expect(field(dataset, 'origin')).toEqual({ name: 'origin', type: 'TEXT_PARTIAL' });
-    expect(field(dataset, 'owners')).toEqual({ name: 'owners', type: 'URN' });
+    expect(field(dataset, 'origin')).toEqual({ name: 'origin', type: 'TEXT_PARTIAL', filterable: true });
+    expect(field(dataset, 'owners')).toEqual({ name: 'owners', type: 'URN', filterable: true });
     expect(field(dataset, 'createdAt')).toEqual({ name: 'createdAt', type: 'DATETIME' });
   });
 

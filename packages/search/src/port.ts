@@ -29,6 +29,12 @@ export interface FieldMapping {
    * alias, and adapters index nothing for it (an OpenSearch `alias` mapping is fine).
    */
   readonly aliasOf?: string;
+  /**
+   * (Added.) The annotation's addToFilters: the field is offered as a filter and facet. Adapters may
+   * index such a field's exact values even when it is free text (the embedded index keys it, so its
+   * filters and facets read an index instead of every matching document).
+   */
+  readonly filterable?: boolean;
 }
 
 /** The shape of one entity type's index. */

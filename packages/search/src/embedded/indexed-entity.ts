@@ -30,12 +30,16 @@ const FREE_TEXT: ReadonlySet<SearchFieldType> = new Set(['TEXT', 'TEXT_PARTIAL']
 
 /**
  * customProperties is annotated TEXT but filtered by exact `key=value`, so it stays keyed; so are
- * structured property fields of every type (rich text too: few values, filtered and faceted exactly).
+ * structured property fields of every type (rich text too: few values, filtered and faceted exactly),
+ * and free-text fields offered as filters (`origin`, an incident's `state`: short values whose filters
+ * and facets would otherwise read every matching document's JSON). A spec that changes which fields
+ * are keyed rederives the stored rows (SqliteDocumentWriter.ensureIndex).
  */
 function isKeyed(mapping: FieldMapping): boolean {
   return (
     mapping.aliasOf === undefined &&
     (!FREE_TEXT.has(mapping.type) ||
+      mapping.filterable === true ||
       mapping.name === 'customProperties' ||
       isStructuredPropertyField(mapping.name))
   );

@@ -85,6 +85,31 @@ function searchDocumentCases(index: CurrentSearchIndex): void {
       expect(urnsOf(await index().search(datasets()))).toEqual([doc.urn]);
     });
 
+    it('filters and facets a free-text filter field by exact value, also after a spec first marks it filterable', async () => {
+      const ns = uniqueNamespace();
+      const prod = datasetDoc(ns, { name: 'orders' });
+      const dev = datasetDoc(ns, { name: 'orders', origin: 'DEV' });
+      // An index made before `origin` was marked filterable (an older release's spec), with documents.
+      const older = {
+        ...datasetSpec,
+        fields: datasetSpec.fields.map(({ filterable: _filterable, ...field }) => field),
+      };
+      await index().ensureIndex(older);
+      await index().upsert([prod, dev]);
+      await index().ensureIndex(datasetSpec);
+      await index().refresh();
+      const request = datasets({
+        input: ns,
+        facets: ['origin'],
+        filter: { or: [{ and: [{ field: 'origin', values: ['DEV'], condition: 'EQUAL' }] }] },
+      });
+      const found = await index().search(request);
+      expect(urnsOf(found)).toEqual([dev.urn]);
+      expect(countsOf(found, 'origin')).toEqual({ DEV: 1 });
+      const all = await index().search(datasets({ input: ns, facets: ['origin'] }));
+      expect(countsOf(all, 'origin')).toEqual({ DEV: 1, PROD: 1 });
+    });
+
     it('drops the documents with the index: a recreated index starts empty and fills again', async () => {
       const ns = uniqueNamespace();
       const doc = datasetDoc(ns, { name: 'orders', tags: ['pii'] });
