@@ -33,7 +33,8 @@ import {
 import { intArg, readArgs } from './lib/args.js';
 import { benchAuthEnv, benchAuthOf, benchAuthorization } from './lib/auth.js';
 import { startCatalogProcess } from './lib/catalog-process.js';
-import { benchFamilyEnv } from './lib/family-env.js';
+import { benchFamilyEnv, familyRunResources } from './lib/family-env.js';
+import { removeRunResources } from './lib/run-resources.js';
 import { datasetUrn, propertiesProposal } from './lib/fixtures.js';
 import { JsonClient, percentile, report, runLoad } from './lib/load.js';
 
@@ -250,6 +251,8 @@ async function auditLag(): Promise<void> {
     client.close();
     pollClient.close();
     await catalog?.stop();
+    const resources = familyRunResources(env);
+    if (resources && catalog) await removeRunResources(resources);
   }
 }
 

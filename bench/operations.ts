@@ -22,7 +22,8 @@ import { intArg, readArgs } from './lib/args.js';
 import { benchAuthEnv, benchAuthOf, benchAuthorization } from './lib/auth.js';
 import { startCatalogProcess } from './lib/catalog-process.js';
 import { datasetProposals, benchDatasetUrn } from './lib/dataset-aspects.js';
-import { benchFamilyEnv } from './lib/family-env.js';
+import { benchFamilyEnv, familyRunResources } from './lib/family-env.js';
+import { removeRunResources } from './lib/run-resources.js';
 import { datasetUrn } from './lib/fixtures.js';
 import { JsonClient, percentile, report, runLoad, type LoadResult } from './lib/load.js';
 
@@ -378,4 +379,6 @@ try {
 } finally {
   client.close();
   await catalog?.stop();
+  const resources = familyRunResources(env);
+  if (resources && !args.url) await removeRunResources(resources);
 }

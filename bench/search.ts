@@ -23,7 +23,8 @@ import {
   watchPeakMemory,
   type DiskSnapshot,
 } from './lib/footprint.js';
-import { benchFamilyEnv } from './lib/family-env.js';
+import { benchFamilyEnv, familyRunResources } from './lib/family-env.js';
+import { removeRunResources } from './lib/run-resources.js';
 import { totalLag } from './lib/pipeline-lag.js';
 import { startCatalogProcess } from './lib/catalog-process.js';
 import {
@@ -268,6 +269,8 @@ try {
   await restarted.stop();
 }
 await catalog.cleanup();
+const resources = familyRunResources(env);
+if (resources) await removeRunResources(resources);
 console.table(rows);
 console.log("The catalog's memory (its own report: the whole process, consumer threads included)");
 console.table(memoryRows);

@@ -16,7 +16,8 @@ import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { intArg, readArgs } from './lib/args.js';
-import { benchFamilyEnv } from './lib/family-env.js';
+import { benchFamilyEnv, familyRunResources } from './lib/family-env.js';
+import { removeRunResources } from './lib/run-resources.js';
 import { totalLag } from './lib/pipeline-lag.js';
 import { startCatalogProcess } from './lib/catalog-process.js';
 import { benchDatasetUrn } from './lib/dataset-aspects.js';
@@ -414,5 +415,7 @@ try {
 } finally {
   client.close();
   await catalog.stop();
+  const resources = familyRunResources(env);
+  if (resources) await removeRunResources(resources);
   console.table(rows);
 }

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { RunResources } from './run-resources.js';
 
 /**
  * The environment of a benchmarked catalog for `--family`: `embedded` keeps everything in a data
@@ -33,4 +34,12 @@ export function benchFamilyEnv(family: string, run: string, repoRoot: string): R
     CATALOG_DATA_DIR: dataDir,
     ...topics,
   };
+}
+
+/** What a run of `--family distributed` leaves on the local services (removeRunResources); none embedded. */
+export function familyRunResources(env: Record<string, string>): RunResources | undefined {
+  const run = env['INDEX_PREFIX'];
+  const mongo = env['MONGODB_URI'];
+  if (run === undefined || mongo === undefined) return undefined;
+  return { runIds: [run], indexPrefixes: [run], mongoUris: [mongo] };
 }
