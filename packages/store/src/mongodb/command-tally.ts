@@ -13,11 +13,14 @@ const HOUSEKEEPING = new Set(['hello', 'ismaster', 'isMaster', 'ping', 'endSessi
 interface Pending {
   readonly name: string;
   readonly sent: number;
+  /** performance.now() when the driver sent it: the driver's own `duration` is whole milliseconds. */
+  readonly at: number;
 }
 
 /**
  * Counts the commands a MongoClient sends (from the driver's command monitoring): per command name,
- * how many, their round-trip time, the documents they sent (inserts, updates, deletes) and read
+ * how many, their round-trip time (timed here to a fraction of a millisecond: the driver's event
+ * duration is whole milliseconds, so a fast command counted 0), the documents they sent (inserts, updates, deletes) and read
  * (cursor batches), and how many failed. What a batch costs at the server is read from two snapshots.
  */
 export class CommandTally {
@@ -30,7 +33,11 @@ export class CommandTally {
   attach(client: MongoClient): void {
     client.on('commandStarted', (event: CommandStartedEvent) => {
       if (HOUSEKEEPING.has(event.commandName)) return;
-      this.pending.set(event.requestId, { name: event.commandName, sent: documentsSent(event.command) });
+      this.pending.set(event.requestId, {
+        name: event.commandName,
+        sent: documentsSent(event.command),
+        at: performance.now(),
+      });
     });
     client.on('commandSucceeded', (event: CommandSucceededEvent) => {
       const started = this.pending.get(event.requestId);
@@ -38,7 +45,7 @@ export class CommandTally {
       this.pending.delete(event.requestId);
       const total = this.totalOf(started.name);
       total.count += 1;
-      total.ms += event.duration;
+      total.ms += performance.now() - started.at;
       total.documents += started.sent + documentsRead(event.reply as Document);
     });
     client.on('commandFailed', (event: CommandFailedEvent) => {
@@ -48,7 +55,7 @@ export class CommandTally {
       const total = this.totalOf(started.name);
       total.count += 1;
       total.failed += 1;
-      total.ms += event.duration;
+      total.ms += performance.now() - started.at;
     });
   }
 
