@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { JsonClient } from './load.js';
+import type { ProcessMemory } from '@catalog/runtime';
 
 /**
  * What a benchmarked catalog costs: its resident memory, as the catalog itself reports it over HTTP
@@ -13,17 +14,8 @@ import type { JsonClient } from './load.js';
 const MIB = 1024 * 1024;
 const mib = (bytes: number): number => +(bytes / MIB).toFixed(1);
 
-/** The memory section of the consumer-lag operation, in bytes. */
-export interface CatalogMemory {
-  readonly rss: number;
-  readonly heapUsed: number;
-  readonly heapTotal: number;
-  readonly external: number;
-  readonly arrayBuffers: number;
-  readonly rssAnon?: number;
-  readonly rssFile?: number;
-  readonly rssShmem?: number;
-}
+/** The memory section of the consumer-lag operation, in bytes: the answering process's ProcessMemory. */
+export type CatalogMemory = ProcessMemory;
 
 /** The catalog process's memory, from its consumer-lag operation. */
 export async function catalogMemory(client: JsonClient): Promise<CatalogMemory> {
