@@ -38,20 +38,23 @@ const MAX_CHUNK_BYTES = 8 * 1024 * 1024;
 const MAX_CHUNK_OPERATIONS = 5_000;
 
 /**
- * Runs operations through the bulk API in order, in chunks, and checks every item: a failed item throws
- * BulkWriteError with the details, except a delete of an absent document.
+ * Runs operations through the bulk API in order, in chunks, and checks every item: failed items throw
+ * one BulkWriteError with the details of all of them, except a delete of an absent document. Every
+ * chunk is sent even when an earlier one had failed items, so that what the error does not list was
+ * applied (callers retry just the failed items, e.g. a document without its refused values).
  */
 export async function runBulk(
-  client: Client,
+  client: Pick<Client, 'bulk'>,
   operations: readonly BulkOperation[],
   refresh: RefreshPolicy,
 ): Promise<void> {
   let chunk: Record<string, unknown>[] = [];
   let bytes = 0;
   let count = 0;
+  const failures: BulkItemFailure[] = [];
   const flush = async (): Promise<void> => {
     if (count === 0) return;
-    await sendChunk(client, chunk, refresh);
+    failures.push(...(await sendChunk(client, chunk, refresh)));
     chunk = [];
     bytes = 0;
     count = 0;
@@ -67,16 +70,18 @@ export async function runBulk(
     count += 1;
   }
   await flush();
+  if (failures.length > 0) throw new BulkWriteError(failures);
 }
 
+/** Sends one chunk; returns its failed items. */
 async function sendChunk(
-  client: Client,
+  client: Pick<Client, 'bulk'>,
   body: Record<string, unknown>[],
   refresh: RefreshPolicy,
-): Promise<void> {
+): Promise<BulkItemFailure[]> {
   const response = await client.bulk({ body, refresh });
   const result = asObject(response.body, 'bulk response');
-  if (result['errors'] !== true) return;
+  if (result['errors'] !== true) return [];
   const failures: BulkItemFailure[] = [];
   for (const item of asArray(result['items'], 'bulk items')) {
     const [action, outcome] = Object.entries(asObject(item, 'bulk item'))[0] ?? [];
@@ -92,7 +97,7 @@ async function sendChunk(
       reason: describeError(outcome['error']),
     });
   }
-  if (failures.length > 0) throw new BulkWriteError(failures);
+  return failures;
 }
 
 function describeError(error: unknown): string {
