@@ -16,6 +16,7 @@ import { kafkaProduceConsume, mongoInsertMany } from './lib/raw-limits.js';
 import { datasetUrn, propertiesProposal } from './lib/fixtures.js';
 import { JsonClient, report, runLoad } from './lib/load.js';
 import { totalLag } from './lib/pipeline-lag.js';
+import { familyRunResources } from './lib/family-env.js';
 import { removeRunResources } from './lib/run-resources.js';
 
 const args = readArgs({
@@ -133,12 +134,12 @@ async function workload(
 
 const EMBEDDED_STORE = 'embedded store, same Kafka: ';
 /** The distributed run's resources on the local services, and its embedded-store twin's: removed at the end. */
-const resources = { runIds: [] as string[], indexPrefixes: [] as string[], mongoUris: [] as string[] };
-if (distributedEnv) {
-  resources.runIds.push(distributedEnv['INDEX_PREFIX']!);
-  resources.indexPrefixes.push(distributedEnv['INDEX_PREFIX']!, `${distributedEnv['INDEX_PREFIX']!}e`);
-  resources.mongoUris.push(distributedEnv['MONGODB_URI']!);
-}
+const own = distributedEnv && familyRunResources(distributedEnv);
+const resources = {
+  runIds: [...(own?.runIds ?? [])],
+  indexPrefixes: [...(own?.indexPrefixes ?? []), ...(own?.indexPrefixes ?? []).map((p) => `${p}e`)],
+  mongoUris: own?.mongoUris ?? [],
+};
 try {
   try {
     await workload(
@@ -195,5 +196,5 @@ try {
     console.table(storeRows);
   }
 } finally {
-  if (distributedEnv) await removeRunResources(resources);
+  if (own) await removeRunResources(resources);
 }

@@ -8,6 +8,7 @@ import {
 import {
   buildEntityDocument,
   edgesFor,
+  sequentialProjectionWriter,
   structuredPropertyDocumentFields,
   type EdgeReplacement,
   type EntityDocument,
@@ -49,8 +50,8 @@ export interface ProjectorOptions {
   >;
   readonly logger?: ProjectorLogger;
   /**
-   * Writes a batch's documents and edge sets together (one bulk request on OpenSearch) instead of
-   * through the search and graph indices one after the other. Its engine must be theirs.
+   * Writes a batch's documents and edge sets together (one bulk request on OpenSearch); its engine
+   * must be the search and graph indices'. Default: through those indices one after the other.
    */
   readonly writer?: ProjectionWriter;
 }
@@ -74,6 +75,7 @@ const MAX_REBUILD_DEPTH = 2;
 export class EntityProjector {
   private readonly view: StructuredPropertyView;
   private readonly limits: NonNullable<ProjectorOptions['structuredProperties']>;
+  private readonly writer: ProjectionWriter;
 
   constructor(
     private readonly store: AspectStore,
@@ -83,6 +85,7 @@ export class EntityProjector {
   ) {
     this.view = new StructuredPropertyView(store, search);
     this.limits = options.structuredProperties ?? DEFAULT_STRUCTURED_PROPERTY_SETTINGS;
+    this.writer = options.writer ?? sequentialProjectionWriter(search, graph);
   }
 
   /**
@@ -178,15 +181,8 @@ export class EntityProjector {
     upserts: readonly EntityDocument[],
     deletes: readonly { entityType: string; urn: string }[],
   ): Promise<void> {
-    const { writer } = this.options;
-    if (writer) {
-      if (edges.length + upserts.length + deletes.length > 0) await writer.write({ edges, upserts, deletes });
-      return;
-    }
-    if (this.graph.replaceEdgesMany) await this.graph.replaceEdgesMany(edges);
-    else for (const set of edges) await this.graph.replaceEdges(set.source, set.aspect, set.edges);
-    if (upserts.length > 0) await this.search.upsert(upserts);
-    if (deletes.length > 0) await this.search.delete(deletes);
+    if (edges.length + upserts.length + deletes.length > 0)
+      await this.writer.write({ edges, upserts, deletes });
   }
 
   /**

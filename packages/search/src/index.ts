@@ -1,3 +1,4 @@
+export { sequentialProjectionWriter } from './sequential-projection-writer.js';
 export {
   CONDITIONS,
   MAX_SLICES,
