@@ -5,7 +5,9 @@
  * costs as well: the catalog's resident memory (as the catalog reports it) after loading, after the
  * queries and once restarted on the restored data, the restore's peak; and, embedded, the data
  * directory's size by file and component, in total and per aspect written, with the tables of each file.
- *   pnpm bench:search [--n 100000] [--family embedded|distributed]
+ *   pnpm bench:search [--n 100000] [--family embedded|distributed] [--from built|source]
+ * The catalog and system-update run from the built output (`pnpm build` first), as users run them;
+ * `--from source` runs them through tsx instead (no build, more memory).
  * `distributed` uses KAFKA_BOOTSTRAP_SERVER, MONGODB_URI and OPENSEARCH_URL (pnpm infra:up) with a fresh
  * database, index prefix and topic set.
  */
@@ -26,7 +28,7 @@ import {
 import { benchFamilyEnv, familyRunResources } from './lib/family-env.js';
 import { removeRunResources } from './lib/run-resources.js';
 import { totalLag } from './lib/pipeline-lag.js';
-import { startCatalogProcess } from './lib/catalog-process.js';
+import { buildCatalog, builtEntry, startCatalogProcess } from './lib/catalog-process.js';
 import {
   BENCH_PLATFORMS,
   BENCH_TAGS,
@@ -36,7 +38,11 @@ import {
 } from './lib/dataset-aspects.js';
 import { JsonClient, percentile, runLoad } from './lib/load.js';
 
-const args = readArgs({ n: '100000', family: 'embedded', queries: '300' });
+const args = readArgs({ n: '100000', family: 'embedded', queries: '300', from: 'built' });
+if (args.from !== 'built' && args.from !== 'source')
+  throw new Error(`--from must be built or source, got ${args.from}`);
+const built = args.from === 'built';
+if (built) buildCatalog();
 const n = intArg(args.n, 'n');
 const queries = intArg(args.queries, 'queries');
 const run = `b${randomBytes(3).toString('hex')}`;
@@ -87,7 +93,8 @@ async function latency(
   });
 }
 
-const catalog = await startCatalogProcess({ ...env, LOG_LEVEL: 'warn' });
+const CATALOG_MAIN = 'services/catalog/src/main.ts';
+const catalog = await startCatalogProcess({ ...env, LOG_LEVEL: 'warn' }, CATALOG_MAIN, { built });
 const client = new JsonClient(catalog.baseUrl, 8);
 /** Datasets written so far (5 aspects each): the load, then those of the consistency check. */
 let datasets = n;
@@ -211,13 +218,13 @@ recordDisk('stopped', datasets * 5, SQLITE_FILES);
 // A full restore of every index from the store, as the system-update job does it.
 let restorePeakRss: number | undefined;
 const restore = await new Promise<string>((done, fail) => {
+  const main = 'services/system-update/src/main.ts';
   const child = spawn(
     process.execPath,
     [
-      '--conditions=source',
-      '--import',
-      'tsx',
-      resolve(repoRoot, 'services/system-update/src/main.ts'),
+      ...(built
+        ? [resolve(repoRoot, builtEntry(main))]
+        : ['--conditions=source', '--import', 'tsx', resolve(repoRoot, main)]),
       'restore-indices',
     ],
     {
@@ -255,7 +262,7 @@ if (restorePeakRss !== undefined)
 recordDisk('restored', datasets * 5, ['search.sqlite']);
 
 // The catalog again, on the restored data: what a fresh start on it holds once it has served queries.
-const restarted = await startCatalogProcess({ ...env, LOG_LEVEL: 'warn' });
+const restarted = await startCatalogProcess({ ...env, LOG_LEVEL: 'warn' }, CATALOG_MAIN, { built });
 const again = new JsonClient(restarted.baseUrl, 8);
 try {
   while ((await totalLag(again)) > 0) await new Promise((r) => setTimeout(r, 200));
@@ -268,7 +275,8 @@ try {
   again.close();
   await restarted.stop();
 }
-await catalog.cleanup();
+if (process.env['BENCH_KEEP'] === '1') console.log(`BENCH_KEEP=1: left the data directory ${dataDir}`);
+else await catalog.cleanup();
 const resources = familyRunResources(env);
 if (resources) await removeRunResources(resources);
 console.table(rows);

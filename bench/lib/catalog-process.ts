@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -16,18 +16,22 @@ export interface CatalogProcess {
 }
 
 /**
- * Starts a service from source in its own process (so the load generator does not share its event
- * loop), on a fresh data directory unless the env says otherwise.
+ * Starts a service in its own process (so the load generator does not share its event loop), on a fresh
+ * data directory unless the env says otherwise: from source through tsx, or, with `built`, from the
+ * compiled output as users run it (`main`'s `src/*.ts` read as `dist/*.js`; see buildCatalog).
  */
 export async function startCatalogProcess(
   env: Record<string, string> = {},
   main = 'services/catalog/src/main.ts',
+  options: { readonly built?: boolean } = {},
 ): Promise<CatalogProcess> {
   const port = await freePort();
   const dataDir = env['CATALOG_DATA_DIR'] ?? mkdtempSync(join(tmpdir(), 'catalog-bench-'));
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--conditions=source', '--import', 'tsx', resolve(repoRoot, main)],
+    options.built
+      ? [resolve(repoRoot, builtEntry(main))]
+      : ['--conditions=source', '--import', 'tsx', resolve(repoRoot, main)],
     {
       cwd: repoRoot,
       env: {
@@ -63,6 +67,24 @@ export async function startCatalogProcess(
     },
     cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
   };
+}
+
+/** A service entry's compiled counterpart: `services/x/src/main.ts` → `services/x/dist/main.js`. */
+export function builtEntry(main: string): string {
+  return main.replace(/\/src\//, '/dist/').replace(/\.ts$/, '.js');
+}
+
+/** Compiles every package and service (`pnpm build`), for processes started with `built`. */
+export function buildCatalog(): void {
+  const result = spawnSync(
+    process.execPath,
+    [resolve(repoRoot, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json'],
+    {
+      cwd: repoRoot,
+      stdio: 'inherit',
+    },
+  );
+  if (result.status !== 0) throw new Error(`the build failed (tsc exited ${result.status})`);
 }
 
 /**
