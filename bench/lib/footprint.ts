@@ -36,6 +36,10 @@ export function memoryRow(memory: CatalogMemory): Record<string, number | string
     'heapTotal MiB': mib(memory.heapTotal),
     'external MiB': mib(memory.external),
     'arrayBuffers MiB': mib(memory.arrayBuffers),
+    // Every thread's heap (used/total), where the catalog lists its threads.
+    'thread heaps MiB': (memory.threads ?? [])
+      .map((t) => `${t.thread} ${mib(t.heapUsed)}/${mib(t.heapTotal)}`)
+      .join(', '),
   };
 }
 

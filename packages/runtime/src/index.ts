@@ -59,7 +59,7 @@ export {
   undecodableProposal,
 } from './change-log.js';
 export { runAtNice } from './process-priority.js';
-export { processMemory, type ProcessMemory } from './process-memory.js';
+export { processMemory, threadMemory, type ProcessMemory, type ThreadMemory } from './process-memory.js';
 export {
   readConsumerConfig,
   readConsumerSettings,

@@ -1,4 +1,17 @@
 import { readFile } from 'node:fs/promises';
+import { getHeapStatistics } from 'node:v8';
+
+/** One JavaScript thread's own memory, in bytes: its V8 heap (each thread has one) and its buffers. */
+export interface ThreadMemory {
+  /** `main`, or the thread's role (`persistence`, `indexer`, `audit`). */
+  readonly thread: string;
+  readonly heapUsed: number;
+  readonly heapTotal: number;
+  /** The most its heap may grow to (V8's limit for this thread). */
+  readonly heapLimit: number;
+  /** Memory of C++ objects bound to this thread's JavaScript objects (arrayBuffers included). */
+  readonly external: number;
+}
 
 /**
  * What the process holds in memory, in bytes: Node's own counters, and on Linux the resident set split
@@ -20,15 +33,38 @@ export interface ProcessMemory {
   readonly rssFile?: number;
   /** Linux only: resident shared memory (RssShmem): mapped files on tmpfs. The three add up to rss. */
   readonly rssShmem?: number;
+  /**
+   * Each JavaScript thread of the process, the calling one first (where the process reports its threads:
+   * the all-in-one catalog's consumer threads); their heaps are inside rss.
+   */
+  readonly threads?: readonly ThreadMemory[];
+}
+
+/** The calling thread's own memory (see ThreadMemory), as `thread`. */
+export function threadMemory(thread: string): ThreadMemory {
+  const heap = getHeapStatistics();
+  return {
+    thread,
+    heapUsed: heap.used_heap_size,
+    heapTotal: heap.total_heap_size,
+    heapLimit: heap.heap_size_limit,
+    external: heap.external_memory,
+  };
 }
 
 /**
  * The process's memory now. process.memoryUsage() reads rss from the operating system, so it covers
- * the worker threads of the same process; the heap figures are the calling thread's only.
+ * the worker threads of the same process; the heap figures are the calling thread's only. With
+ * `otherThreads` (what the process's other threads report of themselves), `threads` lists them all.
  */
-export async function processMemory(): Promise<ProcessMemory> {
+export async function processMemory(
+  otherThreads?: () => Promise<readonly ThreadMemory[]>,
+): Promise<ProcessMemory> {
   const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
-  return { rss, heapUsed, heapTotal, external, arrayBuffers, ...(await residentSplit()) };
+  const split = await residentSplit();
+  if (otherThreads === undefined) return { rss, heapUsed, heapTotal, external, arrayBuffers, ...split };
+  const threads = [threadMemory('main'), ...(await otherThreads())];
+  return { rss, heapUsed, heapTotal, external, arrayBuffers, ...split, threads };
 }
 
 /** RssAnon, RssFile and RssShmem of /proc/self/status, in bytes; nothing where it is not there. */

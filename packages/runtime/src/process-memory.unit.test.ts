@@ -21,3 +21,19 @@ describe('processMemory', () => {
     expect(Math.abs(split - memory.rss) / memory.rss).toBeLessThan(0.2);
   });
 });
+
+describe('processMemory with the other threads of the process', () => {
+  it('lists the calling thread as main, then what the others report', async () => {
+    const other = { thread: 'indexer', heapUsed: 1, heapTotal: 2, heapLimit: 3, external: 0 };
+    const memory = await processMemory(async () => [other]);
+    expect(memory.threads?.map((t) => t.thread)).toEqual(['main', 'indexer']);
+    expect(memory.threads?.[1]).toEqual(other);
+    const main = memory.threads![0]!;
+    expect(main.heapUsed).toBeGreaterThan(0);
+    expect(main.heapLimit).toBeGreaterThanOrEqual(main.heapTotal);
+  });
+
+  it('leaves threads out when the process does not report them', async () => {
+    expect((await processMemory()).threads).toBeUndefined();
+  });
+});

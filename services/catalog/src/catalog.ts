@@ -14,6 +14,7 @@ import {
   openSearchAdapters,
   type Logger,
   type SearchAdapters,
+  type ThreadMemory,
 } from '@catalog/runtime';
 import type { AuditIndex } from '@catalog/search';
 import { createEventDecoder, type EventLog, type TopicNames } from '@catalog/events';
@@ -92,6 +93,7 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
       auth: config.auth,
       instanceId: config.instanceId,
       syncTimeoutMs: config.syncTimeoutMs,
+      threads: () => consumers.threads(),
       groups: {
         persistence: config.persistence.groupId,
         indexer: config.indexer.groupId,
@@ -120,6 +122,8 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
 
 interface Consumers {
   readonly ready: Promise<void>;
+  /** What the consumer threads report of their memory (none when the consumers run on this thread). */
+  threads(): Promise<readonly ThreadMemory[]>;
   stop(): Promise<void>;
 }
 
@@ -134,6 +138,10 @@ function startConsumerThreads(
   const audit = startServiceWorker('audit', config, logger);
   return {
     ready: Promise.all([persistence.ready, indexer.ready, audit.ready]).then(() => undefined),
+    threads: async () =>
+      (await Promise.all([persistence.memory(), indexer.memory(), audit.memory()])).filter(
+        (m): m is ThreadMemory => m !== undefined,
+      ),
     // Persistence first: the other two then see its last change logs now or at the next start.
     stop: async () => {
       await persistence.stop();
@@ -200,6 +208,7 @@ async function startConsumersHere(
   });
   return {
     ready: Promise.all([persistence.ready, indexer.ready, auditConsumer.ready]).then(() => undefined),
+    threads: () => Promise.resolve([]),
     stop: async () => {
       await persistence.stop();
       await indexer.stop();

@@ -15,6 +15,7 @@ import {
   openSchemaResolver,
   openSearchAdapters,
   runAtNice,
+  threadMemory,
   type Closer,
   type OutcomeChannel,
   type ProposalOutcome,
@@ -114,6 +115,10 @@ if (kind === 'audit') {
 post({ type: 'ready' });
 
 port.on('message', (message: ThreadMessage) => {
+  if (message.type === 'memory?') {
+    post({ type: 'memory', id: message.id, memory: threadMemory(kind) });
+    return;
+  }
   if (message.type !== 'stop') return;
   void (async () => {
     for (const close of closers.reverse()) {

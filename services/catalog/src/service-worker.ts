@@ -2,14 +2,19 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { Logger, ProposalOutcome } from '@catalog/runtime';
+import type { Logger, ProposalOutcome, ThreadMemory } from '@catalog/runtime';
 import type { CatalogConfig } from './config.js';
 import type { ThreadKind, ThreadMessage } from './thread-messages.js';
 
 export interface ServiceWorker {
   readonly ready: Promise<void>;
+  /** What the thread reports of its own memory; undefined when it is not running or does not answer. */
+  memory(): Promise<ThreadMemory | undefined>;
   stop(): Promise<void>;
 }
+
+/** How long a thread may take to report its memory before it is left out of the report. */
+const MEMORY_ANSWER_MS = 1_000;
 
 const require = createRequire(import.meta.url);
 
@@ -40,6 +45,8 @@ export function startServiceWorker(
   let worker: Worker | undefined;
   let stopping = false;
   let everReady = false;
+  let nextMemoryId = 0;
+  const memoryAnswers = new Map<number, (memory: ThreadMemory) => void>();
   let resolveReady: () => void = () => undefined;
   let rejectReady: (error: unknown) => void = () => undefined;
   const ready = new Promise<void>((resolve, reject) => {
@@ -59,6 +66,7 @@ export function startServiceWorker(
     worker = current;
     current.on('message', (message: ThreadMessage) => {
       if (message.type === 'outcomes') onOutcomes(message.outcomes);
+      else if (message.type === 'memory') memoryAnswers.get(message.id)?.(message.memory);
       else if (message.type === 'ready') {
         everReady = true;
         resolveReady();
@@ -79,6 +87,23 @@ export function startServiceWorker(
 
   return {
     ready,
+    memory: () => {
+      const current = worker;
+      if (!everReady || stopping || !current || current.threadId === -1) return Promise.resolve(undefined);
+      const id = nextMemoryId++;
+      return new Promise<ThreadMemory | undefined>((resolve) => {
+        const timer = setTimeout(() => {
+          memoryAnswers.delete(id);
+          resolve(undefined);
+        }, MEMORY_ANSWER_MS);
+        memoryAnswers.set(id, (memory) => {
+          clearTimeout(timer);
+          memoryAnswers.delete(id);
+          resolve(memory);
+        });
+        current.postMessage({ type: 'memory?', id } satisfies ThreadMessage);
+      });
+    },
     stop: async () => {
       stopping = true;
       const current = worker;

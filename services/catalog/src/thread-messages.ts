@@ -1,4 +1,4 @@
-import type { ProposalOutcome } from '@catalog/runtime';
+import type { ProposalOutcome, ThreadMemory } from '@catalog/runtime';
 
 export type ThreadKind = 'persistence' | 'indexer' | 'audit';
 
@@ -7,4 +7,7 @@ export type ThreadMessage =
   | { readonly type: 'ready' }
   | { readonly type: 'stop' }
   | { readonly type: 'stopped' }
-  | { readonly type: 'outcomes'; readonly outcomes: readonly ProposalOutcome[] };
+  | { readonly type: 'outcomes'; readonly outcomes: readonly ProposalOutcome[] }
+  /** The main thread asks a consumer thread for its memory; the answer carries the same id. */
+  | { readonly type: 'memory?'; readonly id: number }
+  | { readonly type: 'memory'; readonly id: number; readonly memory: ThreadMemory };

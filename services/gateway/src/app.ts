@@ -10,6 +10,7 @@ import {
   sendReadiness,
   type Logger,
   type ReadinessCheck,
+  type ThreadMemory,
 } from '@catalog/runtime';
 import { requestLogging } from './request-log/request-logging.js';
 import type { ProposalSubmitter } from './ingest/proposal-submitter.js';
@@ -105,6 +106,8 @@ export interface GatewayDeps {
   readonly nativeUsers: NativeUserService;
   /** Checks `/health/ready` runs besides the store, search engine and log (e.g. consumer state). */
   readonly readinessChecks?: readonly ReadinessCheck[];
+  /** The process's other JavaScript threads' memory, listed in the consumer-lag memory report. */
+  readonly threads?: () => Promise<readonly ThreadMemory[]>;
 }
 
 type Handler = (req: Request, res: Response) => Promise<void> | void;
@@ -317,7 +320,12 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   });
   app.get('/openapi/operations/messaging/:kind/consumer/lag', async (req, res) => {
     await guard.systemOperation(res, 'read consumer lag');
-    await consumerLag(req, res, { log: deps.log, topics: deps.topics, groups: deps.groups });
+    await consumerLag(req, res, {
+      log: deps.log,
+      topics: deps.topics,
+      groups: deps.groups,
+      ...(deps.threads ? { threads: deps.threads } : {}),
+    });
   });
   app.post('/openapi/operations/dead-letters/replay', async (req, res) => {
     await guard.systemOperation(res, 'replay dead letters');

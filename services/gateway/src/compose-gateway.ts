@@ -1,6 +1,6 @@
 import type { AuthSettings } from '@catalog/auth';
 import type { Consumer, EventLog } from '@catalog/events';
-import type { AdapterSettings, Logger, OutcomeChannel, SearchAdapters } from '@catalog/runtime';
+import type { AdapterSettings, Logger, OutcomeChannel, SearchAdapters, ThreadMemory } from '@catalog/runtime';
 import type { AuditIndex } from '@catalog/search';
 import type { AspectStore } from '@catalog/store';
 import { randomUUID } from 'node:crypto';
@@ -29,6 +29,8 @@ export interface GatewayParts {
   readonly groups: ConsumerGroups;
   /** Unique per process: names this instance's own consumer groups. */
   readonly instanceId: string;
+  /** The process's other JavaScript threads' memory, for the memory report (the all-in-one catalog's). */
+  readonly threads?: () => Promise<readonly ThreadMemory[]>;
 }
 
 export interface ComposedGateway {
@@ -104,6 +106,7 @@ export async function composeGateway(parts: GatewayParts): Promise<ComposedGatew
     settings: parts.settings,
     auth,
     nativeUsers,
+    ...(parts.threads ? { threads: parts.threads } : {}),
   });
   return { app, auth, close: async () => void (await invalidation?.stop()) };
 }

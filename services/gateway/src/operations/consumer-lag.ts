@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { ValidationError } from '@catalog/model';
 import type { EventLog, TopicNames } from '@catalog/events';
-import { deadLetterTopicOf, processMemory, replayGroupOf } from '@catalog/runtime';
+import { deadLetterTopicOf, processMemory, replayGroupOf, type ThreadMemory } from '@catalog/runtime';
 
 export interface ConsumerGroups {
   readonly persistence: string;
@@ -51,13 +51,19 @@ function watched(
  * the shape the ecosystem's clients poll to wait for the pipeline: consumerGroups → topic →
  * metrics.totalLag, and with `detailed` the committed offset and lag per partition; beside it (ours),
  * the group's dead letters and the memory of the process answering (bytes): in the all-in-one catalog
- * that is the whole catalog, its consumer threads included, so whoever polls for the lag sees what the
- * work costs in memory as it goes.
+ * that is the whole catalog, its consumer threads included (each thread's heap listed under `threads`),
+ * so whoever polls for the lag sees what the work costs in memory as it goes.
  */
 export async function consumerLag(
   req: Request,
   res: Response,
-  deps: { log: EventLog; topics: TopicNames; groups: ConsumerGroups },
+  deps: {
+    log: EventLog;
+    topics: TopicNames;
+    groups: ConsumerGroups;
+    /** The process's other threads (see processMemory): listed with this one under memory.threads. */
+    threads?: () => Promise<readonly ThreadMemory[]>;
+  },
 ): Promise<void> {
   const raw = req.params['kind'];
   const kind = typeof raw === 'string' ? raw : '';
@@ -86,7 +92,7 @@ export async function consumerLag(
   res.json({
     consumerGroups: { [target.group]: perTopic },
     deadLetters: await deadLetterCounts(deps.log, target.group, target.deadLetterTopic),
-    memory: await processMemory(),
+    memory: await processMemory(deps.threads),
   });
 }
 
