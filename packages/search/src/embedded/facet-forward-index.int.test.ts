@@ -66,4 +66,47 @@ describe('facet counts in memory, across connections', () => {
     await writer.search.upsert([datasetDoc(ns, { name: 'b1', tags: ['gold'] })]);
     expect(countsOf(await reader.search.search(all), 'tags')).toEqual({ 'urn:li:tag:gold': 1 });
   });
+
+  it('count multi-valued fields exactly through many rewrites of the same documents', async () => {
+    // Each rewrite leaves the document's old run of values behind in the pool, so rounds of rewrites
+    // of 600 documents with up to five tags each force the pool to be compacted several times.
+    const { writer, reader } = await twoConnections();
+    const ns = uniqueNamespace();
+    let seed = 7;
+    const random = (n: number): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return Math.floor((seed / 2_147_483_648) * n);
+    };
+    const model = new Map<string, string[]>();
+    const all = datasets({ facets: ['tags'], count: 0 });
+    // A text query with an exact-value filter tests the filter on each hit in memory (matcher).
+    const withT3 = datasets({
+      input: 'ledger',
+      facets: ['tags'],
+      count: 0,
+      filter: { or: [{ and: [{ field: 'tags', condition: 'EQUAL', values: ['urn:li:tag:t3'] }] }] },
+    });
+    for (let round = 0; round < 6; round++) {
+      const docs = Array.from({ length: 600 }, (_, i) => {
+        const tags = [...new Set(Array.from({ length: random(6) }, () => `t${random(12)}`))];
+        model.set(`d${i}`, tags);
+        return datasetDoc(ns, { name: `d${i}`, tags, description: 'ledger' });
+      });
+      await writer.search.upsert(docs);
+      const expected: Record<string, number> = {};
+      const expectedWithT3: Record<string, number> = {};
+      let t3Count = 0;
+      for (const tags of model.values()) {
+        for (const t of tags) expected[`urn:li:tag:${t}`] = (expected[`urn:li:tag:${t}`] ?? 0) + 1;
+        if (!tags.includes('t3')) continue;
+        t3Count++;
+        for (const t of tags)
+          expectedWithT3[`urn:li:tag:${t}`] = (expectedWithT3[`urn:li:tag:${t}`] ?? 0) + 1;
+      }
+      expect(countsOf(await reader.search.search(all), 'tags'), `round ${round}`).toEqual(expected);
+      const filtered = await reader.search.search(withT3);
+      expect(filtered.total, `round ${round}`).toBe(t3Count);
+      expect(countsOf(filtered, 'tags'), `round ${round}`).toEqual(expectedWithT3);
+    }
+  });
 });

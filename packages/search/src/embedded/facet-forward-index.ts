@@ -8,14 +8,24 @@ const ABSENT = 0;
 const LIVE = 1;
 const REMOVED = 2;
 
-/** One facet field of one entity type: each document's values as ids into `values`. */
+/**
+ * One facet field of one entity type: each document's values as ids into `values`. Typed arrays only,
+ * so a million documents cost a few bytes each instead of an object per multi-valued document.
+ */
 interface FieldForward {
   readonly values: string[];
   readonly valueIds: Map<string, number>;
-  /** Per document: its value id + 1 when it has one value, 0 when none, -1 when several (in `many`). */
+  /**
+   * Per document: its value id + 1 when it has one value, 0 when none, and when several -(at + 1),
+   * where `pool[at]` is how many and their ids follow it.
+   */
   first: Int32Array;
-  /** The value ids of multi-valued documents. */
-  readonly many: Map<number, number[]>;
+  /** The runs of multi-valued documents, appended; a changed document's old run is left as garbage. */
+  pool: Int32Array;
+  /** Where the next run goes. */
+  poolEnd: number;
+  /** Slots of `pool` no document refers to any more; compacted away once they are half of it. */
+  garbage: number;
 }
 
 interface TypeForward {
@@ -76,7 +86,7 @@ export class FacetForwardIndex {
     const forward = this.field(entityType, type, field);
     const counts = new Int32Array(forward.values.length);
     if (counts.length > 0) {
-      const { first, many } = forward;
+      const { first, pool } = forward;
       const { status } = type;
       const all = ids === undefined;
       const end = all ? Math.min(status.length, first.length) : ids.length;
@@ -88,7 +98,11 @@ export class FacetForwardIndex {
         }
         const head = first[id] ?? 0;
         if (head > 0) counts[head - 1]! += 1;
-        else if (head < 0) for (const v of many.get(id)!) counts[v]! += 1;
+        else if (head < 0) {
+          const at = -head - 1;
+          const end = at + pool[at]!;
+          for (let k = at + 1; k <= end; k++) counts[pool[k]!]! += 1;
+        }
       }
     }
     const out = new Map<string, number>();
@@ -101,17 +115,22 @@ export class FacetForwardIndex {
   /** Whether a document has any of `values` in the field (any value at all when `values` is undefined). */
   matcher(entityType: string, field: string, values: readonly string[] | undefined): (id: number) => boolean {
     const forward = this.field(entityType, this.type(entityType), field);
-    const { first, many } = forward;
-    if (values === undefined) return (id) => (first[id] ?? 0) !== 0;
+    if (values === undefined) return (id) => (forward.first[id] ?? 0) !== 0;
     const wanted = new Set<number>();
     for (const value of values) {
       const valueId = forward.valueIds.get(value);
       if (valueId !== undefined) wanted.add(valueId);
     }
+    // The arrays are read at each call: a sync between calls may have grown or compacted them.
     return (id) => {
-      const head = first[id] ?? 0;
+      const head = forward.first[id] ?? 0;
       if (head > 0) return wanted.has(head - 1);
-      return head < 0 && many.get(id)!.some((v) => wanted.has(v));
+      if (head === 0) return false;
+      const { pool } = forward;
+      const at = -head - 1;
+      const end = at + pool[at]!;
+      for (let k = at + 1; k <= end; k++) if (wanted.has(pool[k]!)) return true;
+      return false;
     };
   }
 
@@ -135,7 +154,9 @@ export class FacetForwardIndex {
         values: [],
         valueIds: new Map(),
         first: new Int32Array(type.status.length),
-        many: new Map(),
+        pool: new Int32Array(1024),
+        poolEnd: 0,
+        garbage: 0,
       };
       for (const { doc, value } of this.fieldVals.iterate(entityType, field)) addValue(forward, doc, value);
       type.fields.set(field, forward);
@@ -174,19 +195,65 @@ function addValue(forward: FieldForward, doc: number, value: string): void {
   const head = forward.first[doc]!;
   if (head === 0) {
     forward.first[doc] = valueId + 1;
-  } else if (head > 0) {
-    forward.first[doc] = -1;
-    forward.many.set(doc, [head - 1, valueId]);
-  } else {
-    forward.many.get(doc)!.push(valueId);
+    return;
   }
+  if (head > 0) {
+    appendRun(forward, doc, [head - 1, valueId]);
+    return;
+  }
+  const at = -head - 1;
+  const n = forward.pool[at]!;
+  if (at + 1 + n === forward.poolEnd) {
+    // The document's run is the last one (its values arrive together): extend it where it is.
+    forward.pool = grown(forward.pool, forward.poolEnd);
+    forward.pool[forward.poolEnd++] = valueId;
+    forward.pool[at] = n + 1;
+    return;
+  }
+  const ids = [...forward.pool.subarray(at + 1, at + 1 + n), valueId];
+  forward.garbage += 1 + n;
+  forward.first[doc] = 0;
+  appendRun(forward, doc, ids);
+}
+
+/** Writes the document's values as a new run at the end of the pool (compacting it first if due). */
+function appendRun(forward: FieldForward, doc: number, ids: readonly number[]): void {
+  if (forward.garbage > 1024 && forward.garbage * 2 > forward.poolEnd) compact(forward);
+  const at = forward.poolEnd;
+  forward.pool = grown(forward.pool, at + ids.length);
+  forward.pool[at] = ids.length;
+  forward.pool.set(ids, at + 1);
+  forward.poolEnd = at + 1 + ids.length;
+  forward.first[doc] = -(at + 1);
+}
+
+/** Copies the runs documents still refer to into a pool of their size, in document order. */
+function compact(forward: FieldForward): void {
+  const { first, pool } = forward;
+  const live = forward.poolEnd - forward.garbage;
+  const next = new Int32Array(Math.max(1024, Math.ceil(live * 1.25)));
+  let end = 0;
+  for (let doc = 0; doc < first.length; doc++) {
+    const head = first[doc]!;
+    if (head >= 0) continue;
+    const at = -head - 1;
+    const n = pool[at]!;
+    next.set(pool.subarray(at, at + 1 + n), end);
+    first[doc] = -(end + 1);
+    end += 1 + n;
+  }
+  forward.pool = next;
+  forward.poolEnd = end;
+  forward.garbage = 0;
 }
 
 function clear(type: TypeForward, id: number): void {
   if (id < type.status.length) type.status[id] = ABSENT;
   for (const forward of type.fields.values()) {
-    if (id < forward.first.length) forward.first[id] = 0;
-    forward.many.delete(id);
+    if (id >= forward.first.length) continue;
+    const head = forward.first[id]!;
+    if (head < 0) forward.garbage += 1 + forward.pool[-head - 1]!;
+    forward.first[id] = 0;
   }
 }
 
