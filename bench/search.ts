@@ -273,7 +273,7 @@ try {
   await recordMemory(again, 'restarted on the restored data');
 } finally {
   again.close();
-  await restarted.stop();
+  await restarted.stop({ keepData: true });
 }
 if (process.env['BENCH_KEEP'] === '1') console.log(`BENCH_KEEP=1: left the data directory ${dataDir}`);
 else await catalog.cleanup();
