@@ -160,6 +160,45 @@ function createEntitySuite(open: () => Promise<StoreUnderTest>): void {
     expect(await store.listVersions(urn, 'datasetKey')).toHaveLength(1);
   });
 
+  it('emits the same change logs for a batch redelivered after later writes, a hard delete and a new entity', async () => {
+    const urn = datasetUrn('moved-on');
+    // A second apart each, so every write's lastObserved and audit stamp differ.
+    let time = Date.now();
+    const at = (mcp: MetadataChangeProposal) => proposalRecord(mcp, randomUUID(), (time += 1_000));
+    const first = [
+      at(proposal(urn, 'CREATE_ENTITY', 'datasetProperties', { description: 'one' })),
+      at(proposal(urn, 'UPSERT', 'status', { removed: false })),
+      at(proposal(urn, 'UPSERT', 'datasetProperties', { description: 'two' })),
+    ];
+    const second = [
+      at(proposal(urn, 'UPSERT', 'datasetProperties', { description: 'three' })),
+      // Seen again: version 0's system metadata is rewritten in place.
+      at(proposal(urn, 'UPSERT', 'status', { removed: false })),
+      at(proposal(urn, 'DELETE', 'datasetKey')),
+    ];
+    const firstEffects = await applyProposals(first, store);
+    const secondEffects = await applyProposals(second, store);
+    expect(changeLogs(secondEffects).map((l) => l.changeType)).toEqual([
+      'UPSERT',
+      'DELETE',
+      'DELETE',
+      'DELETE',
+      'DELETE',
+      'DELETE',
+    ]);
+    await applyProposals([at(proposal(urn, 'UPSERT', 'datasetProperties', { description: 'one' }))], store);
+    const stored = await store.getLatest(urn);
+
+    const firstAgain = await applyProposals(first, store);
+    const secondAgain = await applyProposals(second, store);
+    // Whole change logs: values, previous values and system metadata as first emitted.
+    expect(firstAgain.versioned).toEqual(firstEffects.versioned);
+    expect(firstAgain.outcomes).toEqual(firstEffects.outcomes);
+    expect(secondAgain.versioned).toEqual(secondEffects.versioned);
+    expect(secondAgain.outcomes).toEqual(secondEffects.outcomes);
+    expect(await store.getLatest(urn)).toEqual(stored);
+  });
+
   // The defaults are stored with the entity check (the write that creates the entity), so there is no
   // later step to stop before.
   it.each([['after the entity check', 2]])(

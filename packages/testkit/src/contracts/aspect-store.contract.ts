@@ -10,6 +10,7 @@ import {
 } from './aspect-store-fixtures.js';
 import { aspectStorePatchCases } from './aspect-store-patch.cases.js';
 import { aspectStoreReadContract } from './aspect-store-reads.contract.js';
+import { aspectStoreReplayCases } from './aspect-store-replay.cases.js';
 import { aspectStoreRequestCases, type AspectStoreTestOptions } from './aspect-store-requests.cases.js';
 import { aspectStoreRunCases } from './aspect-store-runs.cases.js';
 import { aspectStoreSystemMetadataCases } from './aspect-store-system-metadata.cases.js';
@@ -65,6 +66,7 @@ export function aspectStoreContract(
 
     aspectStoreWriteContract(store);
     aspectStorePatchCases(store);
+    aspectStoreReplayCases(store);
     aspectStoreSystemMetadataCases(store, () => underTest?.editSystemMetadata);
     aspectStoreReadContract(store);
     aspectStoreRunCases(store);
