@@ -2,8 +2,12 @@ import type { EnvReader } from './env-reader.js';
 
 const MIB = 1024 * 1024;
 
-/** CATALOG_SQLITE_CACHE_BYTES when unset: 512 MiB. */
-export const DEFAULT_SQLITE_CACHE_BYTES = 512 * MIB;
+/**
+ * CATALOG_SQLITE_CACHE_BYTES when unset: 128 MiB. Measured at 100,000 datasets, search latency and write
+ * throughput were the same with 512 MiB (the files' pages are read from the operating system's file
+ * cache, which is not the process's memory), while the larger caches filled to hold about 380 MiB more.
+ */
+export const DEFAULT_SQLITE_CACHE_BYTES = 128 * MIB;
 
 /** The embedded SQLite files, by what they hold. */
 export type EmbeddedFile = 'search' | 'aspects' | 'eventlog' | 'audit';
@@ -12,9 +16,8 @@ export type EmbeddedFile = 'search' | 'aspects' | 'eventlog' | 'audit';
  * How the bound is split. A SQLite page cache belongs to a connection, and the all-in-one catalog
  * opens several on a file (one per thread that uses it), so each file's share is divided among the
  * connections that process opens on it; any other process (a service alone, system-update) opens at
- * most as many and stays under the bound. The split keeps the page caches the files had before the bound
- * was configurable, except the search file's (128 MiB a connection before): search is read on every
- * query and written by the indexer, the aspect store is read by key, the log is read near its ends.
+ * most as many and stays under the bound. Search is read on every query and written by the indexer,
+ * the aspect store is read by key, the log is read near its ends.
  */
 const SPLIT: Readonly<Record<EmbeddedFile, { readonly sixteenths: number; readonly connections: number }>> = {
   // The gateway's queries (main thread), the indexer's writes, persistence's property-name reads.

@@ -20,9 +20,9 @@ function read(env: Record<string, string>): number {
 }
 
 describe('the SQLite page-cache bound (CATALOG_SQLITE_CACHE_BYTES)', () => {
-  it('is 512 MiB unless set, and is read with the other adapter settings', () => {
-    expect(read({})).toBe(512 * MIB);
-    expect(DEFAULT_SQLITE_CACHE_BYTES).toBe(512 * MIB);
+  it('is 128 MiB unless set, and is read with the other adapter settings', () => {
+    expect(read({})).toBe(128 * MIB);
+    expect(DEFAULT_SQLITE_CACHE_BYTES).toBe(128 * MIB);
     expect(read({ CATALOG_SQLITE_CACHE_BYTES: ' 134217728 ' })).toBe(128 * MIB);
     expect(
       readAdapterSettings(new EnvReader({ CATALOG_SQLITE_CACHE_BYTES: '67108864' })).sqliteCacheBytes,
@@ -48,10 +48,10 @@ describe('the SQLite page-cache bound (CATALOG_SQLITE_CACHE_BYTES)', () => {
     }
   });
 
-  it('gives by default the aspect store, log and audit index about the page caches they had, search 107 MiB (was 128)', () => {
-    expect(sqliteCacheKiB(DEFAULT_SQLITE_CACHE_BYTES, 'aspects')).toBe(32768);
-    expect(sqliteCacheKiB(DEFAULT_SQLITE_CACHE_BYTES, 'eventlog')).toBe(16384);
-    expect(sqliteCacheKiB(DEFAULT_SQLITE_CACHE_BYTES, 'audit')).toBe(16384);
-    expect(sqliteCacheKiB(DEFAULT_SQLITE_CACHE_BYTES, 'search')).toBe(109226);
+  it('gives by default each search connection 26.7 MiB, each aspect store one 8 MiB, log and audit 4 MiB', () => {
+    expect(sqliteCacheKiB(DEFAULT_SQLITE_CACHE_BYTES, 'aspects')).toBe(8192);
+    expect(sqliteCacheKiB(DEFAULT_SQLITE_CACHE_BYTES, 'eventlog')).toBe(4096);
+    expect(sqliteCacheKiB(DEFAULT_SQLITE_CACHE_BYTES, 'audit')).toBe(4096);
+    expect(sqliteCacheKiB(DEFAULT_SQLITE_CACHE_BYTES, 'search')).toBe(27306);
   });
 });
