@@ -1,7 +1,8 @@
 import { sameAspectValue } from '../canonical-json.js';
 import type { ApplyResult, AspectWrite, AuditStamp, StoredAspect, SystemMetadata } from '../port.js';
-import { storedAspectOf, toStoredAspect } from './aspect-row.js';
-import { RecordedResultWriter } from './recorded-result.js';
+import { storedAspectOf, toStoredAspect, type AspectRow } from './aspect-row.js';
+import { RecordedResultWriter, REMOVED } from './recorded-result.js';
+import { replayRecorded } from './replay-recorded.js';
 import type { SqliteStatements } from './sqlite-statements.js';
 import { newValue, newVersionMetadata, observedAgain, storedVersionText } from '../write-rules.js';
 
@@ -15,10 +16,14 @@ const recorder = new RecordedResultWriter();
 export function applyAspectWrite(stmts: SqliteStatements, write: AspectWrite, now: number): ApplyResult {
   const recorded = stmts.findRequest.get(write.requestId);
   if (recorded !== undefined) {
-    return { ...(JSON.parse(recorded.result) as ApplyResult), replayed: true };
+    const replay = replayRecorded(stmts, write.requestId, recorded);
+    if (replay !== undefined) return replay;
+    // The rows the record names are gone (see replayRecorded): the id counts as forgotten.
+    stmts.forgetRequest.run(write.requestId);
   }
   const result = applyChange(stmts, write, now);
-  stmts.recordRequest.run(write.requestId, recorder.toJson(result), now);
+  const record = recorder.toRecord(result, write.urn);
+  stmts.recordRequest.run(write.requestId, record.text, record.format, now);
   return result;
 }
 
@@ -28,17 +33,24 @@ function applyChange(stmts: SqliteStatements, write: AspectWrite, now: number): 
     case 'CREATE':
       return upsert(stmts, write, now);
     case 'DELETE':
-      return deleteAspect(stmts, write);
+      return deleteAspect(stmts, write, now);
     case 'DELETE_ENTITY':
-      return deleteEntity(stmts, write);
+      return deleteEntity(stmts, write, now);
   }
+}
+
+/**
+ * Version 0 as read, for a result. The record names it with its system metadata as read (a later
+ * UNCHANGED write rewrites it in place); 0 for the history number, which this write has no need to read.
+ */
+function readLatest(row: AspectRow): StoredAspect {
+  return recorder.knowRow(toStoredAspect(row), { row: 0, content: row, systemMetadataMayChange: true });
 }
 
 function upsert(stmts: SqliteStatements, write: AspectWrite, now: number): ApplyResult {
   const { requestId, urn, aspect } = write;
   const latestRow = stmts.getVersion.get(urn, aspect, 0);
-  const previous =
-    latestRow === undefined ? undefined : recorder.knowText(toStoredAspect(latestRow), latestRow.metadata);
+  const previous = latestRow === undefined ? undefined : readLatest(latestRow);
   if (previous !== undefined && write.mode === 'CREATE') {
     return { requestId, status: 'CONFLICT', previous, replayed: false };
   }
@@ -65,18 +77,19 @@ function upsert(stmts: SqliteStatements, write: AspectWrite, now: number): Apply
   let result: ApplyResult;
   if (latestRow === undefined || previous === undefined) {
     const systemMetadata = newVersionMetadata(incoming, undefined, write.created);
-    const current = writeLatest(stmts, 'insert', urn, aspect, value, text, systemMetadata, write.created);
+    const current = writeLatest(stmts, undefined, urn, aspect, value, text, systemMetadata, write.created);
     result = { requestId, status: 'CREATED', current, replayed: false };
   } else if (text === latestRow.metadata || sameAspectValue(previous.value, value)) {
     const observed = observedAgain(previous.systemMetadata, incoming, now, versions);
-    stmts.updateSystemMetadata.run(JSON.stringify(observed), urn, aspect);
-    result = {
-      requestId,
-      status: 'UNCHANGED',
-      previous,
-      current: recorder.knowText({ ...previous, systemMetadata: observed }, latestRow.metadata),
-      replayed: false,
-    };
+    const observedText = JSON.stringify(observed);
+    stmts.updateSystemMetadata.run(observedText, urn, aspect);
+    const current = { ...previous, systemMetadata: observed };
+    recorder.knowRow(current, {
+      row: 0,
+      content: { ...latestRow, system_metadata: observedText },
+      systemMetadataMayChange: true,
+    });
+    result = { requestId, status: 'UNCHANGED', previous, current, replayed: false };
   } else {
     const systemMetadata = newVersionMetadata(
       incoming,
@@ -84,8 +97,20 @@ function upsert(stmts: SqliteStatements, write: AspectWrite, now: number): Apply
       write.created,
     );
     // The old latest keeps its content, system metadata and audit stamp under the next history number.
-    stmts.copyLatestToHistory.run(versions(), urn, aspect);
-    const current = writeLatest(stmts, 'replace', urn, aspect, value, text, systemMetadata, write.created);
+    const historyNumber = versions();
+    stmts.copyLatestToHistory.run(historyNumber, urn, aspect);
+    // Named in the record as that history row, whose system metadata nothing rewrites.
+    recorder.knowRow(previous, { row: historyNumber, content: latestRow, systemMetadataMayChange: false });
+    const current = writeLatest(
+      stmts,
+      historyNumber,
+      urn,
+      aspect,
+      value,
+      text,
+      systemMetadata,
+      write.created,
+    );
     result = { requestId, status: 'UPDATED', previous, current, replayed: false };
   }
   const keyCreated = ensureKeyAspect(stmts, write);
@@ -106,7 +131,7 @@ function storeEntityDefaults(stmts: SqliteStatements, write: AspectWrite): Store
     if (name === write.aspect || stmts.hasLatest.get(write.urn, name) !== undefined) continue;
     const metadata = newVersionMetadata(write.systemMetadata ?? null, undefined, write.created);
     created.push(
-      writeLatest(stmts, 'insert', write.urn, name, value, JSON.stringify(value), metadata, write.created),
+      writeLatest(stmts, undefined, write.urn, name, value, JSON.stringify(value), metadata, write.created),
     );
   }
   return created;
@@ -123,7 +148,7 @@ function ensureKeyAspect(stmts: SqliteStatements, write: AspectWrite): StoredAsp
   const text = JSON.stringify(key.value);
   return writeLatest(
     stmts,
-    'insert',
+    undefined,
     write.urn,
     key.name,
     key.value,
@@ -133,19 +158,31 @@ function ensureKeyAspect(stmts: SqliteStatements, write: AspectWrite): StoredAsp
   );
 }
 
-function deleteAspect(stmts: SqliteStatements, write: AspectWrite): ApplyResult {
+/**
+ * A version 0 this write removes, for a result: the record names it in removed_aspects, where the
+ * delete keeps every version it removes while a request record may name them.
+ */
+function removedLatest(row: AspectRow): StoredAspect {
+  return recorder.knowRow(toStoredAspect(row), {
+    row: REMOVED,
+    content: row,
+    systemMetadataMayChange: false,
+  });
+}
+
+function deleteAspect(stmts: SqliteStatements, write: AspectWrite, now: number): ApplyResult {
   const { requestId, urn, aspect } = write;
   const latestRow = stmts.getVersion.get(urn, aspect, 0);
   // History rows go too, even in the (never expected) case of history without a version 0.
-  stmts.deleteAspect.run(urn, aspect);
+  if (stmts.keepRemovedAspect.run(now, urn, aspect).changes > 0) stmts.deleteAspect.run(urn, aspect);
   if (latestRow === undefined) return { requestId, status: 'NOT_FOUND', replayed: false };
-  return { requestId, status: 'DELETED', previous: toStoredAspect(latestRow), replayed: false };
+  return { requestId, status: 'DELETED', previous: removedLatest(latestRow), replayed: false };
 }
 
-function deleteEntity(stmts: SqliteStatements, write: AspectWrite): ApplyResult {
+function deleteEntity(stmts: SqliteStatements, write: AspectWrite, now: number): ApplyResult {
   const { requestId, urn } = write;
-  const removed = stmts.latestOfEntity.all(urn).map(toStoredAspect);
-  stmts.deleteEntity.run(urn);
+  const removed = stmts.latestOfEntity.all(urn).map(removedLatest);
+  if (stmts.keepRemovedEntity.run(now, urn).changes > 0) stmts.deleteEntity.run(urn);
   if (removed.length === 0) return { requestId, status: 'NOT_FOUND', replayed: false };
   // `previous` is the aspect the delete was addressed to (normally the key aspect), for its change log.
   const previous = removed.find((stored) => stored.aspect === write.aspect);
@@ -158,10 +195,14 @@ function deleteEntity(stmts: SqliteStatements, write: AspectWrite): ApplyResult 
   };
 }
 
-/** Writes version 0 (a new row, or over the current one) and returns it as stored. */
+/**
+ * Writes version 0 and returns it as stored: a new row when `replacing` is undefined, else over the
+ * current one, which the caller has just copied to history row `replacing`. The record names the row
+ * by the history number it gets once a new value replaces it in turn: 1, or `replacing` + 1.
+ */
 function writeLatest(
   stmts: SqliteStatements,
-  how: 'insert' | 'replace',
+  replacing: number | undefined,
   urn: string,
   aspect: string,
   value: Readonly<Record<string, unknown>>,
@@ -172,7 +213,7 @@ function writeLatest(
   const systemText = systemMetadata === null ? null : JSON.stringify(systemMetadata);
   const impersonator = created.impersonator ?? null;
   const message = created.message ?? null;
-  if (how === 'insert') {
+  if (replacing === undefined) {
     stmts.insertAspect.run(
       urn,
       aspect,
@@ -196,5 +237,17 @@ function writeLatest(
       aspect,
     );
   }
-  return recorder.knowText(storedAspectOf(urn, aspect, 0, value, systemMetadata, created), text);
+  const content = {
+    metadata: text,
+    system_metadata: systemText,
+    created_on: created.time,
+    created_by: created.actor,
+    created_for: impersonator,
+    created_message: message,
+  };
+  return recorder.knowRow(storedAspectOf(urn, aspect, 0, value, systemMetadata, created), {
+    row: replacing === undefined ? 1 : replacing + 1,
+    content,
+    systemMetadataMayChange: true,
+  });
 }

@@ -131,8 +131,9 @@ export class SqliteAspectStore implements AspectStore {
   }
 
   /**
-   * Forgets request ids older than requestRetentionMs, then the oldest beyond maxRequestRows, a step
-   * (one short transaction) at a time, yielding between steps so batches are not held up.
+   * Forgets request ids older than requestRetentionMs, then the oldest beyond maxRequestRows, then
+   * the removed aspects no record left can name, a step (one short transaction) at a time, yielding
+   * between steps so batches are not held up.
    */
   pruneRequests(): Promise<number> {
     this.pruning ??= this.pruneInSteps().finally(() => (this.pruning = undefined));
@@ -158,7 +159,23 @@ export class SqliteAspectStore implements AspectStore {
       forgotten += this.stmts.pruneOldestRequests.run(Math.min(excess, PRUNE_STEP_ROWS)).changes;
       await yieldToEventLoop();
     }
+    await this.pruneRemovedAspects();
     return forgotten;
+  }
+
+  /**
+   * Drops what deletes removed once no request record can name it any more: a record names a row
+   * only if it was applied before the row was removed, so rows removed before the oldest record left
+   * was applied are named by none. Runs after the request ids are pruned, so it follows both bounds.
+   */
+  private async pruneRemovedAspects(): Promise<void> {
+    for (;;) {
+      if (!this.db.open) return;
+      const oldest = this.stmts.oldestRequest.get()?.applied_at ?? Number.MAX_SAFE_INTEGER;
+      const { changes } = this.stmts.pruneRemoved.run(oldest, PRUNE_STEP_ROWS);
+      if (changes < PRUNE_STEP_ROWS) return;
+      await yieldToEventLoop();
+    }
   }
 
   /**

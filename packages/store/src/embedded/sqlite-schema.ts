@@ -47,6 +47,31 @@ const MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] 
       ) WHERE version = 0;
     `,
   },
+  {
+    version: 3,
+    // Request records name the rows of their result instead of holding copies (format 2, see
+    // recorded-result.ts); the records already stored keep format 1, the whole result, and stay
+    // readable as they are. What a delete removes is kept in removed_aspects while a record may still
+    // name it (see SqliteAspectStore.pruneRequests), so a replay rebuilds exactly what was answered.
+    sql: `
+      ALTER TABLE applied_requests ADD COLUMN format INTEGER NOT NULL DEFAULT 1;
+
+      -- No index on removed_at: rows are appended in time order, so pruning walks the oldest rowids.
+      CREATE TABLE removed_aspects (
+        urn TEXT NOT NULL,
+        aspect TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        metadata TEXT NOT NULL,
+        system_metadata TEXT,
+        created_on INTEGER NOT NULL,
+        created_by TEXT NOT NULL,
+        created_for TEXT,
+        created_message TEXT,
+        removed_at INTEGER NOT NULL
+      );
+      CREATE INDEX removed_aspects_by_aspect ON removed_aspects (urn, aspect);
+    `,
+  },
 ];
 
 /** A row's run id as the run index keys it: a row stored without one counts as the default run. */
@@ -58,10 +83,10 @@ export const LAST_OBSERVED_SQL = "coalesce(json_extract(system_metadata, '$.last
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
 /**
- * Brings the file to SCHEMA_VERSION. Refuses a file written by a newer build rather than guessing
- * at a layout it does not know.
+ * Brings the file to SCHEMA_VERSION (or, for tests that make a file as an older build left it, to
+ * `target`). Refuses a file written by a newer build rather than guessing at a layout it does not know.
  */
-export function migrateSchema(db: Database.Database, now: number): void {
+export function migrateSchema(db: Database.Database, now: number, target = SCHEMA_VERSION): void {
   db.exec(
     'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)',
   );
@@ -76,7 +101,7 @@ export function migrateSchema(db: Database.Database, now: number): void {
     }
     const record = db.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)');
     for (const step of MIGRATIONS) {
-      if (step.version <= current) continue;
+      if (step.version <= current || step.version > target) continue;
       db.exec(step.sql);
       record.run(step.version, now);
     }

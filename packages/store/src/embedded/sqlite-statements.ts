@@ -6,11 +6,17 @@ import { ASPECT_COLUMNS, type AspectRow } from './aspect-row.js';
  * running a point query, and the write path runs several per aspect write.
  */
 export interface SqliteStatements {
-  readonly findRequest: Database.Statement<[string], { result: string }>;
-  readonly recordRequest: Database.Statement<[string, string, number]>;
+  readonly findRequest: Database.Statement<[string], { result: string; format: number }>;
+  readonly recordRequest: Database.Statement<[string, string, number, number]>;
+  readonly forgetRequest: Database.Statement<[string]>;
   readonly pruneRequests: Database.Statement<[number, number]>;
   readonly countRequests: Database.Statement<[], { count: number }>;
   readonly pruneOldestRequests: Database.Statement<[number]>;
+  readonly oldestRequest: Database.Statement<[], { applied_at: number }>;
+  readonly keepRemovedAspect: Database.Statement<[number, string, string]>;
+  readonly keepRemovedEntity: Database.Statement<[number, string]>;
+  readonly removedVersions: Database.Statement<[string, string], AspectRow>;
+  readonly pruneRemoved: Database.Statement<[number, number]>;
   readonly getVersion: Database.Statement<[string, string, number], AspectRow>;
   readonly hasLatest: Database.Statement<[string, string], { found: number }>;
   readonly maxVersion: Database.Statement<[string, string], { max: number | null }>;
@@ -30,10 +36,11 @@ export interface SqliteStatements {
 
 export function prepareStatements(db: Database.Database): SqliteStatements {
   return {
-    findRequest: db.prepare('SELECT result FROM applied_requests WHERE request_id = ?'),
+    findRequest: db.prepare('SELECT result, format FROM applied_requests WHERE request_id = ?'),
     recordRequest: db.prepare(
-      'INSERT INTO applied_requests (request_id, result, applied_at) VALUES (?, ?, ?)',
+      'INSERT INTO applied_requests (request_id, result, format, applied_at) VALUES (?, ?, ?, ?)',
     ),
+    forgetRequest: db.prepare('DELETE FROM applied_requests WHERE request_id = ?'),
     // The oldest rows by rowid (insertion order), bounded: plain DELETE ... LIMIT needs a compile option
     // that SQLite builds lack. A clock that stepped back only makes a row live a little longer.
     pruneRequests: db.prepare(
@@ -44,6 +51,24 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
     countRequests: db.prepare('SELECT count(*) AS count FROM applied_requests'),
     pruneOldestRequests: db.prepare(
       'DELETE FROM applied_requests WHERE rowid IN (SELECT rowid FROM applied_requests ORDER BY rowid LIMIT ?)',
+    ),
+    oldestRequest: db.prepare('SELECT applied_at FROM applied_requests ORDER BY rowid LIMIT 1'),
+    // Every version of what a delete removes, kept for the request records that name them.
+    keepRemovedAspect: db.prepare(
+      `INSERT INTO removed_aspects (${ASPECT_COLUMNS}, removed_at)
+       SELECT ${ASPECT_COLUMNS}, ? FROM aspects WHERE urn = ? AND aspect = ?`,
+    ),
+    keepRemovedEntity: db.prepare(
+      `INSERT INTO removed_aspects (${ASPECT_COLUMNS}, removed_at)
+       SELECT ${ASPECT_COLUMNS}, ? FROM aspects WHERE urn = ?`,
+    ),
+    // Newest removal first.
+    removedVersions: db.prepare(
+      `SELECT ${ASPECT_COLUMNS} FROM removed_aspects WHERE urn = ? AND aspect = ? ORDER BY rowid DESC`,
+    ),
+    pruneRemoved: db.prepare(
+      `DELETE FROM removed_aspects WHERE removed_at < ?
+         AND rowid IN (SELECT rowid FROM removed_aspects ORDER BY rowid LIMIT ?)`,
     ),
     getVersion: db.prepare(
       `SELECT ${ASPECT_COLUMNS} FROM aspects WHERE urn = ? AND aspect = ? AND version = ?`,

@@ -1,0 +1,112 @@
+import type { ApplyResult, StoredAspect, SystemMetadata } from '../port.js';
+import { toStoredAspect, type AspectRow } from './aspect-row.js';
+import {
+  REMOVED,
+  ROW_REFERENCES,
+  rowHash,
+  type RowReference,
+  type RowReferenceRecord,
+} from './recorded-result.js';
+import type { SqliteStatements } from './sqlite-statements.js';
+
+type RowReads = Pick<SqliteStatements, 'getVersion' | 'listVersions' | 'removedVersions'>;
+
+/**
+ * The recorded result of `requestId`, replayed: as the first delivery answered it, whatever was
+ * written since. A record of format WHOLE_RESULT is that answer; one of ROW_REFERENCES is rebuilt from
+ * the rows it names, wherever later writes have moved them: still version 0, copied into history by a
+ * new value, or into removed_aspects by a delete (kept there while a record may name them).
+ *
+ * Undefined when a named row is nowhere to be found, which the store's own writes and pruning never
+ * cause (only a file edited behind its back, or a clock that stepped back across a prune): the caller
+ * then counts the request id as forgotten and applies the write anew, as after the dedup window.
+ */
+export function replayRecorded(
+  stmts: RowReads,
+  requestId: string,
+  recorded: { readonly result: string; readonly format: number },
+): ApplyResult | undefined {
+  if (recorded.format !== ROW_REFERENCES) {
+    return { ...(JSON.parse(recorded.result) as ApplyResult), replayed: true };
+  }
+  const record = JSON.parse(recorded.result) as RowReferenceRecord;
+  const systemMetadata = record.systemMetadata ?? [];
+  const used = new Set<number>();
+  const rebuild = (reference: RowReference): StoredAspect | undefined => {
+    const [aspect, row, digest, index] = reference;
+    const found = findRow(stmts, record.urn, aspect, row, digest, index === undefined);
+    if (found === undefined) return undefined;
+    const stored = { ...toStoredAspect(found), version: 0 };
+    if (index === undefined) return stored;
+    // Aspects sharing one text get copies, so no two StoredAspects of a result share an object.
+    const kept = systemMetadata[index] as SystemMetadata | null;
+    const copy = used.has(index) ? structuredClone(kept) : kept;
+    used.add(index);
+    return { ...stored, systemMetadata: copy };
+  };
+  const rebuildAll = (references: readonly RowReference[]): StoredAspect[] | undefined => {
+    const out: StoredAspect[] = [];
+    for (const reference of references) {
+      const stored = rebuild(reference);
+      if (stored === undefined) return undefined;
+      out.push(stored);
+    }
+    return out;
+  };
+  const previous = record.previous && rebuild(record.previous);
+  const current = record.current && rebuild(record.current);
+  const keyCreated = record.keyCreated && rebuild(record.keyCreated);
+  const defaultsCreated = record.defaultsCreated && rebuildAll(record.defaultsCreated);
+  const removed = record.removed && rebuildAll(record.removed);
+  if (
+    (record.previous && !previous) ||
+    (record.current && !current) ||
+    (record.keyCreated && !keyCreated) ||
+    (record.defaultsCreated && !defaultsCreated) ||
+    (record.removed && !removed)
+  ) {
+    return undefined;
+  }
+  return {
+    requestId,
+    status: record.status,
+    ...(record.rejection === undefined ? {} : { rejection: record.rejection }),
+    ...(previous === undefined ? {} : { previous }),
+    ...(current === undefined ? {} : { current }),
+    ...(keyCreated === undefined ? {} : { keyCreated }),
+    ...(defaultsCreated === undefined ? {} : { defaultsCreated }),
+    ...(removed === undefined ? {} : { removed }),
+    replayed: true,
+  };
+}
+
+/**
+ * The row a reference names: the version it points at first, then version 0 (where a row stays
+ * until a new value moves it to history), then every other version, newest first (a reference
+ * that did not know the history number), then what deletes removed, newest first. A removed row is
+ * looked for among those only: a later write may have stored the same content again.
+ */
+function findRow(
+  stmts: RowReads,
+  urn: string,
+  aspect: string,
+  row: number,
+  digest: string,
+  withSystemMetadata: boolean,
+): AspectRow | undefined {
+  const matches = (candidate: AspectRow | undefined): candidate is AspectRow =>
+    candidate !== undefined && rowHash(candidate, withSystemMetadata) === digest;
+  if (row !== REMOVED) {
+    const pointed = row > 0 ? stmts.getVersion.get(urn, aspect, row) : undefined;
+    if (matches(pointed)) return pointed;
+    const latest = stmts.getVersion.get(urn, aspect, 0);
+    if (matches(latest)) return latest;
+    for (const candidate of stmts.listVersions.iterate(urn, aspect)) {
+      if (candidate.version !== 0 && candidate.version !== row && matches(candidate)) return candidate;
+    }
+  }
+  for (const candidate of stmts.removedVersions.iterate(urn, aspect)) {
+    if (matches(candidate)) return candidate;
+  }
+  return undefined;
+}
