@@ -17,8 +17,25 @@ import {
   DEFAULT_AUDIT_RETENTION_DAYS,
   normalizeAuditQuery,
   validateAuditEvent,
+  type AuditFilters,
   type NormalizedAuditQuery,
 } from '../audit/audit-partitions.js';
+import {
+  AUDIT_TABLE_NAME,
+  AUDIT_TABLE_PREFIX,
+  createAuditPartition,
+  migrateLegacyAuditPartitions,
+  termsTableOf,
+} from './sqlite-audit-layout.js';
+import {
+  AUDIT_ROW_COLUMNS,
+  auditRowSelection,
+  decodeAuditRow,
+  encodeAuditRow,
+  type AuditTermColumn,
+  type StoredAuditRow,
+  unpackedHexSql,
+} from './sqlite-audit-row.js';
 import type { SqliteHandle } from './sqlite-handle.js';
 import { writeTransaction } from './write-transaction.js';
 
@@ -38,22 +55,36 @@ export interface OpenSqliteAuditIndexOptions extends SqliteAuditIndexOptions {
   readonly cacheKiB?: number;
 }
 
-const TABLE_PREFIX = 'audit_event_';
 /** Prepared statements kept (per day table and query shape) before the cache starts over. */
 const MAX_STATEMENTS = 500;
-const TABLE_NAME = /^audit_event_(\d{4})_(\d{2})_(\d{2})$/;
+/** The event id as written, for ordering ties of equal timestamps as the first layout did (by id text). */
+const ID_TEXT = unpackedHexSql('e.id');
+/** The term columns a query's filter lists constrain. */
+const FILTER_COLUMNS = [
+  ['eventTypes', 'event_type'],
+  ['entityTypes', 'entity_type'],
+  ['aspectTypes', 'aspect'],
+  ['actorUrns', 'actor'],
+] as const satisfies readonly (readonly [keyof AuditFilters, AuditTermColumn])[];
 
 interface Partition {
   readonly table: string;
   readonly dayStart: number;
 }
 
+interface Conditions {
+  readonly where: string;
+  readonly parameters: readonly unknown[];
+}
+
 /**
- * The embedded AuditIndex: one table per UTC day of the events' timestamps (`audit_event_yyyy_mm_dd`),
- * so retention drops whole tables. A row is keyed by the event id (a rewrite replaces it; an id's
- * timestamp is that of its source record, so it always lands in the same day). Reads go day by day,
- * newest day first, each through the (ts, id) index or a (filter field, ts, id) index, until the page
- * and one more event are found; `total` counts matches, ignoring the cursor, up to AUDIT_TOTAL_CAP.
+ * The embedded AuditIndex: one table per UTC day of the events' timestamps (`audit_event_yyyy_mm_dd`,
+ * with its term table), so retention drops whole tables. A row is found again by its event id (a
+ * rewrite replaces it; an id's timestamp is that of its source record, so it always lands in the same
+ * day); see AuditRow for what a row holds. Reads go day by day, newest day first, each through the
+ * (ts) index or a (filter field, ts) index, ties of equal timestamps ordered by id, until the page and
+ * one more event are found; `total` counts matches, ignoring the cursor, up to AUDIT_TOTAL_CAP. A file
+ * written in the first layout (the whole event as JSON, keyed by its id) is rewritten when opened.
  */
 export class SqliteAuditIndex implements AuditIndex {
   private readonly db: Database.Database;
@@ -88,26 +119,15 @@ export class SqliteAuditIndex implements AuditIndex {
         if (list === undefined) byTable.set(table, [event]);
         else list.push(event);
       }
-      for (const [table, list] of byTable) {
-        // Every batch: another connection's retention may have dropped the day's table meanwhile.
-        createPartition(this.db, table);
-        const insert = this.statement(
-          `insert:${table}`,
-          `INSERT OR REPLACE INTO "${table}" (id, ts, event_type, actor_urn, entity_type, aspect_name, doc)
-           VALUES (?, ?, ?, ?, ?, ?, ?)`,
-        );
-        for (const e of list)
-          insert.run(
-            e.id,
-            e.timestamp,
-            e.eventType,
-            e.actorUrn,
-            e.entityType ?? null,
-            e.aspectName ?? null,
-            JSON.stringify(e),
-          );
-      }
+      // Every batch: another connection's retention may have dropped the day's table meanwhile.
+      for (const [table, list] of byTable) this.writeRows(table, list);
     });
+    try {
+      migrateLegacyAuditPartitions(this.db, (table, events) => this.writeRows(table, events));
+    } catch (error) {
+      if (!(source instanceof Database)) source.release();
+      throw error;
+    }
   }
 
   async ensure(): Promise<void> {
@@ -122,39 +142,44 @@ export class SqliteAuditIndex implements AuditIndex {
   async search(query: AuditQuery): Promise<AuditPage> {
     const q = normalizeAuditQuery(query);
     if (q.startTime >= q.endTime) return { events: [], total: 0 };
-    const partitions = this.partitions()
-      .filter((p) => dayOverlaps(p.dayStart, q.startTime, q.endTime))
-      .sort((a, b) => b.dayStart - a.dayStart);
-    const { where, parameters } = conditions(q);
+    const partitions: (Partition & Conditions)[] = [];
+    for (const partition of this.partitions()) {
+      if (!dayOverlaps(partition.dayStart, q.startTime, q.endTime)) continue;
+      const found = this.conditions(partition.table, q);
+      if (found !== undefined) partitions.push({ ...partition, ...found });
+    }
+    partitions.sort((a, b) => b.dayStart - a.dayStart);
     const events: AuditEvent[] = [];
     let more = false;
-    for (const { table, dayStart } of partitions) {
+    for (const { table, dayStart, where, parameters } of partitions) {
       if (q.size === 0 || more) break;
       // A day that starts after the cursor holds nothing after it.
       if (q.after !== undefined && dayStart > q.after.timestamp) continue;
-      const resume = q.after === undefined ? '' : ' AND (ts < ? OR (ts = ? AND id < ?))';
+      const resume = q.after === undefined ? '' : ` AND e.ts <= ? AND (e.ts < ? OR ${ID_TEXT} < ?)`;
       const select = this.statement(
         `select:${table}:${where}:${resume}`,
-        `SELECT doc FROM "${table}" WHERE ${where}${resume} ORDER BY ts DESC, id DESC LIMIT ?`,
+        `SELECT ${auditRowSelection(table, termsTableOf(table))} WHERE ${where}${resume}
+         ORDER BY e.ts DESC, ${ID_TEXT} DESC LIMIT ?`,
+        true,
       );
       const resumeParameters =
         q.after === undefined ? [] : [q.after.timestamp, q.after.timestamp, q.after.id];
       const wanted = q.size + 1 - events.length;
-      const rows = select.all(...parameters, ...resumeParameters, wanted) as { doc: string }[];
+      const rows = select.all(...parameters, ...resumeParameters, wanted) as StoredAuditRow[];
       for (const row of rows) {
         if (events.length === q.size) {
           more = true;
           break;
         }
-        events.push(JSON.parse(row.doc) as AuditEvent);
+        events.push(decodeAuditRow(row));
       }
     }
     let total = 0;
-    for (const { table } of partitions) {
+    for (const { table, where, parameters } of partitions) {
       if (total >= AUDIT_TOTAL_CAP) break;
       const count = this.statement(
         `count:${table}:${where}`,
-        `SELECT count(*) AS n FROM (SELECT 1 FROM "${table}" WHERE ${where} LIMIT ?)`,
+        `SELECT count(*) AS n FROM (SELECT 1 FROM "${table}" AS e WHERE ${where} LIMIT ?)`,
       );
       total += (count.get(...parameters, AUDIT_TOTAL_CAP - total) as { n: number }).n;
     }
@@ -168,7 +193,8 @@ export class SqliteAuditIndex implements AuditIndex {
     const expired = this.partitions().filter((p) => dayExpired(p.dayStart, now, this.retentionDays));
     if (expired.length === 0) return 0;
     writeTransaction(this.db, () => {
-      for (const { table } of expired) this.db.exec(`DROP TABLE IF EXISTS "${table}"`);
+      for (const { table } of expired)
+        this.db.exec(`DROP TABLE IF EXISTS "${table}"; DROP TABLE IF EXISTS "${termsTableOf(table)}"`);
     })();
     for (const key of [...this.statements.keys()])
       if (expired.some(({ table }) => key.includes(`:${table}`))) this.statements.delete(key);
@@ -188,26 +214,89 @@ export class SqliteAuditIndex implements AuditIndex {
     else if (this.closesDatabase && this.source.open) this.source.close();
   }
 
+  /** Writes a day's events, replacing a stored event of the same id; inside a write transaction. */
+  private writeRows(table: string, events: readonly AuditEvent[]): void {
+    createAuditPartition(this.db, table);
+    const terms = termsTableOf(table);
+    const findTerm = this.statement(`term:${table}`, `SELECT code FROM "${terms}" WHERE value = ?`);
+    const addTerm = this.statement(`addTerm:${table}`, `INSERT INTO "${terms}" (value) VALUES (?)`);
+    const codes = new Map<string, number>();
+    const term = (value: string): number => {
+      let code = codes.get(value);
+      if (code === undefined) {
+        const found = findTerm.get(value) as { code: number } | undefined;
+        code = found?.code ?? Number(addTerm.run(value).lastInsertRowid);
+        codes.set(value, code);
+      }
+      return code;
+    };
+    const find = this.statement(`find:${table}`, `SELECT seq FROM "${table}" WHERE id_hash = ? AND id = ?`);
+    const insert = this.statement(
+      `insert:${table}`,
+      `INSERT INTO "${table}" (${AUDIT_ROW_COLUMNS.join(', ')})
+       VALUES (${AUDIT_ROW_COLUMNS.map(() => '?').join(', ')})`,
+    );
+    const replace = this.statement(
+      `replace:${table}`,
+      `UPDATE "${table}" SET ${AUDIT_ROW_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE seq = ?`,
+    );
+    for (const event of events) {
+      const row = encodeAuditRow(event, term);
+      const values = AUDIT_ROW_COLUMNS.map((column) => row[column]);
+      const stored = find.get(row.id_hash, row.id) as { seq: number } | undefined;
+      if (stored === undefined) insert.run(...values);
+      else replace.run(...values, stored.seq);
+    }
+  }
+
+  /**
+   * The window and filters as SQL over a day table `e` (the same text for the same shape, so
+   * statements are reused), the filter values as the day's term codes; undefined when a filter names
+   * no term of the day, so nothing in it matches.
+   */
+  private conditions(table: string, q: NormalizedAuditQuery): Conditions | undefined {
+    const clauses = ['e.ts >= ?', 'e.ts < ?'];
+    const parameters: unknown[] = [q.startTime, q.endTime];
+    for (const [field, column] of FILTER_COLUMNS) {
+      const values = q[field];
+      if (values.length === 0) continue;
+      const codes = this.statement(
+        `codes:${table}:${values.length}`,
+        `SELECT code FROM "${termsTableOf(table)}" WHERE value IN (${values.map(() => '?').join(', ')})`,
+      )
+        .pluck()
+        .all(...values);
+      if (codes.length === 0) return undefined;
+      clauses.push(
+        codes.length === 1 ? `e.${column} = ?` : `e.${column} IN (${codes.map(() => '?').join(', ')})`,
+      );
+      parameters.push(...codes);
+    }
+    return { where: clauses.join(' AND '), parameters };
+  }
+
   private partitions(): Partition[] {
     const rows = this.db
       .prepare<[], { name: string }>(
-        `SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB '${TABLE_PREFIX}[0-9]*'`,
+        `SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB '${AUDIT_TABLE_PREFIX}[0-9]*'`,
       )
       .all();
     const found: Partition[] = [];
     for (const { name } of rows) {
-      const match = TABLE_NAME.exec(name);
+      const match = AUDIT_TABLE_NAME.exec(name);
       const dayStart = match === null ? undefined : auditDayStart(`${match[1]}.${match[2]}.${match[3]}`);
       if (dayStart !== undefined) found.push({ table: name, dayStart });
     }
     return found;
   }
 
-  private statement(key: string, sql: string): Database.Statement<unknown[]> {
+  /** A cached prepared statement; `positional` ones return each row as an array. */
+  private statement(key: string, sql: string, positional = false): Database.Statement<unknown[]> {
     let statement = this.statements.get(key);
     if (statement === undefined) {
       if (this.statements.size >= MAX_STATEMENTS) this.statements.clear();
       statement = this.db.prepare(sql);
+      if (positional) statement.raw(true);
       this.statements.set(key, statement);
     }
     return statement;
@@ -232,48 +321,13 @@ export function openSqliteAuditIndex(options: OpenSqliteAuditIndexOptions): Sqli
     db.pragma(`cache_size = -${cacheKiB}`);
     // As the search file: what does not fit in the page cache spills to a temporary file.
     db.pragma('temp_store = FILE');
+    return new SqliteAuditIndex(db, { ...options, closesDatabase: true });
   } catch (error) {
     db.close();
     throw error;
   }
-  return new SqliteAuditIndex(db, { ...options, closesDatabase: true });
 }
 
 function tableOf(day: string): string {
-  return `${TABLE_PREFIX}${day.replaceAll('.', '_')}`;
-}
-
-function createPartition(db: Database.Database, table: string): void {
-  db.exec(
-    `CREATE TABLE IF NOT EXISTS "${table}" (
-       id TEXT PRIMARY KEY NOT NULL,
-       ts INTEGER NOT NULL,
-       event_type TEXT NOT NULL,
-       actor_urn TEXT NOT NULL,
-       entity_type TEXT,
-       aspect_name TEXT,
-       doc TEXT NOT NULL
-     );
-     CREATE INDEX IF NOT EXISTS "${table}_ts" ON "${table}" (ts, id);
-     CREATE INDEX IF NOT EXISTS "${table}_type" ON "${table}" (event_type, ts, id);
-     CREATE INDEX IF NOT EXISTS "${table}_actor" ON "${table}" (actor_urn, ts, id);
-     CREATE INDEX IF NOT EXISTS "${table}_entity" ON "${table}" (entity_type, ts, id);
-     CREATE INDEX IF NOT EXISTS "${table}_aspect" ON "${table}" (aspect_name, ts, id);`,
-  );
-}
-
-/** The window and filters as SQL (the same text for the same shape, so statements are reused). */
-function conditions(q: NormalizedAuditQuery): { where: string; parameters: unknown[] } {
-  const clauses = ['ts >= ?', 'ts < ?'];
-  const parameters: unknown[] = [q.startTime, q.endTime];
-  const add = (column: string, values: readonly string[]) => {
-    if (values.length === 0) return;
-    clauses.push(`${column} IN (${values.map(() => '?').join(', ')})`);
-    parameters.push(...values);
-  };
-  add('event_type', q.eventTypes);
-  add('entity_type', q.entityTypes);
-  add('aspect_name', q.aspectTypes);
-  add('actor_urn', q.actorUrns);
-  return { where: clauses.join(' AND '), parameters };
+  return `${AUDIT_TABLE_PREFIX}${day.replaceAll('.', '_')}`;
 }
