@@ -23,13 +23,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  openOpenSearchAuditIndex,
   openSqliteAuditIndex,
   type AuditEvent,
   type AuditIndex,
   type AuditPage,
   type AuditQuery,
 } from '@catalog/search';
+import { openOpenSearchAuditIndex } from '@catalog/search/opensearch';
 import { intArg, readArgs } from './lib/args.js';
 import { benchAuthEnv, benchAuthOf, benchAuthorization } from './lib/auth.js';
 import { startCatalogProcess } from './lib/catalog-process.js';

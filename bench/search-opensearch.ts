@@ -1,6 +1,7 @@
 import { entityRegistry } from '@catalog/model';
 import { randomBytes } from 'node:crypto';
-import { indexSpecFor, openOpenSearch, type EntityDocument } from '@catalog/search';
+import { indexSpecFor, type EntityDocument } from '@catalog/search';
+import { openOpenSearch } from '@catalog/search/opensearch';
 import {
   datasetDocument as documentOf,
   domainWord,

@@ -115,7 +115,7 @@ export interface SearchAdapters {
 /** Opens the search, graph and time-series indices: OpenSearch when OPENSEARCH_URL is set, else embedded. */
 export async function openSearchAdapters(settings: AdapterSettings, logger: Logger): Promise<SearchAdapters> {
   if (settings.opensearch) {
-    const { openOpenSearch } = await import('@catalog/search');
+    const { openOpenSearch } = await import('@catalog/search/opensearch');
     return openOpenSearch({
       node: settings.opensearch.url,
       ...(settings.opensearch.username ? { username: settings.opensearch.username } : {}),
@@ -154,7 +154,7 @@ export async function openAuditIndex(
 ): Promise<AuditIndex> {
   const retention = options.retentionDays === undefined ? {} : { retentionDays: options.retentionDays };
   if (settings.opensearch) {
-    const { openOpenSearchAuditIndex } = await import('@catalog/search');
+    const { openOpenSearchAuditIndex } = await import('@catalog/search/opensearch');
     return openOpenSearchAuditIndex({
       node: settings.opensearch.url,
       ...(settings.opensearch.username ? { username: settings.opensearch.username } : {}),

@@ -115,17 +115,6 @@ export { SqliteSearchIndex } from './embedded/sqlite-search-index.js';
 export { SqliteGraphIndex } from './embedded/sqlite-graph-index.js';
 export { SqliteTimeseriesIndex } from './embedded/sqlite-timeseries-index.js';
 export {
-  BulkWriteError,
-  openOpenSearch,
-  openOpenSearchAuditIndex,
-  type BulkItemFailure,
-  type OpenSearchAdapters,
-  type OpenSearchAuditOptions,
-  type OpenSearchLogger,
-  type OpenSearchOptions,
-  type RefreshPolicy,
-} from './opensearch/index.js';
-export {
   AUDIT_EVENT_TYPES,
   isAuditEventType,
   isLoginEventType,
@@ -163,10 +152,5 @@ export {
   type OpenSqliteAuditIndexOptions,
   type SqliteAuditIndexOptions,
 } from './embedded/sqlite-audit-index.js';
-export {
-  auditIndexName,
-  auditIndexPattern,
-  auditTemplateName,
-  OpenSearchAuditIndex,
-  type AuditIndexParts,
-} from './opensearch/index.js';
+// The OpenSearch adapters are imported from '@catalog/search/opensearch', so that a process using the
+// embedded indices never loads the OpenSearch client.

@@ -14,7 +14,6 @@ import { EntityProjector } from '@catalog/projection';
 import { changeLogForStored } from '@catalog/runtime';
 import {
   openEmbeddedSearch,
-  openOpenSearch,
   type Filter,
   type GraphIndex,
   type SearchIndex,
@@ -22,6 +21,7 @@ import {
   type SearchResponse,
   type TimeseriesIndex,
 } from '@catalog/search';
+import { openOpenSearch } from '@catalog/search/opensearch';
 import { openSqliteAspectStore, type AspectStore, type AspectWriteMode } from '@catalog/store';
 import { isSkipped, opensearchForTests, waitFor } from '@catalog/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
