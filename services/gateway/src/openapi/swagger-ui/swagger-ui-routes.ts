@@ -1,5 +1,13 @@
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import express, { type Express } from 'express';
-import { getAbsoluteFSPath } from 'swagger-ui-dist';
+
+/**
+ * The directory of swagger-ui-dist's assets, found without loading the package: its entry module
+ * evaluates the whole Swagger UI bundle (megabytes kept on the heap of a server that only serves it).
+ */
+const assetsDir = (): string =>
+  dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
 export const SWAGGER_UI_PATH = '/openapi/swagger-ui';
 
@@ -35,5 +43,5 @@ export function mountSwaggerUi(app: Express, documentUrl: string, groups: readon
     res.type('application/javascript').send(initializer);
   });
   app.get(SWAGGER_UI_PATH, (_req, res) => res.redirect(`${SWAGGER_UI_PATH}/index.html`));
-  app.use(SWAGGER_UI_PATH, express.static(getAbsoluteFSPath(), { index: 'index.html' }));
+  app.use(SWAGGER_UI_PATH, express.static(assetsDir(), { index: 'index.html' }));
 }
