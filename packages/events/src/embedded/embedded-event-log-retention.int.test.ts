@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,10 +13,12 @@ import {
   type EmbeddedEventLog,
   type EmbeddedEventLogOptions,
 } from './embedded-event-log.js';
-import { RECORD_OVERHEAD_BYTES } from './log-database.js';
+import { BATCH_OVERHEAD_BYTES, RECORD_OVERHEAD_BYTES } from './log-database.js';
+import { RECORD_FRAMING_BYTES } from './record-batch.js';
 
 // Retention of the embedded log: time and size bounds, in small steps, Kafka's semantics for groups that
-// fell behind, and the file giving its space back.
+// fell behind, and the file giving its space back. Each produce call awaited alone is one append, so one
+// batch per partition: retention deletes whole batches (see embedded-event-log-batches.int.test.ts).
 
 let directory: string;
 const opened: EmbeddedEventLog[] = [];
@@ -51,13 +54,15 @@ function recordingLogger(): { logger: EventLogLogger; warnings: Record<string, u
 function storedOffsets(file: string, topic: string): number[] {
   const db = new Database(file, { readonly: true });
   try {
-    return (
-      db
-        .prepare(
-          'SELECT r.offset FROM records r JOIN topics t ON t.id = r.topic_id WHERE t.name = ? ORDER BY r.offset',
-        )
-        .all(topic) as { offset: number }[]
-    ).map((r) => r.offset);
+    const batches = db
+      .prepare(
+        `SELECT b.base_offset, b.last_offset FROM record_batches b JOIN topics t ON t.id = b.topic_id
+         WHERE t.name = ? ORDER BY b.last_offset`,
+      )
+      .all(topic) as { base_offset: number; last_offset: number }[];
+    return batches.flatMap((b) =>
+      Array.from({ length: b.last_offset - b.base_offset + 1 }, (_, i) => b.base_offset + i),
+    );
   } finally {
     db.close();
   }
@@ -76,9 +81,10 @@ describe('embedded event log retention', () => {
     const log = await open({ retentionChunkRows: 7 });
     await log.ensureTopics([{ name: 'timed', retentionMs: HOUR }]);
     const now = Date.now();
-    const old = Array.from({ length: 40 }, (_, i) => rec('k', `old${i}`, now - 2 * HOUR));
+    for (let i = 0; i < 40; i++) await log.produce('timed', [rec('k', `old${i}`, now - 2 * HOUR)]);
     // A fresh record, then an old one behind it: the old one stays until the fresh one expires (prefix).
-    await log.produce('timed', [...old, rec('k', 'fresh', now), rec('k', 'late-old', now - 2 * HOUR)]);
+    await log.produce('timed', [rec('k', 'fresh', now)]);
+    await log.produce('timed', [rec('k', 'late-old', now - 2 * HOUR)]);
     expect(await log.runRetention(now)).toBe(40);
     await closeAll();
     expect(storedOffsets(join(directory, 'eventlog.sqlite'), 'timed')).toEqual([40, 41]);
@@ -90,18 +96,17 @@ describe('embedded event log retention', () => {
   });
 
   it('keeps each partition under its retentionBytes, dropping the oldest records first', async () => {
-    const value = Buffer.alloc(1000, 1);
-    const perRecord = 1 + value.length + RECORD_OVERHEAD_BYTES;
+    // Random bytes do not compress, so each one-record batch is stored plain, at a known size.
+    const value = randomBytes(1000);
+    const perRecord = RECORD_FRAMING_BYTES + 1 + value.length + BATCH_OVERHEAD_BYTES;
     const log = await open();
     await log.ensureTopics([
       { name: 'sized', partitions: 2, retentionMs: -1, retentionBytes: 10 * perRecord },
     ]);
     const big = 'a';
     const small = ['b', 'c', 'd', 'e'].find((key) => partitionForKey(key, 2) !== partitionForKey(big, 2))!;
-    await log.produce('sized', [
-      ...Array.from({ length: 25 }, () => rec(big, value)),
-      ...Array.from({ length: 4 }, () => rec(small, value)),
-    ]);
+    for (let i = 0; i < 25; i++) await log.produce('sized', [rec(big, value)]);
+    for (let i = 0; i < 4; i++) await log.produce('sized', [rec(small, value)]);
     expect(await log.runRetention()).toBe(15);
     const seen: LogRecord[] = [];
     await log.consume({
@@ -129,11 +134,11 @@ describe('embedded event log retention', () => {
     await first.stop();
 
     // While the group is away: five records it never reads expire, two stay.
-    await log.produce('behind', [
-      ...Array.from({ length: 5 }, (_, i) => rec('k', `missed${i}`, now - 2 * HOUR)),
-      rec('k', 'kept1', now),
-      rec('k', 'kept2', now),
-    ]);
+    await log.produce(
+      'behind',
+      Array.from({ length: 5 }, (_, i) => rec('k', `missed${i}`, now - 2 * HOUR)),
+    );
+    await log.produce('behind', [rec('k', 'kept1', now), rec('k', 'kept2', now)]);
     expect(await log.runRetention(now)).toBe(6);
     expect(await log.lag('slow', 'behind')).toEqual([{ partition: 0, offset: '1', endOffset: '8', lag: 2 }]);
 
@@ -189,7 +194,8 @@ describe('embedded event log retention', () => {
   it('runs retention in the background every retentionCheckIntervalMs', async () => {
     const log = await open({ retentionCheckIntervalMs: 20 });
     await log.ensureTopics([{ name: 'background', retentionMs: HOUR }]);
-    await log.produce('background', [rec('k', 'old', Date.now() - 2 * HOUR), rec('k', 'fresh')]);
+    await log.produce('background', [rec('k', 'old', Date.now() - 2 * HOUR)]);
+    await log.produce('background', [rec('k', 'fresh')]);
     await waitFor(
       async () => (await log.lag('g', 'background'))[0]?.lag === 1,
       10_000,
@@ -201,12 +207,12 @@ describe('embedded event log retention', () => {
     const file = join(directory, 'eventlog.sqlite');
     const log = await open();
     await log.ensureTopics([{ name: 'bulk', retentionMs: HOUR }]);
-    const value = Buffer.alloc(4000, 7);
     const old = Date.now() - 2 * HOUR;
     for (let i = 0; i < 20; i++) {
+      // Random bytes, which do not compress: the file must reach its size.
       await log.produce(
         'bulk',
-        Array.from({ length: 250 }, () => rec('k', value, old)),
+        Array.from({ length: 250 }, () => rec('k', randomBytes(4000), old)),
       );
     }
     await log.produce('bulk', [rec('k', 'fresh')]);

@@ -14,7 +14,13 @@ import type {
 } from '../port.js';
 import { EmbeddedConsumer, type EmbeddedConsumerContext } from './embedded-consumer.js';
 import { GroupCoordinator } from './group-coordinator.js';
-import { LogDatabase, type Durability, type PlacedRecord, type TopicRow } from './log-database.js';
+import {
+  LogDatabase,
+  type Compression,
+  type Durability,
+  type PlacedRecord,
+  type TopicRow,
+} from './log-database.js';
 import { formatOffset } from './offsets.js';
 import { ProduceQueue } from './produce-queue.js';
 import { RetentionEnforcer } from './retention-enforcer.js';
@@ -49,7 +55,10 @@ export interface EmbeddedEventLogOptions {
    * without a retention, gets one).
    */
   readonly topicRetention?: Readonly<Record<string, TopicRetention>>;
-  /** Records deleted per retention step (one short write transaction). Default 5000. */
+  /**
+   * Records deleted per retention step (one short write transaction), in whole batches: a batch that
+   * holds more goes alone in its step. Default 5000.
+   */
   readonly retentionChunkRows?: number;
   /** How long a write waits for another process holding the file's write lock. Default 5 s. */
   readonly busyTimeoutMs?: number;
@@ -75,6 +84,12 @@ export interface EmbeddedEventLogOptions {
    * each connection its share of CATALOG_SQLITE_CACHE_BYTES.
    */
   readonly cacheKiB?: number;
+  /**
+   * How the records one append puts on a partition are stored, as one batch: 'deflate' (default)
+   * compresses the batch, as Kafka's producers compress theirs (compression.type); 'none' stores it
+   * plain. Either reads a file written with the other.
+   */
+  readonly compression?: Compression;
 }
 
 /** A topic's bounds; an absent field falls back to the TopicSpec's, then to the log's default. */
@@ -130,6 +145,7 @@ export class EmbeddedEventLog implements EventLog {
       options.busyTimeoutMs ?? 5000,
       options.autoCheckpointPages ?? 4000,
       options.cacheKiB ?? 16000,
+      options.compression ?? 'deflate',
     );
     this.coordinator = new GroupCoordinator((topic) => this.topic(topic).partitions);
     this.queue = new ProduceQueue(this.db, (placed) => this.notifyProduced(placed));

@@ -1,7 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { ProduceRecord, RecordHeaders } from '../port.js';
+import type { ProduceRecord } from '../port.js';
+import {
+  batchByPartition,
+  Codec,
+  decodeBatch,
+  type DecodedRecord,
+  type PartitionBatch,
+} from './record-batch.js';
 
 /**
  * The embedded log's storage: one SQLite file in WAL mode. Every write is a short transaction, so several
@@ -20,7 +27,7 @@ export interface TopicRow {
   readonly name: string;
   readonly partitions: number;
   readonly retentionMs: number;
-  /** Size bound per partition (see recordBytesSql); -1 unbounded. */
+  /** Size bound per partition (see BATCH_OVERHEAD_BYTES); -1 unbounded. */
   readonly retentionBytes: number;
 }
 
@@ -39,29 +46,21 @@ export interface VacuumConversion {
 }
 
 /**
- * The bytes a record counts for against its topic's `retentionBytes`: key, value and headers, plus a
- * fixed share for its offset, timestamp and row overhead. The same sum in SQL and in JS, so the running
- * total kept per partition matches what a recount finds.
+ * The bytes a batch counts for against its topic's `retentionBytes`, as Kafka counts a segment's: what
+ * it stores, its payload compressed, plus a fixed share for its row. The same sum in SQL and in JS, so
+ * the running total kept per partition matches what a recount finds.
  */
+export const BATCH_OVERHEAD_BYTES = 32;
+const BATCH_BYTES_SQL = `(length(payload) + ${BATCH_OVERHEAD_BYTES})`;
+
+/** The same for a record of the layout before batches (see the records table): key, value and headers. */
 export const RECORD_OVERHEAD_BYTES = 32;
 const RECORD_BYTES_SQL = `(length(CAST(key AS BLOB)) + length(value) + coalesce(length(CAST(headers AS BLOB)), 0) + ${RECORD_OVERHEAD_BYTES})`;
 
-function storedRecordBytes(key: string, value: Buffer, headers: string | null): number {
-  return (
-    Buffer.byteLength(key) +
-    value.length +
-    (headers === null ? 0 : Buffer.byteLength(headers)) +
-    RECORD_OVERHEAD_BYTES
-  );
-}
+export type StoredRecord = DecodedRecord;
 
-export interface StoredRecord {
-  readonly offset: number;
-  readonly key: string;
-  readonly value: Buffer;
-  readonly headers: RecordHeaders;
-  readonly timestamp: number;
-}
+/** How appended batches are stored: compressed with deflate (the default), or plain. */
+export type Compression = 'deflate' | 'none';
 
 /** A record placed on its partition, ready to append. */
 export interface PlacedRecord {
@@ -89,6 +88,26 @@ CREATE TABLE IF NOT EXISTS partition_ends (
   bytes INTEGER,
   PRIMARY KEY (topic_id, partition)
 ) WITHOUT ROWID;
+-- The records, a batch per row (see record-batch.ts): the records one append put on a partition, from
+-- base_offset to last_offset, their keys, values, headers and timestamps in one payload, compressed
+-- with codec. Keyed by last_offset, so a fetch from inside a batch finds it with one seek.
+CREATE TABLE IF NOT EXISTS record_batches (
+  topic_id INTEGER NOT NULL,
+  partition INTEGER NOT NULL,
+  last_offset INTEGER NOT NULL,
+  base_offset INTEGER NOT NULL,
+  count INTEGER NOT NULL,
+  max_timestamp INTEGER NOT NULL,
+  codec INTEGER NOT NULL,
+  payload BLOB NOT NULL,
+  PRIMARY KEY (topic_id, partition, last_offset)
+);
+-- The layout before batches, a record per row, uncompressed. Nothing is appended to it any more; a
+-- file written before batches keeps its rows here, read before the partition's batches (their offsets
+-- all precede them) and deleted by retention as they always were. They are not moved into batches
+-- when the file opens: that would rewrite the whole log in one write transaction while the catalog's
+-- other threads open the same file (they give up after busy_timeout, 5 s), and what is rewritten is
+-- what retention deletes within its period anyway.
 CREATE TABLE IF NOT EXISTS records (
   topic_id INTEGER NOT NULL,
   partition INTEGER NOT NULL,
@@ -138,12 +157,26 @@ function addMissingColumns(db: Database.Database): void {
   }).immediate();
 }
 
-interface RecordRow {
+interface LegacyRecordRow {
   offset: number;
   key: string;
   value: Buffer;
   headers: string | null;
   timestamp: number;
+}
+
+interface BatchRow {
+  base_offset: number;
+  count: number;
+  codec: number;
+  payload: Buffer;
+}
+
+interface BatchHeadRow {
+  last_offset: number;
+  count: number;
+  max_timestamp: number;
+  bytes: number;
 }
 
 function prepareStatements(db: Database.Database) {
@@ -162,15 +195,21 @@ function prepareStatements(db: Database.Database) {
       `SELECT id, name, partitions, retention_ms, retention_bytes FROM topics
        WHERE retention_ms >= 0 OR retention_bytes >= 0 ORDER BY id`,
     ),
-    head: db.prepare<[number, number, number], { offset: number; timestamp: number; bytes: number }>(
+    legacyHead: db.prepare<[number, number, number], { offset: number; timestamp: number; bytes: number }>(
       `SELECT offset, timestamp, ${RECORD_BYTES_SQL} AS bytes FROM records
        WHERE topic_id = ? AND partition = ? ORDER BY offset LIMIT ?`,
+    ),
+    batchHead: db.prepare<[number, number, number], BatchHeadRow>(
+      `SELECT last_offset, count, max_timestamp, ${BATCH_BYTES_SQL} AS bytes FROM record_batches
+       WHERE topic_id = ? AND partition = ? ORDER BY last_offset LIMIT ?`,
     ),
     partitionBytes: db.prepare<[number, number], { bytes: number | null }>(
       'SELECT bytes FROM partition_ends WHERE topic_id = ? AND partition = ?',
     ),
-    countBytes: db.prepare<[number, number], { bytes: number }>(
-      `SELECT coalesce(sum(${RECORD_BYTES_SQL}), 0) AS bytes FROM records WHERE topic_id = ? AND partition = ?`,
+    countBytes: db.prepare<[number, number, number, number], { bytes: number }>(
+      `SELECT (SELECT coalesce(sum(${RECORD_BYTES_SQL}), 0) FROM records WHERE topic_id = ? AND partition = ?)
+         + (SELECT coalesce(sum(${BATCH_BYTES_SQL}), 0) FROM record_batches WHERE topic_id = ? AND partition = ?)
+         AS bytes`,
     ),
     setPartitionBytes: db.prepare<[number, number, number]>(
       'UPDATE partition_ends SET bytes = ? WHERE topic_id = ? AND partition = ?',
@@ -178,8 +217,11 @@ function prepareStatements(db: Database.Database) {
     decrementPartitionBytes: db.prepare<[number, number, number]>(
       'UPDATE partition_ends SET bytes = bytes - ? WHERE topic_id = ? AND partition = ?',
     ),
-    deleteHead: db.prepare<[number, number, number]>(
+    legacyDeleteHead: db.prepare<[number, number, number]>(
       'DELETE FROM records WHERE topic_id = ? AND partition = ? AND offset < ?',
+    ),
+    batchDeleteHead: db.prepare<[number, number, number]>(
+      'DELETE FROM record_batches WHERE topic_id = ? AND partition = ? AND last_offset < ?',
     ),
     partitionEnd: db.prepare<[number, number], { next_offset: number }>(
       'SELECT next_offset FROM partition_ends WHERE topic_id = ? AND partition = ?',
@@ -190,15 +232,24 @@ function prepareStatements(db: Database.Database) {
        ON CONFLICT (topic_id, partition) DO UPDATE SET next_offset = excluded.next_offset,
          bytes = partition_ends.bytes + excluded.bytes`,
     ),
-    insertRecord: db.prepare<[number, number, number, string, Buffer, string | null, number]>(
-      'INSERT INTO records (topic_id, partition, offset, key, value, headers, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    insertBatch: db.prepare<[number, number, number, number, number, number, number, Buffer]>(
+      `INSERT INTO record_batches (topic_id, partition, last_offset, base_offset, count, max_timestamp, codec, payload)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    fetch: db.prepare<[number, number, number, number], RecordRow>(
+    legacyFetch: db.prepare<[number, number, number, number], LegacyRecordRow>(
       `SELECT offset, key, value, headers, timestamp FROM records
        WHERE topic_id = ? AND partition = ? AND offset >= ? ORDER BY offset LIMIT ?`,
     ),
-    earliest: db.prepare<[number, number], { offset: number }>(
+    batchFetch: db.prepare<[number, number, number, number], BatchRow>(
+      `SELECT base_offset, count, codec, payload FROM record_batches
+       WHERE topic_id = ? AND partition = ? AND last_offset >= ? ORDER BY last_offset LIMIT ?`,
+    ),
+    legacyEarliest: db.prepare<[number, number], { offset: number }>(
       'SELECT offset FROM records WHERE topic_id = ? AND partition = ? ORDER BY offset LIMIT 1',
+    ),
+    batchEarliest: db.prepare<[number, number], { offset: number }>(
+      `SELECT base_offset AS offset FROM record_batches WHERE topic_id = ? AND partition = ?
+       ORDER BY last_offset LIMIT 1`,
     ),
     committed: db.prepare<[string, number, number], { next_offset: number }>(
       'SELECT next_offset FROM group_offsets WHERE group_id = ? AND topic_id = ? AND partition = ?',
@@ -230,7 +281,8 @@ interface DeferredCommit {
 export class LogDatabase {
   private readonly db: Database.Database;
   private readonly statements: ReturnType<typeof prepareStatements>;
-  private readonly appendTransaction: (placed: readonly PlacedRecord[]) => number[];
+  private readonly codec: Codec;
+  private readonly appendTransaction: (batches: readonly PartitionBatch[], records: number) => number[];
   private readonly commitsTransaction: () => void;
   private readonly trimTransaction: Database.Transaction<
     (
@@ -250,7 +302,9 @@ export class LogDatabase {
     busyTimeoutMs: number,
     autoCheckpointPages: number,
     cacheKiB: number,
+    compression: Compression,
   ) {
+    this.codec = compression === 'none' ? Codec.none : Codec.deflate;
     mkdirSync(directory, { recursive: true });
     this.db = new Database(join(directory, 'eventlog.sqlite'), { timeout: busyTimeoutMs });
     this.db.pragma('journal_mode = WAL');
@@ -271,10 +325,10 @@ export class LogDatabase {
     this.statements = prepareStatements(this.db);
     // IMMEDIATE takes the write lock up front: a deferred transaction that reads the partition end and then
     // upgrades to write could fail with SQLITE_BUSY against another process instead of waiting.
-    const append = this.db.transaction((placed: readonly PlacedRecord[]): number[] => {
+    const append = this.db.transaction((batches: readonly PartitionBatch[], records: number): number[] => {
       const ends = new Map<string, { topicId: number; partition: number; next: number; bytes: number }>();
-      const offsets: number[] = [];
-      for (const { topicId, partition, record, timestamp } of placed) {
+      const offsets = new Array<number>(records);
+      for (const { topicId, partition, batch, indices } of batches) {
         const slot = `${topicId}:${partition}`;
         let end = ends.get(slot);
         if (!end) {
@@ -282,28 +336,28 @@ export class LogDatabase {
           end = { topicId, partition, next, bytes: 0 };
           ends.set(slot, end);
         }
-        const offset = end.next++;
-        const headers =
-          record.headers && Object.keys(record.headers).length > 0 ? JSON.stringify(record.headers) : null;
-        end.bytes += storedRecordBytes(record.key, record.value, headers);
-        this.statements.insertRecord.run(
+        const base = end.next;
+        end.next += batch.count;
+        end.bytes += batch.payload.length + BATCH_OVERHEAD_BYTES;
+        this.statements.insertBatch.run(
           topicId,
           partition,
-          offset,
-          record.key,
-          record.value,
-          headers,
-          timestamp,
+          end.next - 1,
+          base,
+          batch.count,
+          batch.maxTimestamp,
+          batch.codec,
+          batch.payload,
         );
-        offsets.push(offset);
+        indices.forEach((index, i) => (offsets[index] = base + i));
       }
       for (const end of ends.values())
         this.statements.setPartitionEnd.run(end.topicId, end.partition, end.next, end.bytes);
       this.writeDeferred();
       return offsets;
     });
-    this.appendTransaction = (placed) => {
-      const offsets = append.immediate(placed);
+    this.appendTransaction = (batches, records) => {
+      const offsets = append.immediate(batches, records);
       this.deferred.clear();
       return offsets;
     };
@@ -318,26 +372,48 @@ export class LogDatabase {
         let held: number | undefined;
         if (maxBytes !== undefined) {
           const known = this.statements.partitionBytes.get(topicId, partition)?.bytes;
-          held = known ?? this.statements.countBytes.get(topicId, partition)?.bytes ?? 0;
+          held = known ?? this.statements.countBytes.get(topicId, partition, topicId, partition)?.bytes ?? 0;
           if (known === null) this.statements.setPartitionBytes.run(held, topicId, partition);
         }
-        const head = this.statements.head.all(topicId, partition, limit);
-        let upTo: number | undefined;
         let freed = 0;
         let deleted = 0;
-        for (const row of head) {
-          const expired = cutoff !== undefined && row.timestamp < cutoff;
-          const oversize = held !== undefined && maxBytes !== undefined && held - freed > maxBytes;
-          if (!expired && !oversize) break;
+        const due = (timestamp: number): boolean =>
+          (cutoff !== undefined && timestamp < cutoff) ||
+          (held !== undefined && maxBytes !== undefined && held - freed > maxBytes);
+        const done = (more: boolean): TrimStep => {
+          if (deleted === 0) return { deleted: 0, bytes: 0, more: false };
+          if (held !== undefined) this.statements.setPartitionBytes.run(held - freed, topicId, partition);
+          else this.statements.decrementPartitionBytes.run(freed, topicId, partition);
+          return { deleted, bytes: freed, more };
+        };
+        // Records of the layout before batches come first: they precede every batch.
+        const legacy = this.statements.legacyHead.all(topicId, partition, limit);
+        let upTo: number | undefined;
+        for (const row of legacy) {
+          if (!due(row.timestamp)) break;
           upTo = row.offset + 1;
           freed += row.bytes;
           deleted++;
         }
-        if (upTo === undefined) return { deleted: 0, bytes: 0, more: false };
-        this.statements.deleteHead.run(topicId, partition, upTo);
-        if (held !== undefined) this.statements.setPartitionBytes.run(held - freed, topicId, partition);
-        else this.statements.decrementPartitionBytes.run(freed, topicId, partition);
-        return { deleted, bytes: freed, more: deleted === head.length && head.length === limit };
+        if (upTo !== undefined) this.statements.legacyDeleteHead.run(topicId, partition, upTo);
+        if (deleted < legacy.length) return done(false);
+        if (deleted === limit) return done(true);
+        // A batch goes whole, once its newest record is past the time bound (as Kafka's segment goes
+        // once its largest timestamp is), or while the partition holds more than the size bound.
+        const room = limit - deleted;
+        const head = this.statements.batchHead.all(topicId, partition, room);
+        let taken = 0;
+        upTo = undefined;
+        for (const row of head) {
+          if (deleted >= limit || !due(row.max_timestamp)) break;
+          upTo = row.last_offset + 1;
+          freed += row.bytes;
+          deleted += row.count;
+          taken++;
+        }
+        if (upTo !== undefined) this.statements.batchDeleteHead.run(topicId, partition, upTo);
+        const stoppedAtLimit = taken < head.length && deleted >= limit;
+        return done(stoppedAtLimit || (taken === head.length && head.length === room));
       },
     );
     const commits = this.db.transaction(() => this.writeDeferred());
@@ -379,11 +455,13 @@ export class LogDatabase {
   }
 
   /**
-   * Deletes records from the head of a partition, oldest first, while they are older than `cutoff`
-   * (a timestamp; undefined: no time bound) or the partition holds more than `maxBytes` (undefined: no
-   * size bound); at most `limit` rows, in one short transaction. Only a prefix goes, never a record
-   * behind a younger one (Kafka's time retention likewise stops at the first segment that is not due),
-   * so the log start only moves forward and offsets stay contiguous from it.
+   * Deletes batches from the head of a partition, oldest first and whole, while their newest record is
+   * older than `cutoff` (a timestamp; undefined: no time bound) or the partition holds more than
+   * `maxBytes` (undefined: no size bound); about `limit` records (a batch is not split: one larger than
+   * that goes alone), in one short transaction. Only a prefix goes, never a batch behind a younger one
+   * (Kafka's time retention likewise stops at the first segment that is not due), so the log start only
+   * moves forward and offsets stay contiguous from it. The rows of a file from before batches go first,
+   * a record at a time, as they did.
    */
   trimHead(
     topicId: number,
@@ -431,9 +509,13 @@ export class LogDatabase {
     return pages * size;
   }
 
-  /** Appends records, and writes the deferred commits, in one transaction; returns the records' offsets in input order. */
+  /**
+   * Appends records, and writes the deferred commits, in one transaction; returns the records' offsets
+   * in input order. Each partition's records become one batch (more when they are large), compressed
+   * before the write lock is taken.
+   */
   append(placed: readonly PlacedRecord[]): number[] {
-    return this.appendTransaction(placed);
+    return this.appendTransaction(batchByPartition(placed, this.codec), placed.length);
   }
 
   get hasDeferredCommits(): boolean {
@@ -445,14 +527,31 @@ export class LogDatabase {
     if (this.deferred.size > 0) this.commitsTransaction();
   }
 
+  /**
+   * Up to `limit` records from `fromOffset` on (or from the log start, when retention deleted that
+   * offset): the uncompressed rows of an older file first, then the batches, the first one read from
+   * inside when `fromOffset` falls in it.
+   */
   fetch(topicId: number, partition: number, fromOffset: number, limit: number): StoredRecord[] {
-    return this.statements.fetch.all(topicId, partition, fromOffset, limit).map((row) => ({
-      offset: row.offset,
-      key: row.key,
-      value: row.value,
-      headers: row.headers === null ? {} : (JSON.parse(row.headers) as RecordHeaders),
-      timestamp: row.timestamp,
-    }));
+    const records: StoredRecord[] = this.statements.legacyFetch
+      .all(topicId, partition, fromOffset, limit)
+      .map((row) => ({
+        offset: row.offset,
+        key: row.key,
+        value: row.value,
+        headers: row.headers === null ? {} : (JSON.parse(row.headers) as StoredRecord['headers']),
+        timestamp: row.timestamp,
+      }));
+    if (records.length >= limit) return records;
+    const from = records.length === 0 ? fromOffset : (records[records.length - 1]?.offset ?? fromOffset) + 1;
+    // Iterated, not read whole: a batch's payload is read only when its records are wanted.
+    for (const row of this.statements.batchFetch.iterate(topicId, partition, from, limit - records.length)) {
+      records.push(
+        ...decodeBatch(row.base_offset, row.count, row.codec, row.payload, from, limit - records.length),
+      );
+      if (records.length >= limit) break;
+    }
+    return records;
   }
 
   /** The offset the next record of the partition will get. */
@@ -462,7 +561,11 @@ export class LogDatabase {
 
   /** The first offset still stored (the end when the partition is empty or fully expired). */
   earliestOffset(topicId: number, partition: number): number {
-    return this.statements.earliest.get(topicId, partition)?.offset ?? this.endOffset(topicId, partition);
+    return (
+      this.statements.legacyEarliest.get(topicId, partition)?.offset ??
+      this.statements.batchEarliest.get(topicId, partition)?.offset ??
+      this.endOffset(topicId, partition)
+    );
   }
 
   committed(groupId: string, topicId: number, partition: number): number | undefined {

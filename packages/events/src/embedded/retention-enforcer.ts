@@ -5,7 +5,7 @@ import type { LogDatabase } from './log-database.js';
 export interface RetentionEnforcerOptions {
   /** Pause between two passes. */
   readonly intervalMs: number;
-  /** Rows deleted per transaction: each step holds the write lock only that long. */
+  /** Records deleted per transaction, in whole batches: each step holds the write lock only that long. */
   readonly chunkRows: number;
   /** Pages returned to the file system per incremental-vacuum step. */
   readonly vacuumChunkPages: number;
