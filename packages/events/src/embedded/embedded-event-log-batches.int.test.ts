@@ -13,7 +13,7 @@ import {
   type EmbeddedEventLog,
   type EmbeddedEventLogOptions,
 } from './embedded-event-log.js';
-import { BATCH_OVERHEAD_BYTES } from './log-database.js';
+import { BATCH_OVERHEAD_BYTES } from './log-schema.js';
 import { Codec } from './record-batch.js';
 
 // The embedded log stores the records one append puts on a partition as one batch, compressed, as

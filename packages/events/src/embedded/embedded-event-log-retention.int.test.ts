@@ -13,7 +13,7 @@ import {
   type EmbeddedEventLog,
   type EmbeddedEventLogOptions,
 } from './embedded-event-log.js';
-import { BATCH_OVERHEAD_BYTES, RECORD_OVERHEAD_BYTES } from './log-database.js';
+import { BATCH_OVERHEAD_BYTES, RECORD_OVERHEAD_BYTES } from './log-schema.js';
 import { RECORD_FRAMING_BYTES } from './record-batch.js';
 
 // Retention of the embedded log: time and size bounds, in small steps, Kafka's semantics for groups that
