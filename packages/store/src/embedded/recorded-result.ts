@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import type { ApplyResult, StoredAspect } from '../port.js';
 import type { AspectRow } from './aspect-row.js';
+import { keptSystemMetadata } from './kept-system-metadata.js';
 
 /** applied_requests.format of a record holding the whole ApplyResult as JSON (all before schema 3). */
 export const WHOLE_RESULT = 1;
@@ -55,8 +56,8 @@ export type RowReference = readonly [aspect: string, row: number, hash: string, 
 
 /**
  * A record of format ROW_REFERENCES. Every aspect of a result belongs to the write's URN and is
- * version 0, so neither is repeated per aspect; the system metadata texts are kept once each (a new
- * entity's key aspect, defaults and first aspect share one).
+ * version 0, so neither is repeated per aspect; the system metadata kept (see keptSystemMetadata) is
+ * kept once per distinct text (a new entity's key aspect, defaults and first aspect share one).
  */
 export interface RowReferenceRecord {
   readonly status: ApplyResult['status'];
@@ -113,7 +114,7 @@ export class RecordedResultWriter {
       const { row, content, systemMetadataMayChange } = identity;
       const digest = rowHash(content, !systemMetadataMayChange);
       if (!systemMetadataMayChange) return JSON.stringify([stored.aspect, row, digest]);
-      const systemText = content.system_metadata ?? 'null';
+      const systemText = keptSystemMetadata(stored.systemMetadata, content);
       let index = systemTexts.indexOf(systemText);
       if (index < 0) index = systemTexts.push(systemText) - 1;
       return JSON.stringify([stored.aspect, row, digest, index]);
@@ -135,7 +136,6 @@ export class RecordedResultWriter {
     if (removed !== undefined) fields.push(['removed', references(removed)]);
     let text = `{"status":${JSON.stringify(status)},"urn":${JSON.stringify(urn)}`;
     if (rejection !== undefined) text += `,"rejection":${JSON.stringify(rejection)}`;
-    // The texts are JSON already (the stored or just-written system metadata): spliced, not re-encoded.
     if (systemTexts.length > 0) text += `,"systemMetadata":[${systemTexts.join(',')}]`;
     for (const [name, value] of fields) {
       if (value === undefined) return undefined;

@@ -54,7 +54,8 @@ describe('RecordedResultWriter', () => {
     expect(JSON.parse(text)).toEqual({
       status: 'CREATED',
       urn: URN,
-      systemMetadata: [SYSTEM],
+      // Its lastObserved is the rows' audit stamp time: named, not repeated (see keptSystemMetadata).
+      systemMetadata: [[{ runId: 'run-1', version: '1' }, 'lastObserved']],
       current: ['corpUserInfo', 1, rowHash(contentOf(current), false), 0],
       keyCreated: ['corpUserKey', 1, rowHash(contentOf(key), false), 0],
     } satisfies RowReferenceRecord);

@@ -1,5 +1,6 @@
-import type { ApplyResult, StoredAspect, SystemMetadata } from '../port.js';
+import type { ApplyResult, StoredAspect } from '../port.js';
 import { toStoredAspect, type AspectRow } from './aspect-row.js';
+import { restoredSystemMetadata } from './kept-system-metadata.js';
 import {
   REMOVED,
   ROW_REFERENCES,
@@ -38,11 +39,11 @@ export function replayRecorded(
     if (found === undefined) return undefined;
     const stored = { ...toStoredAspect(found), version: 0 };
     if (index === undefined) return stored;
-    // Aspects sharing one text get copies, so no two StoredAspects of a result share an object.
-    const kept = systemMetadata[index] as SystemMetadata | null;
-    const copy = used.has(index) ? structuredClone(kept) : kept;
+    // Aspects sharing one kept text get copies, so no two StoredAspects of a result share an object.
+    const kept = used.has(index) ? structuredClone(systemMetadata[index]) : systemMetadata[index];
     used.add(index);
-    return { ...stored, systemMetadata: copy };
+    const restored = restoredSystemMetadata(kept, found);
+    return restored === undefined ? undefined : { ...stored, systemMetadata: restored };
   };
   const rebuildAll = (references: readonly RowReference[]): StoredAspect[] | undefined => {
     const out: StoredAspect[] = [];
