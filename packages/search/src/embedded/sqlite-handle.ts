@@ -23,6 +23,12 @@ export interface EmbeddedSearchOptions {
    * connection its share of CATALOG_SQLITE_CACHE_BYTES.
    */
   readonly cacheKiB?: number;
+  /**
+   * The size the WAL file is cut back to when a checkpoint lets it start over (SQLite's
+   * journal_size_limit). Default 64 MiB: without it the file keeps the largest size it ever reached
+   * (400 MiB and more after a bulk load), as the aspect store's and the event log's files do not.
+   */
+  readonly walLimitBytes?: number;
 }
 
 /** One SQLite connection shared by the three embedded indices; closed when the last user lets go. */
@@ -57,6 +63,10 @@ export class SqliteHandle {
       if (!Number.isInteger(pages) || pages < 0)
         throw new RangeError(`autoCheckpointPages must be a non-negative integer, got ${pages}`);
       this.db.pragma(`wal_autocheckpoint = ${pages}`);
+      const walLimit = options.walLimitBytes ?? 64 * 1024 * 1024;
+      if (!Number.isInteger(walLimit) || walLimit < 0)
+        throw new RangeError(`walLimitBytes must be a non-negative integer, got ${walLimit}`);
+      this.db.pragma(`journal_size_limit = ${walLimit}`);
       migrateSearchSchema(this.db);
     } catch (error) {
       this.db.close();
