@@ -32,6 +32,8 @@ import {
   auditRowSelection,
   decodeAuditRow,
   encodeAuditRow,
+  parseOrigin,
+  type AuditOrigin,
   type AuditTermColumn,
   type StoredAuditRow,
   unpackedHexSql,
@@ -150,6 +152,13 @@ export class SqliteAuditIndex implements AuditIndex {
     }
     partitions.sort((a, b) => b.dayStart - a.dayStart);
     const events: AuditEvent[] = [];
+    // A page's events mostly share a few origins: each is parsed once.
+    const origins = new Map<string, AuditOrigin>();
+    const origin = (term: string) => {
+      let parsed = origins.get(term);
+      if (parsed === undefined) origins.set(term, (parsed = parseOrigin(term)));
+      return parsed;
+    };
     let more = false;
     for (const { table, dayStart, where, parameters } of partitions) {
       if (q.size === 0 || more) break;
@@ -171,7 +180,7 @@ export class SqliteAuditIndex implements AuditIndex {
           more = true;
           break;
         }
-        events.push(decodeAuditRow(row));
+        events.push(decodeAuditRow(row, origin));
       }
     }
     let total = 0;

@@ -31,11 +31,7 @@ export function createAuditPartition(db: Database.Database, table: string): void
        entity_type INTEGER,
        aspect INTEGER,
        entity_urn,
-       source_ip INTEGER,
-       user_agent INTEGER,
-       event_source INTEGER,
-       login_source INTEGER,
-       login_denial INTEGER,
+       origin INTEGER,
        trace_id,
        raw NOT NULL
      );

@@ -186,7 +186,9 @@ describe('SqliteAuditIndex over a file of the first layout', () => {
     const first = openSqliteAuditIndex({ file, retentionDays: 0 });
     await first.close();
     const db = new Database(file, { readonly: true });
-    cleanups.push(() => db.close());
+    cleanups.push(() => {
+      db.close();
+    });
     const tables = db
       .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
       .pluck()
@@ -212,7 +214,9 @@ describe('SqliteAuditIndex over a file of the first layout', () => {
     const file = fresh();
     writeFirstLayout(file, written);
     const db = new Database(file);
-    cleanups.push(() => db.close());
+    cleanups.push(() => {
+      db.close();
+    });
     db.prepare(`UPDATE audit_event_2026_01_15 SET doc = 'not json' WHERE id = 'AB'`).run();
     expect(() => openSqliteAuditIndex({ file, retentionDays: 0 })).toThrow(SyntaxError);
     const tables = db

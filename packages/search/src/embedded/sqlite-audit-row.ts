@@ -3,8 +3,8 @@ import type { AuditEvent } from '../audit/audit-index.js';
 /**
  * How one audit event is kept in a day table of the embedded audit index: every value once, the
  * repeated strings of a day as small integer codes of that day's term table, hex strings as bytes and
- * the raw usage event as references to the event's own fields. The column names and the bit and
- * reference numbers below are the file format: change them only with a migration.
+ * the raw usage event as references to the event's own fields. The column names, the origin's order
+ * and the bit and reference numbers below are the file format: change them only with a migration.
  */
 export interface AuditRow {
   /** Lowercase hex of even length as a BLOB of its bytes, any other id as TEXT. */
@@ -15,13 +15,13 @@ export interface AuditRow {
   readonly actor: number;
   readonly entity_type: number | null;
   readonly aspect: number | null;
-  /** TEXT: the urn; BLOB: the urn without its `urn:li:<entity_type>:` prefix (UTF-8). */
+  /**
+   * TEXT starting with `urn:`: the urn; other TEXT: the urn after its `urn:li:<entity_type>:`
+   * prefix; BLOB: a value that is no urn, as UTF-8.
+   */
   readonly entity_urn: string | Buffer | null;
-  readonly source_ip: number | null;
-  readonly user_agent: number | null;
-  readonly event_source: number | null;
-  readonly login_source: number | null;
-  readonly login_denial: number | null;
+  /** Where the request came from, as one term: see originTerm. */
+  readonly origin: number | null;
   /** As id. */
   readonly trace_id: string | Buffer | null;
   /** See encodeRaw. */
@@ -38,34 +38,49 @@ export const AUDIT_ROW_COLUMNS: readonly (keyof AuditRow)[] = [
   'entity_type',
   'aspect',
   'entity_urn',
-  'source_ip',
-  'user_agent',
-  'event_source',
-  'login_source',
-  'login_denial',
+  'origin',
   'trace_id',
   'raw',
 ];
 
-/** The columns that hold term codes, each read back through the day's term table. */
-export const AUDIT_TERM_COLUMNS = [
-  'event_type',
-  'actor',
-  'entity_type',
-  'aspect',
-  'source_ip',
-  'user_agent',
-  'event_source',
-  'login_source',
-  'login_denial',
-] as const satisfies readonly (keyof AuditRow)[];
+/** The columns that hold term codes. */
+export type AuditTermColumn = 'event_type' | 'actor' | 'entity_type' | 'aspect' | 'origin';
 
-export type AuditTermColumn = (typeof AUDIT_TERM_COLUMNS)[number];
+/** The fields an origin term holds, in their order in it. */
+const ORIGIN_FIELDS = [
+  'sourceIP',
+  'userAgent',
+  'eventSource',
+  'loginSource',
+  'loginDenialReason',
+] as const satisfies readonly (keyof AuditEvent)[];
+
+export type AuditOrigin = { readonly [K in (typeof ORIGIN_FIELDS)[number]]?: string };
+
+/**
+ * The origin fields of an event as one string (a JSON array, trailing absent fields left off), so a
+ * row holds one code for what repeats together from a client; undefined when it has none.
+ */
+export function originTerm(event: AuditEvent): string | undefined {
+  const values = ORIGIN_FIELDS.map((field) => event[field] ?? null);
+  while (values.length > 0 && values[values.length - 1] === null) values.pop();
+  return values.length === 0 ? undefined : JSON.stringify(values);
+}
+
+export function parseOrigin(term: string): AuditOrigin {
+  const values = JSON.parse(term) as (string | null)[];
+  const origin: { -readonly [K in keyof AuditOrigin]: AuditOrigin[K] } = {};
+  ORIGIN_FIELDS.forEach((field, i) => {
+    const value = values[i];
+    if (typeof value === 'string') origin[field] = value;
+  });
+  return origin;
+}
 
 /**
  * A row as read (auditRowSelection), positionally (an array per row costs less to read than an
- * object): its term codes, hex bytes and shortened entity urn turned back into the strings written by
- * SQLite, so that reading a row makes no Buffer.
+ * object): term codes as their strings, hex bytes turned back into text by SQLite (so that reading a
+ * row makes no Buffer, but for an entity urn that is no urn).
  */
 export type StoredAuditRow = readonly [
   id: string,
@@ -74,13 +89,9 @@ export type StoredAuditRow = readonly [
   actor: string,
   entityType: string | null,
   aspect: string | null,
-  entityUrn: string | null,
-  sourceIP: string | null,
-  userAgent: string | null,
-  eventSource: string | null,
+  entityUrn: string | Buffer | null,
+  origin: string | null,
   traceId: string | null,
-  loginSource: string | null,
-  loginDenial: string | null,
   raw: number | string,
 ];
 
@@ -89,9 +100,11 @@ export function unpackedHexSql(column: string): string {
   return `CASE typeof(${column}) WHEN 'blob' THEN lower(hex(${column})) ELSE ${column} END`;
 }
 
+const TERM_COLUMNS: readonly AuditTermColumn[] = ['event_type', 'actor', 'entity_type', 'aspect', 'origin'];
+
 /**
- * The select list and FROM clause that read StoredAuditRows (in their order) from a day table, as `e`,
- * and its term table.
+ * The select list and FROM clause that read StoredAuditRows (in their order) from a day table, as
+ * `e`, and its term table.
  */
 export function auditRowSelection(table: string, terms: string): string {
   const term = (column: AuditTermColumn) => `t_${column}.value`;
@@ -102,18 +115,12 @@ export function auditRowSelection(table: string, terms: string): string {
     term('actor'),
     term('entity_type'),
     term('aspect'),
-    `CASE typeof(e.entity_urn) WHEN 'blob'
-       THEN 'urn:li:' || ${term('entity_type')} || ':' || CAST(e.entity_urn AS TEXT)
-       ELSE e.entity_urn END`,
-    term('source_ip'),
-    term('user_agent'),
-    term('event_source'),
+    'e.entity_urn',
+    term('origin'),
     unpackedHexSql('e.trace_id'),
-    term('login_source'),
-    term('login_denial'),
     'e.raw',
   ];
-  const joins = AUDIT_TERM_COLUMNS.map(
+  const joins = TERM_COLUMNS.map(
     (column) => `LEFT JOIN "${terms}" AS t_${column} ON t_${column}.code = e.${column}`,
   );
   return `${columns.join(', ')} FROM "${table}" AS e ${joins.join(' ')}`;
@@ -167,53 +174,54 @@ export function auditIdHash(id: string): number {
  * AuditEvent are kept.
  */
 export function encodeAuditRow(event: AuditEvent, term: (value: string) => number): AuditRow {
-  const optionalTerm = (value: string | undefined) => (value === undefined ? null : term(value));
+  const origin = originTerm(event);
   return {
     id: packHex(event.id),
     id_hash: auditIdHash(event.id),
     ts: event.timestamp,
     event_type: term(event.eventType),
     actor: term(event.actorUrn),
-    entity_type: optionalTerm(event.entityType),
-    aspect: optionalTerm(event.aspectName),
+    entity_type: event.entityType === undefined ? null : term(event.entityType),
+    aspect: event.aspectName === undefined ? null : term(event.aspectName),
     entity_urn: encodeEntityUrn(event.entityUrn, event.entityType),
-    source_ip: optionalTerm(event.sourceIP),
-    user_agent: optionalTerm(event.userAgent),
-    event_source: optionalTerm(event.eventSource),
-    login_source: optionalTerm(event.loginSource),
-    login_denial: optionalTerm(event.loginDenialReason),
+    origin: origin === undefined ? null : term(origin),
     trace_id: event.telemetryTraceId === undefined ? null : packHex(event.telemetryTraceId),
     raw: encodeRaw(event),
   };
 }
 
-/** The event a row holds, as written (fields absent when written absent, in AuditEvent's order). */
-export function decodeAuditRow(row: StoredAuditRow): AuditEvent {
-  const [id, timestamp, eventType, actorUrn, entityType, aspectName, entityUrn, sourceIP, userAgent] = row;
-  const [, , , , , , , , , eventSource, traceId, loginSource, loginDenial, raw] = row;
-  const event: { -readonly [K in keyof AuditEvent]?: AuditEvent[K] } = {
-    id,
-    eventType,
-    timestamp,
-    actorUrn,
-  };
-  if (entityUrn !== null) event.entityUrn = entityUrn;
+/**
+ * The event a row holds, as written (fields absent when written absent); `origin` parses an origin
+ * term (a reader may keep what it parsed).
+ */
+export function decodeAuditRow(
+  row: StoredAuditRow,
+  origin: (term: string) => AuditOrigin = parseOrigin,
+): AuditEvent {
+  const [id, timestamp, eventType, actorUrn, entityType, aspect, entityUrn, originTerm, traceId, raw] = row;
+  const event: { -readonly [K in keyof AuditEvent]?: AuditEvent[K] } = { id, eventType, timestamp, actorUrn };
+  if (entityUrn !== null) event.entityUrn = decodeEntityUrn(entityUrn, entityType ?? undefined);
   if (entityType !== null) event.entityType = entityType;
-  if (aspectName !== null) event.aspectName = aspectName;
-  if (sourceIP !== null) event.sourceIP = sourceIP;
-  if (userAgent !== null) event.userAgent = userAgent;
-  if (eventSource !== null) event.eventSource = eventSource;
+  if (aspect !== null) event.aspectName = aspect;
+  if (originTerm !== null) Object.assign(event, origin(originTerm));
   if (traceId !== null) event.telemetryTraceId = traceId;
-  if (loginSource !== null) event.loginSource = loginSource;
-  if (loginDenial !== null) event.loginDenialReason = loginDenial;
   event.rawUsageEvent = decodeRaw(raw, event as Omit<AuditEvent, 'rawUsageEvent'>);
   return event as AuditEvent;
 }
 
 function encodeEntityUrn(urn: string | undefined, entityType: string | undefined): string | Buffer | null {
   if (urn === undefined) return null;
-  const prefix = entityType === undefined ? undefined : `urn:li:${entityType}:`;
-  return prefix !== undefined && urn.startsWith(prefix) ? Buffer.from(urn.slice(prefix.length), 'utf8') : urn;
+  if (entityType !== undefined) {
+    const prefix = `urn:li:${entityType}:`;
+    const rest = urn.slice(prefix.length);
+    if (urn.startsWith(prefix) && !rest.startsWith('urn:')) return rest;
+  }
+  return urn.startsWith('urn:') ? urn : Buffer.from(urn, 'utf8');
+}
+
+function decodeEntityUrn(stored: string | Buffer, entityType: string | undefined): string {
+  if (typeof stored !== 'string') return stored.toString('utf8');
+  return stored.startsWith('urn:') || entityType === undefined ? stored : `urn:li:${entityType}:${stored}`;
 }
 
 /**
@@ -258,8 +266,9 @@ export function decodeRaw(
     const [key, value] =
       typeof item === 'number' ? [RAW_REFERENCES[item]?.[0], referencedValue(event, item)] : item;
     if (key === undefined) throw new Error(`audit row: unknown raw usage event reference ${String(item)}`);
-    // An own property even for "__proto__", as JSON.parse makes it.
-    Object.defineProperty(raw, key, { value, enumerable: true, writable: true, configurable: true });
+    if (key !== '__proto__') raw[key] = value;
+    // An own property, as JSON.parse makes it, not the prototype.
+    else Object.defineProperty(raw, key, { value, enumerable: true, writable: true, configurable: true });
   }
   return raw;
 }

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../audit/audit-index.js';
-import { auditIdHash, decodeRaw, encodeAuditRow, encodeRaw, packHex } from './sqlite-audit-row.js';
+import {
+  auditIdHash,
+  decodeAuditRow,
+  decodeRaw,
+  encodeAuditRow,
+  encodeRaw,
+  packHex,
+} from './sqlite-audit-row.js';
 
 const T = Date.UTC(2026, 0, 15, 12);
 const URN = 'urn:li:dataset:(urn:li:dataPlatform:hive,sales.orders,PROD)';
@@ -103,7 +110,7 @@ describe('audit rows', () => {
     for (const text of ['0F', 'abc', 'bench-1', '', 'zz']) expect(packHex(text)).toBe(text);
   });
 
-  it('keeps each string the day repeats as a term code and the urn without its entity type prefix', () => {
+  it("keeps each string the day repeats as a term code, the request's origin as one, and the urn without its entity type prefix", () => {
     const terms: string[] = [];
     const row = encodeAuditRow(changeEvent, (value) => {
       const known = terms.indexOf(value);
@@ -114,13 +121,48 @@ describe('audit rows', () => {
       'urn:li:corpuser:datahub',
       'dataset',
       'datasetProperties',
-      '127.0.0.1',
-      'python-requests/2.31.0',
-      'RESTLI',
+      '["127.0.0.1","python-requests/2.31.0","RESTLI"]',
     ]);
-    expect(row.entity_urn).toEqual(Buffer.from('(urn:li:dataPlatform:hive,sales.orders,PROD)'));
+    expect(row.entity_urn).toBe('(urn:li:dataPlatform:hive,sales.orders,PROD)');
     expect(row.trace_id).toHaveLength(16);
     expect(encodeAuditRow({ ...changeEvent, entityType: 'chart' }, () => 1).entity_urn).toBe(URN);
+  });
+
+  it('reads back every event as written, whatever its urn and origin', () => {
+    const codes = new Map<string, number>();
+    const term = (value: string) => codes.get(value) ?? (codes.set(value, codes.size + 1), codes.size);
+    const value = (code: number | null) =>
+      code === null ? null : [...codes].find(([, known]) => known === code)![0];
+    const hexText = (value: string | Buffer | null) =>
+      value === null || typeof value === 'string' ? value : value.toString('hex');
+    const events: AuditEvent[] = [
+      changeEvent,
+      loginEvent,
+      { ...changeEvent, entityUrn: 'urn:li:dataset:urn:li:odd' },
+      { ...changeEvent, entityUrn: 'not an urn' },
+      { ...changeEvent, entityUrn: '' },
+      { ...changeEvent, entityType: 'chart' },
+      { ...loginEvent, sourceIP: undefined, userAgent: undefined, loginSource: undefined },
+      { id: 'x', eventType: 'LogInEvent', timestamp: T, actorUrn: '', rawUsageEvent: {} },
+    ].map((event) => JSON.parse(JSON.stringify(event)) as AuditEvent);
+    for (const event of events) {
+      const row = encodeAuditRow(event, term);
+      const stored = [
+        hexText(row.id)!,
+        row.ts,
+        value(row.event_type)!,
+        value(row.actor)!,
+        value(row.entity_type),
+        value(row.aspect),
+        row.entity_urn,
+        value(row.origin),
+        hexText(row.trace_id),
+        row.raw,
+      ] as const;
+      expect(decodeAuditRow(stored)).toStrictEqual(event);
+    }
+    expect(encodeAuditRow(events[2]!, term).entity_urn).toBe('urn:li:dataset:urn:li:odd');
+    expect(encodeAuditRow(events[3]!, term).entity_urn).toEqual(Buffer.from('not an urn'));
   });
 
   it('hashes ids to 31 bits, the same way in every version (the hash is stored)', () => {
