@@ -32,8 +32,8 @@ import {
   auditRowSelection,
   decodeAuditRow,
   encodeAuditRow,
-  parseOrigin,
-  type AuditOrigin,
+  parseClient,
+  type AuditClient,
   type AuditTermColumn,
   type StoredAuditRow,
   unpackedHexSql,
@@ -152,11 +152,11 @@ export class SqliteAuditIndex implements AuditIndex {
     }
     partitions.sort((a, b) => b.dayStart - a.dayStart);
     const events: AuditEvent[] = [];
-    // A page's events mostly share a few origins: each is parsed once.
-    const origins = new Map<string, AuditOrigin>();
-    const origin = (term: string) => {
-      let parsed = origins.get(term);
-      if (parsed === undefined) origins.set(term, (parsed = parseOrigin(term)));
+    // A page's events mostly share a few clients: each is parsed once.
+    const clients = new Map<string, AuditClient>();
+    const client = (term: string) => {
+      let parsed = clients.get(term);
+      if (parsed === undefined) clients.set(term, (parsed = parseClient(term)));
       return parsed;
     };
     let more = false;
@@ -180,7 +180,7 @@ export class SqliteAuditIndex implements AuditIndex {
           more = true;
           break;
         }
-        events.push(decodeAuditRow(row, origin));
+        events.push(decodeAuditRow(row, client));
       }
     }
     let total = 0;

@@ -31,7 +31,8 @@ export function createAuditPartition(db: Database.Database, table: string): void
        entity_type INTEGER,
        aspect INTEGER,
        entity_urn,
-       origin INTEGER,
+       source_ip TEXT,
+       client INTEGER,
        trace_id,
        raw NOT NULL
      );

@@ -3,7 +3,8 @@ import type { AuditEvent } from '../audit/audit-index.js';
 /**
  * How one audit event is kept in a day table of the embedded audit index: every value once, the
  * repeated strings of a day as small integer codes of that day's term table, hex strings as bytes and
- * the raw usage event as references to the event's own fields. The column names, the origin's order
+ * the raw usage event as references to the event's own fields. The column names, the client fields'
+ * order
  * and the bit and reference numbers below are the file format: change them only with a migration.
  */
 export interface AuditRow {
@@ -20,8 +21,9 @@ export interface AuditRow {
    * prefix; BLOB: a value that is no urn, as UTF-8.
    */
   readonly entity_urn: string | Buffer | null;
-  /** Where the request came from, as one term: see originTerm. */
-  readonly origin: number | null;
+  readonly source_ip: string | null;
+  /** The request's client, as one term: see clientTerm. */
+  readonly client: number | null;
   /** As id. */
   readonly trace_id: string | Buffer | null;
   /** See encodeRaw. */
@@ -38,43 +40,44 @@ export const AUDIT_ROW_COLUMNS: readonly (keyof AuditRow)[] = [
   'entity_type',
   'aspect',
   'entity_urn',
-  'origin',
+  'source_ip',
+  'client',
   'trace_id',
   'raw',
 ];
 
 /** The columns that hold term codes. */
-export type AuditTermColumn = 'event_type' | 'actor' | 'entity_type' | 'aspect' | 'origin';
+export type AuditTermColumn = 'event_type' | 'actor' | 'entity_type' | 'aspect' | 'client';
 
-/** The fields an origin term holds, in their order in it. */
-const ORIGIN_FIELDS = [
-  'sourceIP',
+/** The fields a client term holds, in their order in it. */
+const CLIENT_FIELDS = [
   'userAgent',
   'eventSource',
   'loginSource',
   'loginDenialReason',
 ] as const satisfies readonly (keyof AuditEvent)[];
 
-export type AuditOrigin = { readonly [K in (typeof ORIGIN_FIELDS)[number]]?: string };
+export type AuditClient = { readonly [K in (typeof CLIENT_FIELDS)[number]]?: string };
 
 /**
- * The origin fields of an event as one string (a JSON array, trailing absent fields left off), so a
- * row holds one code for what repeats together from a client; undefined when it has none.
+ * The client fields of an event as one string (a JSON array, trailing absent fields left off), so a
+ * row holds one code for what repeats together from a client (its user agent, the API it used, its
+ * login source); undefined when it has none. The source IP stays apart: it varies more.
  */
-export function originTerm(event: AuditEvent): string | undefined {
-  const values = ORIGIN_FIELDS.map((field) => event[field] ?? null);
+export function clientTerm(event: AuditEvent): string | undefined {
+  const values = CLIENT_FIELDS.map((field) => event[field] ?? null);
   while (values.length > 0 && values[values.length - 1] === null) values.pop();
   return values.length === 0 ? undefined : JSON.stringify(values);
 }
 
-export function parseOrigin(term: string): AuditOrigin {
+export function parseClient(term: string): AuditClient {
   const values = JSON.parse(term) as (string | null)[];
-  const origin: { -readonly [K in keyof AuditOrigin]: AuditOrigin[K] } = {};
-  ORIGIN_FIELDS.forEach((field, i) => {
+  const client: { -readonly [K in keyof AuditClient]: AuditClient[K] } = {};
+  CLIENT_FIELDS.forEach((field, i) => {
     const value = values[i];
-    if (typeof value === 'string') origin[field] = value;
+    if (typeof value === 'string') client[field] = value;
   });
-  return origin;
+  return client;
 }
 
 /**
@@ -90,7 +93,8 @@ export type StoredAuditRow = readonly [
   entityType: string | null,
   aspect: string | null,
   entityUrn: string | Buffer | null,
-  origin: string | null,
+  sourceIP: string | null,
+  client: string | null,
   traceId: string | null,
   raw: number | string,
 ];
@@ -100,7 +104,7 @@ export function unpackedHexSql(column: string): string {
   return `CASE typeof(${column}) WHEN 'blob' THEN lower(hex(${column})) ELSE ${column} END`;
 }
 
-const TERM_COLUMNS: readonly AuditTermColumn[] = ['event_type', 'actor', 'entity_type', 'aspect', 'origin'];
+const TERM_COLUMNS: readonly AuditTermColumn[] = ['event_type', 'actor', 'entity_type', 'aspect', 'client'];
 
 /**
  * The select list and FROM clause that read StoredAuditRows (in their order) from a day table, as
@@ -116,7 +120,8 @@ export function auditRowSelection(table: string, terms: string): string {
     term('entity_type'),
     term('aspect'),
     'e.entity_urn',
-    term('origin'),
+    'e.source_ip',
+    term('client'),
     unpackedHexSql('e.trace_id'),
     'e.raw',
   ];
@@ -174,7 +179,7 @@ export function auditIdHash(id: string): number {
  * AuditEvent are kept.
  */
 export function encodeAuditRow(event: AuditEvent, term: (value: string) => number): AuditRow {
-  const origin = originTerm(event);
+  const client = clientTerm(event);
   return {
     id: packHex(event.id),
     id_hash: auditIdHash(event.id),
@@ -184,26 +189,40 @@ export function encodeAuditRow(event: AuditEvent, term: (value: string) => numbe
     entity_type: event.entityType === undefined ? null : term(event.entityType),
     aspect: event.aspectName === undefined ? null : term(event.aspectName),
     entity_urn: encodeEntityUrn(event.entityUrn, event.entityType),
-    origin: origin === undefined ? null : term(origin),
+    source_ip: event.sourceIP ?? null,
+    client: client === undefined ? null : term(client),
     trace_id: event.telemetryTraceId === undefined ? null : packHex(event.telemetryTraceId),
     raw: encodeRaw(event),
   };
 }
 
 /**
- * The event a row holds, as written (fields absent when written absent); `origin` parses an origin
+ * The event a row holds, as written (fields absent when written absent); `client` parses a client
  * term (a reader may keep what it parsed).
  */
 export function decodeAuditRow(
   row: StoredAuditRow,
-  origin: (term: string) => AuditOrigin = parseOrigin,
+  client: (term: string) => AuditClient = parseClient,
 ): AuditEvent {
-  const [id, timestamp, eventType, actorUrn, entityType, aspect, entityUrn, originTerm, traceId, raw] = row;
+  const [
+    id,
+    timestamp,
+    eventType,
+    actorUrn,
+    entityType,
+    aspect,
+    entityUrn,
+    sourceIP,
+    clientTerm,
+    traceId,
+    raw,
+  ] = row;
   const event: { -readonly [K in keyof AuditEvent]?: AuditEvent[K] } = { id, eventType, timestamp, actorUrn };
   if (entityUrn !== null) event.entityUrn = decodeEntityUrn(entityUrn, entityType ?? undefined);
   if (entityType !== null) event.entityType = entityType;
   if (aspect !== null) event.aspectName = aspect;
-  if (originTerm !== null) Object.assign(event, origin(originTerm));
+  if (sourceIP !== null) event.sourceIP = sourceIP;
+  if (clientTerm !== null) Object.assign(event, client(clientTerm));
   if (traceId !== null) event.telemetryTraceId = traceId;
   event.rawUsageEvent = decodeRaw(raw, event as Omit<AuditEvent, 'rawUsageEvent'>);
   return event as AuditEvent;

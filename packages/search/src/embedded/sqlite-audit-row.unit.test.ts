@@ -110,7 +110,7 @@ describe('audit rows', () => {
     for (const text of ['0F', 'abc', 'bench-1', '', 'zz']) expect(packHex(text)).toBe(text);
   });
 
-  it("keeps each string the day repeats as a term code, the request's origin as one, and the urn without its entity type prefix", () => {
+  it("keeps each string the day repeats as a term code, the request's client as one, and the urn without its entity type prefix", () => {
     const terms: string[] = [];
     const row = encodeAuditRow(changeEvent, (value) => {
       const known = terms.indexOf(value);
@@ -121,14 +121,15 @@ describe('audit rows', () => {
       'urn:li:corpuser:datahub',
       'dataset',
       'datasetProperties',
-      '["127.0.0.1","python-requests/2.31.0","RESTLI"]',
+      '["python-requests/2.31.0","RESTLI"]',
     ]);
     expect(row.entity_urn).toBe('(urn:li:dataPlatform:hive,sales.orders,PROD)');
+    expect(row.source_ip).toBe('127.0.0.1');
     expect(row.trace_id).toHaveLength(16);
     expect(encodeAuditRow({ ...changeEvent, entityType: 'chart' }, () => 1).entity_urn).toBe(URN);
   });
 
-  it('reads back every event as written, whatever its urn and origin', () => {
+  it('reads back every event as written, whatever its urn and client', () => {
     const codes = new Map<string, number>();
     const term = (value: string) => codes.get(value) ?? (codes.set(value, codes.size + 1), codes.size);
     const value = (code: number | null) =>
@@ -155,7 +156,8 @@ describe('audit rows', () => {
         value(row.entity_type),
         value(row.aspect),
         row.entity_urn,
-        value(row.origin),
+        row.source_ip,
+        value(row.client),
         hexText(row.trace_id),
         row.raw,
       ] as const;
