@@ -313,8 +313,8 @@ export class SqliteAuditIndex implements AuditIndex {
 }
 
 /**
- * Opens a SQLite file of its own for the audit index (WAL, the search file's pragmas but its memory
- * map), owned by the returned index: its close() closes the file.
+ * Opens a SQLite file of its own for the audit index (WAL, the search file's pragmas), owned by the
+ * returned index: its close() closes the file.
  */
 export function openSqliteAuditIndex(options: OpenSqliteAuditIndexOptions): SqliteAuditIndex {
   if (options.file !== ':memory:' && options.file !== '')
