@@ -1,7 +1,5 @@
 import type Database from 'better-sqlite3';
-
-/** A reader that fell further behind than this rebuilds instead of replaying (the writer keeps twice it). */
-export const REPLAY_AT_MOST = 50_000;
+import { DocChangeFeed } from './doc-change-feed.js';
 
 /** Per document: 0 absent (or another entity type), 1 live, 2 soft-deleted. */
 const ABSENT = 0;
@@ -42,17 +40,14 @@ interface TypeForward {
  */
 export class FacetForwardIndex {
   private readonly types = new Map<string, TypeForward>();
-  private seq = 0;
-  private readonly maxSeq: Database.Statement<[], number | null>;
-  private readonly changes: Database.Statement<[number], number>;
+  private readonly feed: DocChangeFeed;
   private readonly docRow: Database.Statement<[number], { entity_type: string; removed: number }>;
   private readonly docVals: Database.Statement<[number], { field: string; value: string }>;
   private readonly typeDocs: Database.Statement<[string], { id: number; removed: number }>;
   private readonly fieldVals: Database.Statement<[string, string], { doc: number; value: string }>;
 
   constructor(db: Database.Database) {
-    this.maxSeq = db.prepare<[], number | null>('SELECT MAX(seq) FROM doc_changes').pluck();
-    this.changes = db.prepare<[number], number>('SELECT DISTINCT doc FROM doc_changes WHERE seq > ?').pluck();
+    this.feed = new DocChangeFeed(db);
     this.docRow = db.prepare('SELECT entity_type, removed FROM docs WHERE id = ?');
     this.docVals = db.prepare('SELECT field, value FROM vals WHERE doc = ?');
     this.typeDocs = db.prepare('SELECT id, removed FROM docs WHERE entity_type = ?');
@@ -61,15 +56,11 @@ export class FacetForwardIndex {
 
   /** Catches up with the documents changed since the last call (in the caller's read snapshot). */
   sync(): void {
-    const latest = this.maxSeq.get() ?? 0;
-    if (latest === this.seq) return;
-    if (latest < this.seq || latest - this.seq > REPLAY_AT_MOST) {
-      // Replaying would cost more than rebuilding, or the file was replaced: start over lazily.
-      this.types.clear();
-    } else if (this.types.size > 0) {
-      for (const id of this.changes.iterate(this.seq)) this.refresh(id);
-    }
-    this.seq = latest;
+    this.feed.catchUp(
+      this.types.size > 0,
+      (id) => this.refresh(id),
+      () => this.types.clear(),
+    );
   }
 
   /**
@@ -79,7 +70,7 @@ export class FacetForwardIndex {
   count(
     entityType: string,
     field: string,
-    ids: readonly number[] | undefined,
+    ids: ArrayLike<number> | undefined,
     includeRemoved: boolean,
   ): Map<string, number> {
     const type = this.type(entityType);

@@ -3,7 +3,7 @@ import type { EntityIndexSpec, FieldMapping, SearchScalar } from '../port.js';
 import { isStructuredPropertyField } from '../structured-property-fields.js';
 import { fullTextOf } from '../text-tokens.js';
 
-/** One column of an entity type's FTS table. */
+/** One full-text column of an entity type (see TextIndexWriter). */
 export interface FtsColumn {
   readonly field: string;
   readonly type: SearchFieldType;
@@ -50,7 +50,7 @@ export function jsonPathOf(field: string): string {
   return `$."${field.replaceAll('"', '\\"')}"`;
 }
 
-/** The FTS columns of a spec: every field with a boost or autocomplete, aliases excluded. */
+/** The full-text columns of a spec: every field with a boost or autocomplete, aliases excluded. */
 export function indexedEntity(spec: EntityIndexSpec): IndexedEntity {
   const columns = spec.fields
     .filter((f) => f.aliasOf === undefined && ((f.boost ?? 0) > 0 || f.autocomplete === true))
@@ -73,7 +73,7 @@ export function valuesOf(value: SearchScalar | readonly SearchScalar[] | undefin
   return Array.isArray(value) ? (value as readonly SearchScalar[]) : [value as SearchScalar];
 }
 
-/** The text of one FTS column for a document's fields. */
+/** The text of one full-text column for a document's fields. */
 export function columnText(
   column: FtsColumn,
   fields: Readonly<Record<string, SearchScalar | readonly SearchScalar[]>>,

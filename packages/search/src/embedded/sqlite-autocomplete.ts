@@ -1,21 +1,23 @@
 import type { AutocompleteResponse, EntityDocument, Filter } from '../port.js';
 import { fullTextOf, termsMatchText, tokenize } from '../text-tokens.js';
 import { jsonPathOf, valuesOf, type IndexedEntity } from './indexed-entity.js';
-import { filterSql } from './sqlite-filter-sql.js';
-import { ftsTableOf } from './sqlite-search-schema.js';
-import { ftsQuery } from './sqlite-search-query.js';
+import { filterSql, type SqlPart } from './sqlite-filter-sql.js';
 import type { StatementCache } from './statement-cache.js';
+import type { TextIndexReader, TextMatches } from './text-index-reader.js';
+import { kthBest } from './text-ranking.js';
+import { compareCodePoints } from '../sort-values.js';
 
 /** Candidate documents read per suggestion asked for: duplicates and non-matching fields thin them out. */
 const CANDIDATES_PER_SUGGESTION = 4;
 
 /**
  * Suggestions: values of `fields` having a word that starts with each query word. Candidates come from
- * the FTS table restricted to those columns (best bm25 first); values whose whole text starts with the
- * query come first, then in candidate order; distinct, at most `limit`.
+ * the text index's postings of those columns (best bm25 first, then by urn); values whose whole text
+ * starts with the query come first, then in candidate order; distinct, at most `limit`.
  */
 export function runAutocomplete(
   queries: StatementCache,
+  text: TextIndexReader,
   entity: IndexedEntity,
   fields: readonly string[],
   query: string,
@@ -26,6 +28,7 @@ export function runAutocomplete(
   if (terms.length === 0 || limit === 0 || fields.length === 0) return { suggestions: [], entities: [] };
   const candidates = candidateDocs(
     queries,
+    text,
     entity,
     fields,
     terms,
@@ -56,6 +59,7 @@ export function runAutocomplete(
 
 function candidateDocs(
   queries: StatementCache,
+  text: TextIndexReader,
   entity: IndexedEntity,
   fields: readonly string[],
   terms: readonly string[],
@@ -64,16 +68,13 @@ function candidateDocs(
 ): { urn: string; doc: string }[] {
   const f = filterSql(entity, filter, 'd.id');
   const columns = fields.map((field) => entity.columns.findIndex((c) => c.field === field));
-  if (columns.every((i) => i >= 0)) {
-    const table = ftsTableOf(entity.spec.entityType);
-    const weights = entity.columns.map((c) => (c.weight > 0 ? c.weight : 1)).join(', ');
-    const match = `{${columns.map((i) => `c${i}`).join(' ')}} : (${ftsQuery(terms)})`;
-    return queries.all(
-      `SELECT d.urn AS urn, d.doc AS doc FROM ${table} JOIN docs d ON d.id = ${table}.rowid
-       WHERE ${table} MATCH ? AND d.removed = 0 AND ${f.sql}
-       ORDER BY bm25(${table}, ${weights}), d.urn LIMIT ?`,
-      [match, ...f.params, max],
-    );
+  if (columns.every((i) => i >= 0 && entity.columns[i]?.autocomplete === true)) {
+    // Each column's own postings, weighted by its boost (1 for a column without one).
+    const groups = columns.map((i) => {
+      const weight = entity.columns[i]?.weight ?? 0;
+      return { group: i + 1, factor: weight > 0 ? weight : 1 };
+    });
+    return bestCandidates(queries, text.match(entity, terms, { groups }, false), f, max);
   }
   const anyField = fields.map(
     () => 'EXISTS (SELECT 1 FROM json_each(d.doc, ?) j WHERE instr(lower(j.value), ?) > 0)',
@@ -89,4 +90,39 @@ function candidateDocs(
       max,
     ],
   );
+}
+
+/**
+ * The `max` best matches passing the filter, by score descending then urn: the matches at or above the
+ * max-th best score are read (with their documents) and those the filter drops are made up for by
+ * reading further down, a score band at a time.
+ */
+function bestCandidates(
+  queries: StatementCache,
+  matches: TextMatches,
+  filter: SqlPart,
+  max: number,
+): { urn: string; doc: string }[] {
+  if (matches.n === 0 || max <= 0) return [];
+  let wanted = max;
+  for (;;) {
+    const cutoff = kthBest(matches.scores, matches.n, wanted);
+    const scoreOf = new Map<number, number>();
+    for (let i = 0; i < matches.n; i++)
+      if (matches.scores[i]! >= cutoff) scoreOf.set(matches.ids[i]!, matches.scores[i]!);
+    const rows = queries.all<{ id: number; urn: string; doc: string }>(
+      `SELECT d.id AS id, d.urn AS urn, d.doc AS doc FROM docs d
+       WHERE d.id IN (SELECT value FROM json_each(?)) AND ${filter.sql}`,
+      [JSON.stringify([...scoreOf.keys()]), ...filter.params],
+    );
+    if (rows.length >= max || scoreOf.size >= matches.n) {
+      return rows
+        .sort(
+          (a, b) => (scoreOf.get(b.id) ?? 0) - (scoreOf.get(a.id) ?? 0) || compareCodePoints(a.urn, b.urn),
+        )
+        .slice(0, max)
+        .map(({ urn, doc }) => ({ urn, doc }));
+    }
+    wanted = Math.min(matches.n, wanted * 4);
+  }
 }

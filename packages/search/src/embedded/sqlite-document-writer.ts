@@ -4,9 +4,11 @@ import { browseEntityName, normalizeBrowsePath } from '../default-browse-path.js
 import { BROWSE_PATHS_FIELD, NAME_FIELD, REMOVED_FIELD, URN_FIELD } from '../document-fields.js';
 import type { EntityDocument, EntityIndexSpec } from '../port.js';
 import { isStructuredPropertyField } from '../structured-property-fields.js';
-import { REPLAY_AT_MOST } from './facet-forward-index.js';
+import { REPLAY_AT_MOST } from './doc-change-feed.js';
 import { columnText, indexedEntity, valuesOf, type IndexedEntity } from './indexed-entity.js';
 import { ftsTableOf } from './sqlite-search-schema.js';
+import { documentWords } from './text-document-words.js';
+import { TextIndexWriter } from './text-index-writer.js';
 import { writeTransaction } from './write-transaction.js';
 
 interface DocRow {
@@ -16,6 +18,7 @@ interface DocRow {
 
 interface StoredDocRow extends DocRow {
   readonly removed: number;
+  readonly text_length: number;
 }
 
 type Fields = EntityDocument['fields'];
@@ -30,11 +33,12 @@ interface ValRow {
 /** Rows per multi-row INSERT into `vals`: one statement per chunk instead of one per value. */
 const VALS_PER_INSERT = 32;
 
-/** Writes entity documents into docs / vals / browse / FTS, and keeps the index specs. */
+/** Writes entity documents into docs / vals / browse / the text index, and keeps the index specs. */
 export class SqliteDocumentWriter {
   private readonly entities = new Map<string, IndexedEntity>();
-  private readonly insertDoc: Database.Statement<[string, string, number, string]>;
+  private readonly insertDoc: Database.Statement<[string, string, number, string, number, number]>;
   private readonly updateDoc: Database.Statement<[number, string, number]>;
+  private readonly updateDocText: Database.Statement<[number, number, number]>;
   private readonly findDoc: Database.Statement<[string, string], StoredDocRow>;
   private readonly deleteDoc: Database.Statement<[number]>;
   private readonly insertVals = new Map<number, Database.Statement<unknown[]>>();
@@ -42,10 +46,7 @@ export class SqliteDocumentWriter {
   private readonly deleteVals: Database.Statement<[number]>;
   private readonly insertBrowse: Database.Statement<[string, string, number, string, number, number]>;
   private readonly deleteBrowse: Database.Statement<[number]>;
-  private readonly ftsStatements = new Map<
-    string,
-    { insert: Database.Statement; remove: Database.Statement }
-  >();
+  private readonly text: TextIndexWriter;
   private readonly recordChange: Database.Statement<[number]>;
   private readonly pruneChanges: Database.Statement<[number]>;
   private changesSincePrune = 0;
@@ -57,9 +58,15 @@ export class SqliteDocumentWriter {
       const spec = JSON.parse(row.spec) as EntityIndexSpec;
       this.entities.set(spec.entityType, indexedEntity(spec));
     }
-    this.insertDoc = db.prepare('INSERT INTO docs (entity_type, urn, removed, doc) VALUES (?, ?, ?, ?)');
+    this.insertDoc = db.prepare(
+      'INSERT INTO docs (entity_type, urn, removed, doc, text_seq, text_length) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     this.updateDoc = db.prepare('UPDATE docs SET removed = ?, doc = ? WHERE id = ?');
-    this.findDoc = db.prepare('SELECT id, removed, doc FROM docs WHERE entity_type = ? AND urn = ?');
+    this.updateDocText = db.prepare('UPDATE docs SET text_seq = ?, text_length = ? WHERE id = ?');
+    this.findDoc = db.prepare(
+      'SELECT id, removed, doc, text_length FROM docs WHERE entity_type = ? AND urn = ?',
+    );
+    this.text = new TextIndexWriter(db);
     this.deleteDoc = db.prepare('DELETE FROM docs WHERE id = ?');
     this.deleteVal = db.prepare('DELETE FROM vals WHERE doc = ? AND field = ? AND value = ?');
     this.deleteVals = db.prepare('DELETE FROM vals WHERE doc = ?');
@@ -72,14 +79,20 @@ export class SqliteDocumentWriter {
       'DELETE FROM doc_changes WHERE seq <= (SELECT MAX(seq) FROM doc_changes) - ?',
     );
     this.writeBatch = writeTransaction(db, (documents: readonly EntityDocument[]) => {
+      this.text.begin();
       for (const document of documents) this.writeOne(document);
+      this.text.flush();
       this.pruneChangeLog();
     });
     this.deleteBatch = writeTransaction(db, (refs: readonly { entityType: string; urn: string }[]) => {
+      this.text.begin();
       for (const ref of refs) {
         const row = this.findDoc.get(ref.entityType, ref.urn);
-        if (row !== undefined) this.removeRows(ref.entityType, row.id, true);
+        if (row === undefined) continue;
+        this.removeRows(row.id, true);
+        this.text.forget(ref.entityType, row.id, row.text_length);
       }
+      this.text.flush();
       this.pruneChangeLog();
     });
   }
@@ -88,9 +101,8 @@ export class SqliteDocumentWriter {
     return this.entities.get(entityType) ?? this.reloadSpec(entityType);
   }
 
-  /** Creates or updates the entity type's index; rebuilds its FTS table when the full-text columns change. */
+  /** Creates or updates the entity type's index; re-indexes its text when the full-text columns change. */
   ensureIndex(spec: EntityIndexSpec): void {
-    const table = ftsTableOf(spec.entityType);
     const next = indexedEntity(spec);
     const columnsKey = JSON.stringify(next.columns);
     const specJson = JSON.stringify(spec);
@@ -107,42 +119,33 @@ export class SqliteDocumentWriter {
         )
         .run(spec.entityType, specJson, columnsKey);
       this.entities.set(spec.entityType, next);
-      this.ftsStatements.delete(spec.entityType);
       // Which values are keyed follows the spec; the writer diffs against rows derived with it.
       if (stored !== undefined && stored.spec !== specJson) {
         const docs = this.db
-          .prepare<[string], StoredDocRow>('SELECT id, removed, doc FROM docs WHERE entity_type = ?')
+          .prepare<[string], StoredDocRow>(
+            'SELECT id, removed, doc, text_length FROM docs WHERE entity_type = ?',
+          )
           .all(spec.entityType);
         for (const row of docs) this.rederiveRows(spec.entityType, next, row);
       }
-      if (stored?.fts_columns === columnsKey) {
-        this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING fts5(${ftsColumnsDdl(next)})`);
-        return;
-      }
-      this.db.exec(`DROP TABLE IF EXISTS ${table}`);
-      this.db.exec(`CREATE VIRTUAL TABLE ${table} USING fts5(${ftsColumnsDdl(next)})`);
-      const rows = this.db
-        .prepare<[string], DocRow>('SELECT id, doc FROM docs WHERE entity_type = ?')
-        .iterate(spec.entityType);
-      const fts = this.fts(spec.entityType, next);
-      for (const row of rows) {
-        fts.insert.run(row.id, ...ftsTextsOf(next, JSON.parse(row.doc) as Fields));
-      }
+      if (stored?.fts_columns === columnsKey) return;
+      // Every document's words are weighted (and the autocomplete columns keyed) by the columns.
+      this.text.rebuild(next);
     })();
   }
 
-  /** Drops the entity type's documents, FTS table and spec. */
+  /** Drops the entity type's documents, text index and spec. */
   deleteIndex(entityType: string): void {
     writeTransaction(this.db, () => {
       const ids = this.db
         .prepare<[string], { id: number }>('SELECT id FROM docs WHERE entity_type = ?')
         .all(entityType);
-      for (const { id } of ids) this.removeRows(entityType, id, false);
+      for (const { id } of ids) this.removeRows(id, false);
       this.db.prepare('DELETE FROM docs WHERE entity_type = ?').run(entityType);
+      this.text.dropType(entityType);
       this.db.exec(`DROP TABLE IF EXISTS ${ftsTableOf(entityType)}`);
       this.db.prepare('DELETE FROM index_specs WHERE entity_type = ?').run(entityType);
       this.entities.delete(entityType);
-      this.ftsStatements.delete(entityType);
     })();
   }
 
@@ -175,7 +178,7 @@ export class SqliteDocumentWriter {
 
   /**
    * Writes one document, touching only the rows that differ from the stored version: an identical
-   * document costs one lookup; a changed one rewrites its changed values, and its browse and FTS rows
+   * document costs one lookup; a changed one rewrites its changed values, and its browse rows and words
    * only when their inputs changed. The derived rows are a function of (document, spec), and ensureIndex
    * re-derives them when the spec changes, so the stored document tells what rows exist.
    */
@@ -186,11 +189,21 @@ export class SqliteDocumentWriter {
     const json = JSON.stringify(fields);
     const stored = this.findDoc.get(document.entityType, document.urn);
     if (stored === undefined) {
-      const id = Number(this.insertDoc.run(document.entityType, document.urn, removed, json).lastInsertRowid);
+      const words = documentWords(entity, fields);
+      const id = Number(
+        this.insertDoc.run(
+          document.entityType,
+          document.urn,
+          removed,
+          json,
+          this.text.batchSeq(),
+          words.length,
+        ).lastInsertRowid,
+      );
       this.changed(id);
       this.insertValRows(id, document.entityType, removed, valRowsOf(entity, fields));
       this.writeBrowsePaths(document.entityType, id, fields, removed);
-      this.fts(document.entityType, entity).insert.run(id, ...ftsTextsOf(entity, fields));
+      this.text.stage(document.entityType, id, words, undefined);
       return;
     }
     if (stored.doc === json && stored.removed === removed) return;
@@ -227,11 +240,10 @@ export class SqliteDocumentWriter {
       this.deleteBrowse.run(id);
       this.writeBrowsePaths(document.entityType, id, fields, removed);
     }
-    const texts = ftsTextsOf(entity, fields);
-    if (!sameValues(ftsTextsOf(entity, previous), texts)) {
-      const fts = this.fts(document.entityType, entity);
-      fts.remove.run(id);
-      fts.insert.run(id, ...texts);
+    if (!sameValues(textsOf(entity, previous), textsOf(entity, fields))) {
+      const words = documentWords(entity, fields);
+      this.updateDocText.run(this.text.batchSeq(), words.length, id);
+      this.text.stage(document.entityType, id, words, stored.text_length);
     }
   }
 
@@ -290,12 +302,11 @@ export class SqliteDocumentWriter {
     this.insertBrowse.run(entityType, path, 1, name, id, removed);
   }
 
-  private removeRows(entityType: string, id: number, andDocument: boolean): void {
+  /** Deletes a document's rows (and the document: its words are dead with it; see TextIndexWriter). */
+  private removeRows(id: number, andDocument: boolean): void {
     this.changed(id);
     this.deleteVals.run(id);
     this.deleteBrowse.run(id);
-    const entity = this.entities.get(entityType);
-    if (entity !== undefined) this.fts(entityType, entity).remove.run(id);
     if (andDocument) this.deleteDoc.run(id);
   }
 
@@ -310,25 +321,6 @@ export class SqliteDocumentWriter {
     if (this.changesSincePrune < 10_000) return;
     this.pruneChanges.run(2 * REPLAY_AT_MOST);
     this.changesSincePrune = 0;
-  }
-
-  private fts(
-    entityType: string,
-    entity: IndexedEntity,
-  ): { insert: Database.Statement; remove: Database.Statement } {
-    let statements = this.ftsStatements.get(entityType);
-    if (statements === undefined) {
-      const table = ftsTableOf(entityType);
-      const names = entity.columns.map((_, i) => `c${i}`);
-      statements = {
-        insert: this.db.prepare(
-          `INSERT INTO ${table} (rowid${names.map((n) => `, ${n}`).join('')}) VALUES (?${names.map(() => ', ?').join('')})`,
-        ),
-        remove: this.db.prepare(`DELETE FROM ${table} WHERE rowid = ?`),
-      };
-      this.ftsStatements.set(entityType, statements);
-    }
-    return statements;
   }
 }
 
@@ -356,16 +348,11 @@ function valKey(row: ValRow): string {
   return `${row.field}\u0000${row.value}`;
 }
 
-function ftsTextsOf(entity: IndexedEntity, fields: Fields): string[] {
+/** The text of each full-text column: a document's words change only when one of these does. */
+function textsOf(entity: IndexedEntity, fields: Fields): string[] {
   return entity.columns.map((c) => columnText(c, fields));
 }
 
 function sameValues(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a.length === b.length && a.every((v, i) => v === b[i]);
-}
-
-/** Column list and options of an FTS table: unicode61 words (diacritics folded), prefix indexes. */
-function ftsColumnsDdl(entity: IndexedEntity): string {
-  const names = entity.columns.length === 0 ? ['c0'] : entity.columns.map((_, i) => `c${i}`);
-  return `${names.join(', ')}, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2', prefix='3'`;
 }

@@ -6,6 +6,8 @@ import type { KeysetPosition, NormalizedSort } from '../validate-sort.js';
 import { jsonPathOf, type IndexedEntity } from './indexed-entity.js';
 import type { SqlPart } from './sqlite-filter-sql.js';
 import type { StatementCache } from './statement-cache.js';
+import type { TextMatches } from './text-index-reader.js';
+import { rankedPage } from './text-ranking.js';
 
 /** One candidate hit of one entity type: its sort keys as `k0`, `k1`... (stored form, null if none). */
 export interface PageRow {
@@ -23,8 +25,10 @@ export interface MatchSource {
   readonly materialized: boolean;
   /** How many matches there are (for plan choices). */
   readonly hits: number;
-  /** The ids in temp.search_hits, when materializing already read them. */
-  readonly ids?: readonly number[];
+  /** The ids of the matches, when they were read in memory (in temp.search_hits too if materialized). */
+  readonly ids?: ArrayLike<number>;
+  /** A text query's scored matches when nothing needs them in SQL: the page is ranked in memory. */
+  readonly ranked?: TextMatches;
 }
 
 /**
@@ -40,6 +44,7 @@ export function pageRows(
 ): PageRow[] {
   const limit = search.start + search.count;
   if (limit === 0) return [];
+  if (source.ranked !== undefined) return rankedPage(queries, source.ranked, limit);
   const keyset = search.after !== undefined;
   const score = source.materialized ? 'h.score' : '0';
   // Without a text query every score is 0: ordering by urn alone lets the (entity_type, removed, urn)

@@ -5,6 +5,7 @@ import type {
   BrowseResponse,
   EntityDocument,
   EntityIndexSpec,
+  Filter,
   LeftoverStructuredProperty,
   SearchIndex,
   SearchRequest,
@@ -34,6 +35,7 @@ import { SqliteStructuredProperties } from './sqlite-structured-properties.js';
 import { SqliteStructuredPropertyCleanup } from './sqlite-structured-property-cleanup.js';
 import { SqliteStructuredPropertyMappings } from './sqlite-structured-property-mappings.js';
 import { StatementCache } from './statement-cache.js';
+import { TextIndexReader } from './text-index-reader.js';
 
 /**
  * The embedded SearchIndex. Writes are synchronous SQLite transactions, so every completed write is
@@ -62,11 +64,33 @@ export class SqliteSearchIndex implements SearchIndex {
     const dataVersion = handle.db.prepare<[], number>('PRAGMA data_version').pluck();
     this.facetCache = new FacetCache(() => dataVersion.get() ?? 0);
     this.forward = new FacetForwardIndex(handle.db);
+    this.text = new TextIndexReader(handle.db);
     this.searchInSnapshot = handle.db.transaction(
       (entities: readonly IndexedEntity[], search: NormalizedSearch) =>
-        runSearch(this.queries, entities, search, this.facetCache, this.forward),
+        runSearch(this.queries, entities, search, this.facetCache, this.forward, this.text),
+    );
+    this.autocompleteInSnapshot = handle.db.transaction(
+      (
+        entity: IndexedEntity,
+        fields: readonly string[],
+        query: string,
+        filter: Filter | undefined,
+        limit: number,
+      ) => {
+        this.text.sync();
+        return runAutocomplete(this.queries, this.text, entity, fields, query, filter, limit);
+      },
     );
   }
+
+  private readonly text: TextIndexReader;
+  private readonly autocompleteInSnapshot: (
+    entity: IndexedEntity,
+    fields: readonly string[],
+    query: string,
+    filter: Filter | undefined,
+    limit: number,
+  ) => AutocompleteResponse;
 
   private readonly facetCache: FacetCache;
   private readonly forward: FacetForwardIndex;
@@ -139,7 +163,7 @@ export class SqliteSearchIndex implements SearchIndex {
       resolution.request,
     );
     const entity = this.entityOf(spec, resolution);
-    return runAutocomplete(this.queries, entity, fields, request.query, filter, request.limit);
+    return this.autocompleteInSnapshot(entity, fields, request.query, filter, request.limit);
   }
 
   async putStructuredProperties(definitions: readonly StructuredPropertySearchDefinition[]): Promise<void> {

@@ -9,8 +9,8 @@ import { jsonPathOf, valuesOf, type IndexedEntity } from './indexed-entity.js';
 import { filterSql, TRUE, type SqlPart } from './sqlite-filter-sql.js';
 import { compareRows, pageRows, sortValuesOf, type MatchSource, type PageRow } from './sqlite-page-rows.js';
 import { sliceSql } from './sqlite-slice.js';
-import { ftsTableOf } from './sqlite-search-schema.js';
 import type { StatementCache } from './statement-cache.js';
+import type { TextIndexReader, TextMatches } from './text-index-reader.js';
 
 interface Ranked {
   readonly row: PageRow;
@@ -19,9 +19,12 @@ interface Ranked {
 
 /**
  * Runs a validated search over the embedded tables, one entity type at a time, merged in memory. An
- * unrestricted `*` search reads indexes directly; any other match set (text, field or filter) is
- * computed once into `temp.search_hits` (id, bm25 score), which the count, the page and every facet then
- * read. Call inside one transaction so all of it sees one snapshot.
+ * unrestricted `*` search reads indexes directly. A text query is matched and scored in memory by the
+ * text index (TextIndexReader); its page, count and keyed facets are read from those matches, and only
+ * what SQL must see (sort keys, keyset paging, a slice, a filter the forward index cannot test, a facet
+ * of a free-text field) puts them into `temp.search_hits` (id, bm25 score). Any other match set (field
+ * or filter) is computed into `temp.search_hits`, which the count, the page and every facet then read.
+ * Call inside one transaction so all of it sees one snapshot.
  */
 export function runSearch(
   queries: StatementCache,
@@ -29,6 +32,7 @@ export function runSearch(
   search: NormalizedSearch,
   facetCache: FacetCache,
   forward: FacetForwardIndex,
+  text: TextIndexReader,
 ): SearchResponse {
   let total = 0;
   const ranked: Ranked[] = [];
@@ -36,23 +40,26 @@ export function runSearch(
   const unrestricted =
     search.query.kind === 'all' && search.filter === undefined && search.slice === undefined;
   forward.sync();
+  text.sync();
   for (const entity of entities) {
     const source = unrestricted
       ? unrestrictedSource(queries, entity, search, facetCache)
-      : materialize(queries, entity, search, forward);
+      : search.query.kind === 'text'
+        ? textSource(queries, entity, search, forward, text)
+        : materialize(queries, entity, search);
     total += source.hits;
     for (const row of pageRows(queries, entity, search, source)) ranked.push({ row, entity });
-    let hitIds: readonly number[] | undefined;
+    let hitIds: ArrayLike<number> | undefined;
     search.facets.forEach((facet, i) => {
       const counts = facetCounts[i];
       if (counts === undefined) return;
       if (entity.keyed.has(facet.field) && entity.mappings.get(facet.field)?.aliasOf === undefined) {
         // Keyed fields are counted in memory over the match set's ids (see FacetForwardIndex).
         const type = entity.spec.entityType;
-        const count = (ids: readonly number[] | undefined) =>
+        const count = (ids: ArrayLike<number> | undefined) =>
           forward.count(type, facet.field, ids, search.includeRemoved);
         let counted: ReadonlyMap<string, number>;
-        if (source.materialized) {
+        if (source.materialized || source.ids !== undefined) {
           hitIds ??= source.ids ?? (queries.get('SELECT id FROM temp.search_hits').pluck().all() as number[]);
           counted = count(hitIds);
         } else {
@@ -129,61 +136,88 @@ function unrestrictedSource(
   };
 }
 
-function materialize(
+function materialize(queries: StatementCache, entity: IndexedEntity, search: NormalizedSearch): MatchSource {
+  queries.get('DELETE FROM temp.search_hits').run();
+  const rest = matchParts(entity, search);
+  queries
+    .get(`INSERT INTO temp.search_hits (id, score) SELECT d.id, 0 FROM docs d WHERE ${rest.sql}`)
+    .run(...rest.params);
+  return materialized(queries.get1<{ n: number }>('SELECT COUNT(*) AS n FROM temp.search_hits', [])?.n ?? 0);
+}
+
+/**
+ * A text query's matches. A filter of exact values is tested in memory (FacetForwardIndex); with no
+ * other condition and nothing that needs SQL, the matches are the source as they are (`ranked`).
+ * Otherwise they go to temp.search_hits, where a slice or another filter drops those that fail it.
+ */
+function textSource(
   queries: StatementCache,
   entity: IndexedEntity,
   search: NormalizedSearch,
   forward: FacetForwardIndex,
+  text: TextIndexReader,
 ): MatchSource {
-  queries.get('DELETE FROM temp.search_hits').run();
-  const table = ftsTableOf(entity.spec.entityType);
-  const weights = entity.columns.map((c) => c.weight).join(', ');
-  const bm25 = entity.columns.length === 0 ? '0' : `-bm25(${table}, ${weights})`;
-  const inMemory = search.query.kind === 'text' ? forwardFilter(entity, search.filter, forward) : undefined;
-  if (
-    search.query.kind === 'text' &&
-    search.slice === undefined &&
-    (search.filter === undefined || inMemory !== undefined)
-  ) {
-    // The FTS table holds this entity type's documents only, by document id: there is no need to join
-    // docs, the few soft-deleted ids are excluded as a set.
-    const removed = search.includeRemoved
-      ? ''
-      : ` AND ${table}.rowid NOT IN (SELECT id FROM docs WHERE entity_type = ? AND removed = 1)`;
-    queries
-      .get(
-        `INSERT INTO temp.search_hits (id, score) SELECT ${table}.rowid, ${bm25}
-         FROM ${table} WHERE ${table} MATCH ?${removed}`,
-      )
-      .run(ftsQuery(search.query.terms), ...(search.includeRemoved ? [] : [entity.spec.entityType]));
-    if (inMemory !== undefined) {
-      // A filter of exact values checks each text hit's values in memory: probing docs and an id list
-      // per hit cost several times the text match itself.
-      const drop = queries.get('DELETE FROM temp.search_hits WHERE id = ?');
-      const kept: number[] = [];
-      for (const id of queries.get('SELECT id FROM temp.search_hits').pluck().all() as number[]) {
-        if (inMemory(id)) kept.push(id);
-        else drop.run(id);
-      }
-      return { ...materialized(kept.length), ids: kept };
-    }
-  } else if (search.query.kind === 'text') {
-    // With a filter or a slice, the join keeps the FTS match driving (a rowid IN list would drive one
-    // MATCH per id).
-    const rest = matchParts(entity, search);
-    queries
-      .get(
-        `INSERT INTO temp.search_hits (id, score) SELECT d.id, ${bm25}
-         FROM ${table} JOIN docs d ON d.id = ${table}.rowid WHERE ${table} MATCH ? AND ${rest.sql}`,
-      )
-      .run(ftsQuery(search.query.terms), ...rest.params);
-  } else {
-    const rest = matchParts(entity, search);
-    queries
-      .get(`INSERT INTO temp.search_hits (id, score) SELECT d.id, 0 FROM docs d WHERE ${rest.sql}`)
-      .run(...rest.params);
+  const terms = search.query.kind === 'text' ? search.query.terms : [];
+  const inMemory = forwardFilter(entity, search.filter, forward);
+  const all = text.search(entity, terms, search.includeRemoved);
+  const matches = inMemory === undefined ? all : kept(all, inMemory);
+  const inSql = search.slice !== undefined || (search.filter !== undefined && inMemory === undefined);
+  if (!inSql && !needsSearchHits(entity, search)) {
+    const ids = matches.ids.subarray(0, matches.n);
+    return { hits: matches.n, tables: 'docs d', where: TRUE, materialized: false, ids, ranked: matches };
   }
+  fillSearchHits(queries, matches);
+  if (!inSql) return { ...materialized(matches.n), ids: matches.ids.subarray(0, matches.n) };
+  const rest = matchParts(entity, search);
+  queries
+    .get(
+      `DELETE FROM temp.search_hits WHERE NOT EXISTS
+         (SELECT 1 FROM docs d WHERE d.id = temp.search_hits.id AND ${rest.sql})`,
+    )
+    .run(...rest.params);
   return materialized(queries.get1<{ n: number }>('SELECT COUNT(*) AS n FROM temp.search_hits', [])?.n ?? 0);
+}
+
+/** Whether the page or a facet reads the matches in SQL: sort keys, keyset paging, a free-text facet. */
+function needsSearchHits(entity: IndexedEntity, search: NormalizedSearch): boolean {
+  if (search.sort.length > 0 || search.after !== undefined) return true;
+  return search.facets.some((facet) => {
+    const mapping = entity.mappings.get(facet.field);
+    return mapping !== undefined && mapping.aliasOf === undefined && !entity.keyed.has(facet.field);
+  });
+}
+
+/** The matches passing a test. */
+function kept(matches: TextMatches, test: (id: number) => boolean): TextMatches {
+  const ids = new Int32Array(matches.n);
+  const scores = new Float64Array(matches.n);
+  let n = 0;
+  for (let i = 0; i < matches.n; i++) {
+    const id = matches.ids[i]!;
+    if (!test(id)) continue;
+    ids[n] = id;
+    scores[n] = matches.scores[i]!;
+    n++;
+  }
+  return { ids, scores, n };
+}
+
+/** Rows per INSERT into temp.search_hits: scores are bound as doubles, exactly. */
+const HITS_PER_INSERT = 250;
+
+/** Replaces temp.search_hits by the matches. */
+function fillSearchHits(queries: StatementCache, matches: TextMatches): void {
+  queries.get('DELETE FROM temp.search_hits').run();
+  for (let at = 0; at < matches.n; at += HITS_PER_INSERT) {
+    const rows = Math.min(HITS_PER_INSERT, matches.n - at);
+    const params: number[] = [];
+    for (let i = at; i < at + rows; i++) params.push(matches.ids[i]!, matches.scores[i]!);
+    queries
+      .get(
+        `INSERT INTO temp.search_hits (id, score) VALUES ${Array.from({ length: rows }, () => '(?, ?)').join(', ')}`,
+      )
+      .run(...params);
+  }
 }
 
 /** The source of matches held in temp.search_hits. */
@@ -252,11 +286,6 @@ function fieldQueryPart(entity: IndexedEntity, field: string, value: string, pre
     sql: `d.id IN (SELECT doc FROM vals WHERE entity_type = ? AND field = ? AND lower(value) ${test})`,
     params: [entity.spec.entityType, field, wanted],
   };
-}
-
-/** Every term as a word prefix, all required: `"cust"* AND "ord"*`. */
-export function ftsQuery(terms: readonly string[]): string {
-  return terms.map((t) => `"${t.replaceAll('"', '""')}"*`).join(' AND ');
 }
 
 function facetRows(

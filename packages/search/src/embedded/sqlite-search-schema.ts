@@ -1,16 +1,19 @@
 import type Database from 'better-sqlite3';
 import { seedStructuredPropertyMappings } from './sqlite-structured-property-mappings.js';
+import { convertFtsTables } from './text-index-conversion.js';
+import { migrateTextIndexSchema } from './text-index-schema.js';
 
 /**
  * Tables of the embedded read models, all in one SQLite file:
- * - `index_specs`: the EntityIndexSpec of each entity type and the full-text columns of its FTS table.
- * - `docs`: one row per entity document (the fields as JSON); `id` is the rowid of its FTS row.
+ * - `index_specs`: the EntityIndexSpec of each entity type and the full-text columns derived from it.
+ * - `docs`: one row per entity document (the fields as JSON), by id (the text index's document ids).
  * - `vals`: one row per (document, field, distinct value), with `num` for numbers and the document's
  *   `removed` copied in, indexed by (entity_type, field, value) for filters, facets and colon queries.
  * - `doc_changes`: the ids of changed documents in commit order, trimmed to the newest; readers replay it
  *   to keep their in-memory facet indexes current (FacetForwardIndex).
  * - `browse`: one row per browse-path step (parent path, child segment, leaf or group), for browse.
- * - `fts_<entityType>` (created by ensureIndex): contentless FTS5, one column per full-text field.
+ * - `text_*`: the full-text index (text-index-schema.ts), which replaced one FTS5 table per entity type
+ *   (`fts_<entityType>`; a file that has them is converted at open, text-index-conversion.ts).
  * - `structured_properties`: the structured property definitions view, by urn, findable by the field
  *   form of the qualified name (SearchIndex.putStructuredProperties).
  * - `retired_structured_properties`: hard-deleted properties whose field mappings may remain, by urn,
@@ -113,6 +116,8 @@ export function migrateSearchSchema(db: Database.Database): void {
   `);
   migrateTimeseriesRunId(db);
   if (!mappingsExisted) seedStructuredPropertyMappings(db);
+  migrateTextIndexSchema(db);
+  convertFtsTables(db);
 }
 
 /**
@@ -140,7 +145,10 @@ function migrateTimeseriesRunId(db: Database.Database): void {
 
 const SAFE_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 
-/** The FTS table of an entity type; entity names are identifiers, anything else is refused. */
+/**
+ * The FTS5 table an entity type had before the text index (dropped when a file is converted, or its
+ * index deleted); entity names are identifiers, anything else is refused.
+ */
 export function ftsTableOf(entityType: string): string {
   if (!SAFE_NAME.test(entityType))
     throw new Error(`Entity type ${JSON.stringify(entityType)} is not an identifier`);

@@ -1,0 +1,245 @@
+import type Database from 'better-sqlite3';
+import type { IndexedEntity } from './indexed-entity.js';
+import { DocChangeFeed } from './doc-change-feed.js';
+import { decodePostings } from './postings-codec.js';
+import { ALL_COLUMNS, WEIGHT_SCALE } from './text-document-words.js';
+import { indexTerm, prefixUpperBound } from './text-words.js';
+
+/** bm25's parameters, as SQLite FTS5's bm25() (and the ecosystem's default similarity) use them. */
+const K1 = 1.2;
+const B = 0.75;
+
+/** Per document id of one entity type: the batch of its live postings, its length, soft deletion. */
+interface TypeText {
+  gen: Int32Array;
+  length: Int32Array;
+  removed: Uint8Array;
+}
+
+/** The documents matching every term, with their bm25 scores (`n` of each array are used). */
+export interface TextMatches {
+  readonly ids: Int32Array;
+  readonly scores: Float64Array;
+  readonly n: number;
+}
+
+/** Which postings a match reads: group ALL_COLUMNS for search, autocomplete columns with weights. */
+export interface TextGroups {
+  /** Postings group and the factor turning its stored frequency into the weighted count. */
+  readonly groups: readonly { readonly group: number; readonly factor: number }[];
+}
+
+const SEARCH_GROUPS: TextGroups = { groups: [{ group: ALL_COLUMNS, factor: 1 / WEIGHT_SCALE }] };
+
+/**
+ * Full-text matching and bm25 scoring over the embedded text index (text-index-schema.ts), in typed
+ * arrays: each query term is a word prefix whose postings are read from every segment of the entity
+ * type, kept where live, and scored as FTS5's bm25() scored its column-weighted matches, so rankings are
+ * those of the FTS5 tables this replaced; the cost is one pass over the postings of the words matched.
+ * Per-document state (batch, length, soft deletion) is kept current as FacetForwardIndex keeps its
+ * values, by replaying `doc_changes`; call `sync` inside the read transaction of the query.
+ */
+export class TextIndexReader {
+  private readonly types = new Map<string, TypeText>();
+  private readonly feed: DocChangeFeed;
+  private readonly docRow: Database.Statement<
+    [number],
+    { entity_type: string; removed: number; text_seq: number; text_length: number }
+  >;
+  private readonly typeDocs: Database.Statement<[string], [number, number, number, number]>;
+  private readonly segments: Database.Statement<[string], { lo: number; hi: number; id: number }>;
+  private readonly stats: Database.Statement<[string], { docs: number; tokens: number }>;
+  private readonly postings: Database.Statement<[number, number, string, string], Uint8Array>;
+  /** Scratch per document id, reused across queries: which phrase last saw it, and its weighted count. */
+  private mark = new Int32Array(0);
+  private stamp = 0;
+  private freq = new Float64Array(0);
+  /** Phrases matched so far (0 between queries) and the score summed so far. */
+  private matched = new Uint8Array(0);
+  private score = new Float64Array(0);
+
+  constructor(db: Database.Database) {
+    this.feed = new DocChangeFeed(db);
+    this.docRow = db.prepare('SELECT entity_type, removed, text_seq, text_length FROM docs WHERE id = ?');
+    this.typeDocs = db
+      .prepare<[string], [number, number, number, number]>(
+        'SELECT id, removed, text_seq, text_length FROM docs WHERE entity_type = ?',
+      )
+      .raw();
+    this.segments = db.prepare('SELECT id, lo, hi FROM text_segments WHERE entity_type = ? ORDER BY lo');
+    this.stats = db.prepare('SELECT docs, tokens FROM text_stats WHERE entity_type = ?');
+    this.postings = db
+      .prepare<[number, number, string, string], Uint8Array>(
+        'SELECT postings FROM text_postings WHERE segment = ? AND grp = ? AND term >= ? AND term < ?',
+      )
+      .pluck();
+  }
+
+  /** Catches up with the documents changed since the last call (in the caller's read snapshot). */
+  sync(): void {
+    this.feed.catchUp(
+      this.types.size > 0,
+      (id) => this.refresh(id),
+      () => this.types.clear(),
+    );
+  }
+
+  /** The documents having, for every term, a word starting with it in a text column; bm25-scored. */
+  search(entity: IndexedEntity, terms: readonly string[], includeRemoved: boolean): TextMatches {
+    return this.match(entity, terms, SEARCH_GROUPS, includeRemoved);
+  }
+
+  /**
+   * The documents matching every term within the given postings groups, scored by bm25 over those
+   * groups (each phrase's weighted count), the document length and count being over all columns.
+   */
+  match(
+    entity: IndexedEntity,
+    terms: readonly string[],
+    groups: TextGroups,
+    includeRemoved: boolean,
+  ): TextMatches {
+    const entityType = entity.spec.entityType;
+    const stats = this.stats.get(entityType);
+    const phrases = terms.map(indexTerm);
+    if (stats === undefined || stats.docs <= 0 || phrases.length === 0 || phrases.includes(''))
+      return { ids: new Int32Array(0), scores: new Float64Array(0), n: 0 };
+    const type = this.type(entityType);
+    const segments = this.segments.all(entityType);
+    const total = stats.docs;
+    const averageLength = stats.tokens / total;
+    this.fit(type.gen.length);
+    const { gen, length } = type;
+    let candidates = new Int32Array(0);
+    let candidateCount = 0;
+    for (let p = 0; p < phrases.length; p++) {
+      const phrase = phrases[p]!;
+      const upper = prefixUpperBound(phrase);
+      this.stamp = this.stamp >= 0x7ffffffe ? this.resetMarks() : this.stamp + 1;
+      const stamp = this.stamp;
+      const { mark, freq } = this;
+      let touched: Int32Array<ArrayBuffer> = new Int32Array(64);
+      let touchedCount = 0;
+      for (const segment of segments) {
+        const { lo, hi } = segment;
+        for (const { group, factor } of groups.groups) {
+          for (const list of this.postings.all(segment.id, group, phrase, upper)) {
+            decodePostings(list, (id, f) => {
+              const g = gen[id] ?? 0;
+              if (g < lo || g > hi) return;
+              if (mark[id] !== stamp) {
+                mark[id] = stamp;
+                freq[id] = 0;
+                if (touchedCount === touched.length) touched = grownInt32(touched);
+                touched[touchedCount++] = id;
+              }
+              freq[id]! += f * factor;
+            });
+          }
+        }
+      }
+      // FTS5's IDF of a phrase: log((N - hits + 0.5) / (hits + 0.5)), or 1e-6 when that is not positive.
+      let idf = Math.log((total - touchedCount + 0.5) / (touchedCount + 0.5));
+      if (idf <= 0) idf = 1e-6;
+      const { matched, score } = this;
+      const next = new Int32Array(p === 0 ? touchedCount : Math.min(touchedCount, candidateCount));
+      let nextCount = 0;
+      for (let i = 0; i < touchedCount; i++) {
+        const id = touched[i]!;
+        if (matched[id] !== p) continue;
+        const x = freq[id]!;
+        const term = idf * ((x * (K1 + 1.0)) / (x + K1 * (1 - B + (B * length[id]!) / averageLength)));
+        score[id] = p === 0 ? 0 + term : score[id]! + term;
+        matched[id] = p + 1;
+        next[nextCount++] = id;
+      }
+      if (p > 0)
+        for (let i = 0; i < candidateCount; i++)
+          if (matched[candidates[i]!] === p) matched[candidates[i]!] = 0;
+      candidates = next;
+      candidateCount = nextCount;
+      if (candidateCount === 0) break;
+    }
+    const ids = new Int32Array(candidateCount);
+    const scores = new Float64Array(candidateCount);
+    let n = 0;
+    for (let i = 0; i < candidateCount; i++) {
+      const id = candidates[i]!;
+      this.matched[id] = 0;
+      if (!includeRemoved && type.removed[id] === 1) continue;
+      ids[n] = id;
+      scores[n] = this.score[id]!;
+      n++;
+    }
+    return { ids, scores, n };
+  }
+
+  private resetMarks(): number {
+    this.mark.fill(0);
+    return 1;
+  }
+
+  /** Grows the scratch arrays to cover document ids below `size`. */
+  private fit(size: number): void {
+    if (this.mark.length >= size) return;
+    const grow = <T extends Int32Array | Float64Array | Uint8Array>(array: T): T => {
+      const next = new (array.constructor as new (n: number) => T)(size);
+      next.set(array);
+      return next;
+    };
+    this.mark = grow(this.mark);
+    this.freq = grow(this.freq);
+    this.matched = grow(this.matched);
+    this.score = grow(this.score);
+  }
+
+  private type(entityType: string): TypeText {
+    let type = this.types.get(entityType);
+    if (type === undefined) {
+      type = { gen: new Int32Array(1024), length: new Int32Array(1024), removed: new Uint8Array(1024) };
+      for (const [id, removed, seq, length] of this.typeDocs.iterate(entityType))
+        set(type, id, removed, seq, length);
+      this.types.set(entityType, type);
+    }
+    return type;
+  }
+
+  /** Re-reads one changed document into the entity types read so far. */
+  private refresh(id: number): void {
+    const row = this.docRow.get(id);
+    for (const [entityType, type] of this.types) {
+      if (row?.entity_type !== entityType && id < type.gen.length) {
+        type.gen[id] = 0;
+        type.removed[id] = 0;
+      }
+    }
+    if (row === undefined) return;
+    const type = this.types.get(row.entity_type);
+    if (type !== undefined) set(type, id, row.removed, row.text_seq, row.text_length);
+  }
+}
+
+function set(type: TypeText, id: number, removed: number, seq: number, length: number): void {
+  if (id >= type.gen.length) {
+    let size = type.gen.length;
+    while (size <= id) size *= 2;
+    const gen = new Int32Array(size);
+    gen.set(type.gen);
+    const lengths = new Int32Array(size);
+    lengths.set(type.length);
+    const flags = new Uint8Array(size);
+    flags.set(type.removed);
+    type.gen = gen;
+    type.length = lengths;
+    type.removed = flags;
+  }
+  type.gen[id] = seq;
+  type.length[id] = length;
+  type.removed[id] = removed === 1 ? 1 : 0;
+}
+
+function grownInt32(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const next = new Int32Array(array.length * 2);
+  next.set(array);
+  return next;
+}
