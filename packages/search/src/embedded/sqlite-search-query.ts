@@ -1,5 +1,5 @@
 import { fieldValueMatches } from '../field-value-matches.js';
-import { NUMERIC_TYPES } from '../document-fields.js';
+import { NUMERIC_TYPES, URN_FIELD } from '../document-fields.js';
 import type { Aggregation, EntityDocument, MatchedField, SearchHit, SearchResponse } from '../port.js';
 import { anyTermMatchesText, fullTextOf } from '../text-tokens.js';
 import type { NormalizedSearch } from '../validate-search-request.js';
@@ -274,6 +274,8 @@ function forwardFilter(
 
 function fieldQueryPart(entity: IndexedEntity, field: string, value: string, prefix: boolean): SqlPart {
   if (!entity.mappings.has(field)) return { sql: '0', params: [] };
+  // The urn is a keyword, matched with its case as the ecosystem's urn field is: one index probe.
+  if (field === URN_FIELD && !prefix) return { sql: 'd.urn = ?', params: [value] };
   // Equal ignoring case, or (prefix) starting with the value: LIKE with its wildcards escaped.
   const test = prefix ? `LIKE ? ESCAPE '\\'` : '= ?';
   const wanted = prefix ? `${value.toLowerCase().replace(/[\\%_]/g, '\\$&')}%` : value.toLowerCase();

@@ -50,10 +50,13 @@ export class TextIndexReader {
   private readonly segments: Database.Statement<[string], { lo: number; hi: number; id: number }>;
   private readonly stats: Database.Statement<[string], { docs: number; tokens: number }>;
   private readonly postings: Database.Statement<[number, number, string, string], Uint8Array>;
-  /** Scratch per document id, reused across queries: which phrase last saw it, and its weighted count. */
+  /**
+   * Scratch per document id, reused across queries: which phrase last saw it, and its weighted count
+   * (a sum of multiples of 0.5, exact in 32 bits).
+   */
   private mark = new Int32Array(0);
   private stamp = 0;
-  private freq = new Float64Array(0);
+  private freq = new Float32Array(0);
   /** Phrases matched so far (0 between queries) and the score summed so far. */
   private matched = new Uint8Array(0);
   private score = new Float64Array(0);
@@ -182,7 +185,7 @@ export class TextIndexReader {
   /** Grows the scratch arrays to cover document ids below `size`. */
   private fit(size: number): void {
     if (this.mark.length >= size) return;
-    const grow = <T extends Int32Array | Float64Array | Uint8Array>(array: T): T => {
+    const grow = <T extends Int32Array | Float32Array | Float64Array | Uint8Array>(array: T): T => {
       const next = new (array.constructor as new (n: number) => T)(size);
       next.set(array);
       return next;

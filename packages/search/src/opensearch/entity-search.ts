@@ -1,5 +1,5 @@
 import type { Types } from '@opensearch-project/opensearch';
-import { REMOVED_FIELD } from '../document-fields.js';
+import { REMOVED_FIELD, URN_FIELD } from '../document-fields.js';
 import type { Aggregation, SearchHit, SearchRequest, SearchResponse } from '../port.js';
 import { validateSearchRequest, type NormalizedSearch } from '../validate-search-request.js';
 import { searchAfterOf, sortOf, sortValuesOf } from './entity-sort.js';
@@ -83,10 +83,13 @@ function searchQuery(
   };
 }
 
-/** `field:value`: the value, ignoring case for strings (exact for numbers and booleans). */
+/**
+ * `field:value`: the value, ignoring case for strings (exact for numbers and booleans); the urn with
+ * its case, as the ecosystem's urn keyword field matches it.
+ */
 function fieldValueQuery(variants: readonly FieldPaths[], value: string, prefix: boolean): Query {
   const clauses = variants.map((paths): Query =>
-    paths.kind === 'string'
+    paths.kind === 'string' && !(paths.name === URN_FIELD && !prefix)
       ? prefix
         ? { prefix: { [paths.folded ?? paths.exact]: { value: value.toLowerCase() } } }
         : { term: { [paths.folded ?? paths.exact]: { value: value.toLowerCase() } } }

@@ -34,7 +34,8 @@ export type CurrentSearchIndex = () => SearchIndex;
  *   case is ignored; a higher-boost field match ranks higher (name 10 over description 1); URN values
  *   are searchable by their id words (`pii` finds `urn:li:tag:pii`).
  * - `*` or empty input matches everything; `field:value` matches documents whose field has that value,
- *   ignoring case; an input starting with `urn:li:` matches that URN exactly.
+ *   ignoring case (but `urn:<urn>` with its case: the urn is a keyword, as in the ecosystem); an input
+ *   starting with `urn:li:` matches that URN exactly, case included.
  * - hits are ordered by score descending, then urn ascending; `total` counts the whole match set.
  * - documents with `removed = true` are left out unless `includeRemoved`, or unless the filter itself
  *   has a criterion on `removed`.
@@ -279,7 +280,7 @@ function searchFullTextCases(index: CurrentSearchIndex): void {
       }
     });
 
-    it('matches field:value exactly (ignoring case) and a URN input exactly', async () => {
+    it('matches field:value exactly (ignoring case) and a URN input exactly (case included)', async () => {
       const ns = uniqueNamespace();
       const prod = datasetDoc(ns, { name: 'Orders', platform: 'kafka', origin: 'PROD' });
       const dev = datasetDoc(ns, { name: 'orders_dev', origin: 'DEV' });
@@ -297,6 +298,10 @@ function searchFullTextCases(index: CurrentSearchIndex): void {
       const prefixed = await index().search(datasets({ input: 'name:orders_*' }));
       expect(prefixed.hits[0]!.matchedFields).toContainEqual({ name: 'name', value: 'orders_dev' });
       expect(urnsOf(await index().search(datasets({ input: prod.urn })))).toEqual([prod.urn]);
+      // The urn is a keyword: its case counts, as in the ecosystem's urn field.
+      const shouted = prod.urn.replace('kafka', 'KAFKA');
+      expect(urnsOf(await index().search(datasets({ input: shouted })))).toEqual([]);
+      expect(urnsOf(await index().search(datasets({ input: `urn:${prod.urn}` })))).toEqual([prod.urn]);
       const matched = await index().search(datasets({ input: 'origin:DEV' }));
       expect(matched.hits[0]!.matchedFields).toContainEqual({ name: 'origin', value: 'DEV' });
       await expect(index().search(datasets({ input: 'nosuchfield:x' }))).rejects.toMatchObject({
