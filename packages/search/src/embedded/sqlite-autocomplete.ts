@@ -3,6 +3,7 @@ import { fullTextOf, termsMatchText, tokenize } from '../text-tokens.js';
 import { jsonPathOf, valuesOf, type IndexedEntity } from './indexed-entity.js';
 import { filterSql, type SqlPart } from './sqlite-filter-sql.js';
 import type { StatementCache } from './statement-cache.js';
+import { decodeDocument } from './stored-document.js';
 import type { TextIndexReader, TextMatches } from './text-index-reader.js';
 import { kthBest } from './text-ranking.js';
 import { compareCodePoints } from '../sort-values.js';
@@ -40,7 +41,7 @@ export function runAutocomplete(
   const other: string[] = [];
   const entities: string[] = [];
   for (const candidate of candidates) {
-    const docFields = JSON.parse(candidate.doc) as EntityDocument['fields'];
+    const docFields = JSON.parse(decodeDocument(candidate.doc)) as EntityDocument['fields'];
     let matched = false;
     for (const field of fields) {
       const type = entity.mappings.get(field)?.type ?? 'TEXT';
@@ -65,7 +66,7 @@ function candidateDocs(
   terms: readonly string[],
   filter: Filter | undefined,
   max: number,
-): { urn: string; doc: string }[] {
+): { urn: string; doc: string | Uint8Array }[] {
   const f = filterSql(entity, filter, 'd.id');
   const columns = fields.map((field) => entity.columns.findIndex((c) => c.field === field));
   if (columns.every((i) => i >= 0 && entity.columns[i]?.autocomplete === true)) {
@@ -77,7 +78,7 @@ function candidateDocs(
     return bestCandidates(queries, text.match(entity, terms, { groups }, false), f, max);
   }
   const anyField = fields.map(
-    () => 'EXISTS (SELECT 1 FROM json_each(d.doc, ?) j WHERE instr(lower(j.value), ?) > 0)',
+    () => 'EXISTS (SELECT 1 FROM json_each(doc_json(d.doc), ?) j WHERE instr(lower(j.value), ?) > 0)',
   );
   return queries.all(
     `SELECT d.urn AS urn, d.doc AS doc FROM docs d
@@ -102,7 +103,7 @@ function bestCandidates(
   matches: TextMatches,
   filter: SqlPart,
   max: number,
-): { urn: string; doc: string }[] {
+): { urn: string; doc: string | Uint8Array }[] {
   if (matches.n === 0 || max <= 0) return [];
   let wanted = max;
   for (;;) {
@@ -110,7 +111,7 @@ function bestCandidates(
     const scoreOf = new Map<number, number>();
     for (let i = 0; i < matches.n; i++)
       if (matches.scores[i]! >= cutoff) scoreOf.set(matches.ids[i]!, matches.scores[i]!);
-    const rows = queries.all<{ id: number; urn: string; doc: string }>(
+    const rows = queries.all<{ id: number; urn: string; doc: string | Uint8Array }>(
       `SELECT d.id AS id, d.urn AS urn, d.doc AS doc FROM docs d
        WHERE d.id IN (SELECT value FROM json_each(?)) AND ${filter.sql}`,
       [JSON.stringify([...scoreOf.keys()]), ...filter.params],

@@ -7,13 +7,15 @@ import { isStructuredPropertyField } from '../structured-property-fields.js';
 import { REPLAY_AT_MOST } from './doc-change-feed.js';
 import { columnText, indexedEntity, valuesOf, type IndexedEntity } from './indexed-entity.js';
 import { ftsTableOf } from './sqlite-search-schema.js';
+import { decodeDocument, encodeDocument } from './stored-document.js';
 import { documentWords } from './text-document-words.js';
 import { TextIndexWriter } from './text-index-writer.js';
 import { writeTransaction } from './write-transaction.js';
 
 interface DocRow {
   readonly id: number;
-  readonly doc: string;
+  /** The stored form (stored-document.ts). */
+  readonly doc: string | Uint8Array;
 }
 
 interface StoredDocRow extends DocRow {
@@ -36,8 +38,8 @@ const VALS_PER_INSERT = 32;
 /** Writes entity documents into docs / vals / browse / the text index, and keeps the index specs. */
 export class SqliteDocumentWriter {
   private readonly entities = new Map<string, IndexedEntity>();
-  private readonly insertDoc: Database.Statement<[string, string, number, string, number, number]>;
-  private readonly updateDoc: Database.Statement<[number, string, number]>;
+  private readonly insertDoc: Database.Statement<[string, string, number, Buffer, number, number]>;
+  private readonly updateDoc: Database.Statement<[number, Buffer, number]>;
   private readonly updateDocText: Database.Statement<[number, number, number]>;
   private readonly findDoc: Database.Statement<[string, string], StoredDocRow>;
   private readonly deleteDoc: Database.Statement<[number]>;
@@ -195,7 +197,7 @@ export class SqliteDocumentWriter {
           document.entityType,
           document.urn,
           removed,
-          json,
+          encodeDocument(json),
           this.text.batchSeq(),
           words.length,
         ).lastInsertRowid,
@@ -206,10 +208,11 @@ export class SqliteDocumentWriter {
       this.text.stage(document.entityType, id, words, undefined);
       return;
     }
-    if (stored.doc === json && stored.removed === removed) return;
+    const storedJson = decodeDocument(stored.doc);
+    if (storedJson === json && stored.removed === removed) return;
     const id = stored.id;
-    const previous = JSON.parse(stored.doc) as Fields;
-    this.updateDoc.run(removed, json, id);
+    const previous = JSON.parse(storedJson) as Fields;
+    this.updateDoc.run(removed, encodeDocument(json), id);
     this.changed(id);
     const next = valRowsOf(entity, fields);
     if (stored.removed !== removed) {
@@ -273,7 +276,7 @@ export class SqliteDocumentWriter {
 
   /** Deletes and re-inserts a document's vals and browse rows (after a spec change). */
   private rederiveRows(entityType: string, entity: IndexedEntity, row: StoredDocRow): void {
-    const fields = JSON.parse(row.doc) as Fields;
+    const fields = JSON.parse(decodeDocument(row.doc)) as Fields;
     this.changed(row.id);
     this.deleteVals.run(row.id);
     this.deleteBrowse.run(row.id);

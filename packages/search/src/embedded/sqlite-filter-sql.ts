@@ -90,7 +90,7 @@ function criterionSql(entity: IndexedEntity, criterion: Criterion, idExpr: strin
   }
   const condition = valueCondition(criterion, numeric, 'j.value', 'j.value');
   const sql =
-    `${negated ? 'NOT ' : ''}EXISTS (SELECT 1 FROM docs jd, json_each(jd.doc, ?) j WHERE jd.id = ${idExpr}` +
+    `${negated ? 'NOT ' : ''}EXISTS (SELECT 1 FROM docs jd, json_each(doc_json(jd.doc), ?) j WHERE jd.id = ${idExpr}` +
     `${condition.sql === '' ? '' : ` AND ${condition.sql}`})`;
   return { sql, params: [jsonPathOf(criterion.field), ...condition.params] };
 }

@@ -106,7 +106,7 @@ function sortKeySql(entity: IndexedEntity, key: NormalizedSort): SqlPart {
   }
   // Only free-text fields are not keyed: their string values are read from the stored document.
   return {
-    sql: `(SELECT ${aggregate}(value) FROM json_each(d.doc, ?) WHERE type = 'text' AND ${kept})`,
+    sql: `(SELECT ${aggregate}(value) FROM json_each(doc_json(d.doc), ?) WHERE type = 'text' AND ${kept})`,
     params: [jsonPathOf(mapping.name)],
   };
 }

@@ -35,6 +35,7 @@ import { SqliteStructuredProperties } from './sqlite-structured-properties.js';
 import { SqliteStructuredPropertyCleanup } from './sqlite-structured-property-cleanup.js';
 import { SqliteStructuredPropertyMappings } from './sqlite-structured-property-mappings.js';
 import { StatementCache } from './statement-cache.js';
+import { decodeDocument, registerDocumentFunction } from './stored-document.js';
 import { TextIndexReader } from './text-index-reader.js';
 
 /**
@@ -58,6 +59,7 @@ export class SqliteSearchIndex implements SearchIndex {
     this.definitions = new SqliteStructuredProperties(handle.db, this.mappings);
     this.cleanup = new SqliteStructuredPropertyCleanup(handle.db, this.definitions, this.mappings);
     registerSliceFunction(handle.db);
+    registerDocumentFunction(handle.db);
     handle.db.exec(
       'CREATE TEMP TABLE IF NOT EXISTS search_hits (id INTEGER PRIMARY KEY, score REAL NOT NULL)',
     );
@@ -127,12 +129,12 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async getDocument(entityType: string, urn: string): Promise<EntityDocument | null> {
-    const row = this.queries.get1<{ doc: string }>('SELECT doc FROM docs WHERE entity_type = ? AND urn = ?', [
-      entityType,
-      urn,
-    ]);
+    const row = this.queries.get1<{ doc: string | Uint8Array }>(
+      'SELECT doc FROM docs WHERE entity_type = ? AND urn = ?',
+      [entityType, urn],
+    );
     if (row === undefined) return null;
-    return { urn, entityType, fields: JSON.parse(row.doc) as EntityDocument['fields'] };
+    return { urn, entityType, fields: JSON.parse(decodeDocument(row.doc)) as EntityDocument['fields'] };
   }
 
   async search(request: SearchRequest): Promise<SearchResponse> {

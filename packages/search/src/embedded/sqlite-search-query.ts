@@ -10,6 +10,7 @@ import { filterSql, TRUE, type SqlPart } from './sqlite-filter-sql.js';
 import { compareRows, pageRows, sortValuesOf, type MatchSource, type PageRow } from './sqlite-page-rows.js';
 import { sliceSql } from './sqlite-slice.js';
 import type { StatementCache } from './statement-cache.js';
+import { decodeDocument } from './stored-document.js';
 import type { TextIndexReader, TextMatches } from './text-index-reader.js';
 
 interface Ranked {
@@ -281,7 +282,7 @@ function fieldQueryPart(entity: IndexedEntity, field: string, value: string, pre
   const wanted = prefix ? `${value.toLowerCase().replace(/[\\%_]/g, '\\$&')}%` : value.toLowerCase();
   if (!entity.keyed.has(field))
     return {
-      sql: `EXISTS (SELECT 1 FROM json_each(d.doc, ?) j WHERE lower(j.value) ${test})`,
+      sql: `EXISTS (SELECT 1 FROM json_each(doc_json(d.doc), ?) j WHERE lower(j.value) ${test})`,
       params: [jsonPathOf(field), wanted],
     };
   return {
@@ -303,7 +304,7 @@ function facetRows(
   const tail = limitInSql ? ` ORDER BY n DESC, value ASC LIMIT ${search.maxAggValues}` : '';
   if (!entity.keyed.has(field)) {
     return queries.all(
-      `SELECT j.value AS value, COUNT(DISTINCT d.id) AS n FROM ${source.tables}, json_each(d.doc, ?) j
+      `SELECT j.value AS value, COUNT(DISTINCT d.id) AS n FROM ${source.tables}, json_each(doc_json(d.doc), ?) j
        WHERE ${source.where.sql} GROUP BY j.value${tail}`,
       [jsonPathOf(field), ...source.where.params],
     );
@@ -338,11 +339,11 @@ function loadDocuments(
   const docs = new Map<number, EntityDocument['fields']>();
   if (search.query.kind === 'all' || page.length === 0) return docs;
   const ids = page.map((p) => p.row.id);
-  const rows = queries.all<{ id: number; doc: string }>(
+  const rows = queries.all<{ id: number; doc: string | Uint8Array }>(
     `SELECT id, doc FROM docs WHERE id IN (${ids.map(() => '?').join(', ')})`,
     ids,
   );
-  for (const row of rows) docs.set(row.id, JSON.parse(row.doc) as EntityDocument['fields']);
+  for (const row of rows) docs.set(row.id, JSON.parse(decodeDocument(row.doc)) as EntityDocument['fields']);
   return docs;
 }
 

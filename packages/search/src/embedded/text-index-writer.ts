@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { EntityDocument } from '../port.js';
 import type { IndexedEntity } from './indexed-entity.js';
 import { encodePostings } from './postings-codec.js';
+import { decodeDocument } from './stored-document.js';
 import { documentWords, type DocumentWords } from './text-document-words.js';
 import { mergeDueSegments } from './text-segment-merge.js';
 
@@ -111,7 +112,7 @@ export class TextIndexWriter {
   rebuild(entity: IndexedEntity): void {
     const entityType = entity.spec.entityType;
     this.dropType(entityType);
-    const page = this.db.prepare<[string, number, number], { id: number; doc: string }>(
+    const page = this.db.prepare<[string, number, number], { id: number; doc: string | Uint8Array }>(
       'SELECT id, doc FROM docs WHERE entity_type = ? AND id > ? ORDER BY id LIMIT ?',
     );
     const update = this.db.prepare<[number, number, number]>(
@@ -124,7 +125,7 @@ export class TextIndexWriter {
       this.begin();
       const seq = this.batchSeq();
       for (const row of rows) {
-        const words = documentWords(entity, JSON.parse(row.doc) as EntityDocument['fields']);
+        const words = documentWords(entity, JSON.parse(decodeDocument(row.doc)) as EntityDocument['fields']);
         this.stage(entityType, row.id, words, undefined);
         update.run(seq, words.length, row.id);
       }
