@@ -12,8 +12,8 @@ interface RelatedRow {
 }
 
 /**
- * The embedded GraphIndex: one `edges` row per (source, aspect, relationship, target), indexed from the
- * source and from the target. `related` groups by (entity, type), so an edge declared by two aspects is
+ * The embedded GraphIndex: one `edges` row per (source, aspect, relationship, target), keyed from the
+ * source and indexed from the target. `related` groups by (entity, type), so an edge declared by two aspects is
  * listed once; ordered by entity then type.
  */
 export class SqliteGraphIndex implements GraphIndex {
