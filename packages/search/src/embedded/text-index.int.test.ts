@@ -205,7 +205,7 @@ describe('embedded text index', () => {
     const raw = new Database(path);
     raw.exec(`
       DROP TABLE text_postings; DROP TABLE text_segments; DROP TABLE text_stats; DROP TABLE text_seq;
-      DROP INDEX docs_by_text_seq;
+      DROP INDEX docs_by_text_seq; DROP INDEX docs_text_state;
       ALTER TABLE docs DROP COLUMN text_seq; ALTER TABLE docs DROP COLUMN text_length;
       CREATE VIRTUAL TABLE fts_dataset USING fts5(c0, content='');
     `);
