@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { IndexedEntity } from './indexed-entity.js';
 import { DocChangeFeed } from './doc-change-feed.js';
+import { forEachEntry, placeOf } from './postings-blocks.js';
 import { decodePostings } from './postings-codec.js';
 import { ALL_COLUMNS, WEIGHT_SCALE } from './text-document-words.js';
 import { indexTerm, prefixUpperBound } from './text-words.js';
@@ -49,7 +50,10 @@ export class TextIndexReader {
   private readonly typeDocs: Database.Statement<[string], [number, number, number, number]>;
   private readonly segments: Database.Statement<[string], { lo: number; hi: number; id: number }>;
   private readonly stats: Database.Statement<[string], { docs: number; tokens: number }>;
-  private readonly postings: Database.Statement<[number, number, string, string], Uint8Array>;
+  private readonly blocks: Database.Statement<
+    { segment: number; group: number; prefix: string; upper: string },
+    Uint8Array
+  >;
   /**
    * Scratch per document id, reused across queries: which phrase last saw it, and its weighted count
    * (a sum of multiples of 0.5, exact in 32 bits).
@@ -71,9 +75,15 @@ export class TextIndexReader {
       .raw();
     this.segments = db.prepare('SELECT id, lo, hi FROM text_segments WHERE entity_type = ? ORDER BY lo');
     this.stats = db.prepare('SELECT docs, tokens FROM text_stats WHERE entity_type = ?');
-    this.postings = db
-      .prepare<[number, number, string, string], Uint8Array>(
-        'SELECT postings FROM text_postings WHERE segment = ? AND grp = ? AND term >= ? AND term < ?',
+    // The blocks that may hold words starting with the prefix: the last one starting at or before it,
+    // and those starting after it and before the next prefix.
+    this.blocks = db
+      .prepare<{ segment: number; group: number; prefix: string; upper: string }, Uint8Array>(
+        `SELECT block FROM text_blocks
+         WHERE segment = @segment AND grp = @group AND first < @upper AND first >= IFNULL(
+           (SELECT first FROM text_blocks WHERE segment = @segment AND grp = @group AND first <= @prefix
+            ORDER BY first DESC LIMIT 1), '')
+         ORDER BY first`,
       )
       .pluck();
   }
@@ -118,6 +128,7 @@ export class TextIndexReader {
     for (let p = 0; p < phrases.length; p++) {
       const phrase = phrases[p]!;
       const upper = prefixUpperBound(phrase);
+      const prefix = Buffer.from(phrase, 'utf8');
       this.stamp = this.stamp >= 0x7ffffffe ? this.resetMarks() : this.stamp + 1;
       const stamp = this.stamp;
       const { mark, freq } = this;
@@ -126,17 +137,23 @@ export class TextIndexReader {
       for (const segment of segments) {
         const { lo, hi } = segment;
         for (const { group, factor } of groups.groups) {
-          for (const list of this.postings.all(segment.id, group, phrase, upper)) {
-            decodePostings(list, (id, f) => {
-              const g = gen[id] ?? 0;
-              if (g < lo || g > hi) return;
-              if (mark[id] !== stamp) {
-                mark[id] = stamp;
-                freq[id] = 0;
-                if (touchedCount === touched.length) touched = grownInt32(touched);
-                touched[touchedCount++] = id;
-              }
-              freq[id]! += f * factor;
+          const visit = (id: number, f: number): void => {
+            const g = gen[id] ?? 0;
+            if (g < lo || g > hi) return;
+            if (mark[id] !== stamp) {
+              mark[id] = stamp;
+              freq[id] = 0;
+              if (touchedCount === touched.length) touched = grownInt32(touched);
+              touched[touchedCount++] = id;
+            }
+            freq[id]! += f * factor;
+          };
+          for (const block of this.blocks.all({ segment: segment.id, group, prefix: phrase, upper })) {
+            forEachEntry(block, (entry) => {
+              const place = placeOf(entry, prefix);
+              if (place > 0) return false;
+              if (place === 0) decodePostings(block.subarray(entry.postingsStart, entry.postingsEnd), visit);
+              return true;
             });
           }
         }

@@ -7,9 +7,10 @@ import type Database from 'better-sqlite3';
  *   range [lo, hi] of write batches (`text_seq` numbers) of one entity type. A document's postings are
  *   live in the one segment whose range holds its `docs.text_seq`; copies in other segments are dead
  *   and are dropped when segments merge.
- * - `text_postings`: per segment, group and word, the postings list (postings-codec.ts). Group 0 holds
- *   every text column, the frequency being the weighted count ×2 (boosts are multiples of 0.5); group
- *   c + 1 holds column c alone, plain counts, for the columns autocomplete reads.
+ * - `text_blocks`: per segment and group, the words in order with their postings lists, packed in
+ *   blocks keyed by their first word (postings-blocks.ts, postings-codec.ts). Group 0 holds every text
+ *   column, the frequency being the weighted count ×2 (boosts are multiples of 0.5); group c + 1 holds
+ *   column c alone, plain counts, for the columns autocomplete reads.
  * - `text_stats`: per entity type, documents and words indexed (for bm25's document count and average
  *   length).
  * - `text_seq`: the last write batch number handed out.
@@ -26,12 +27,12 @@ export function migrateTextIndexSchema(db: Database.Database): void {
       docs INTEGER NOT NULL
     );
     CREATE INDEX IF NOT EXISTS text_segments_by_type ON text_segments (entity_type, lo);
-    CREATE TABLE IF NOT EXISTS text_postings (
+    CREATE TABLE IF NOT EXISTS text_blocks (
       segment INTEGER NOT NULL,
       grp INTEGER NOT NULL,
-      term TEXT NOT NULL,
-      postings BLOB NOT NULL,
-      PRIMARY KEY (segment, grp, term)
+      first TEXT NOT NULL,
+      block BLOB NOT NULL,
+      PRIMARY KEY (segment, grp, first)
     ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS text_stats (
       entity_type TEXT PRIMARY KEY,

@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { EntityDocument } from '../port.js';
 import type { IndexedEntity } from './indexed-entity.js';
+import { compareCodePoints } from '../sort-values.js';
+import { BlockWriter } from './postings-blocks.js';
 import { encodePostings } from './postings-codec.js';
 import { decodeDocument } from './stored-document.js';
 import { documentWords, type DocumentWords } from './text-document-words.js';
@@ -29,7 +31,7 @@ export class TextIndexWriter {
   private seq: number | undefined;
   private readonly nextSeq: Database.Statement<[], number>;
   private readonly insertSegment: Database.Statement<[string, number, number, number], number>;
-  private readonly insertPostings: Database.Statement<[number, number, string, Uint8Array]>;
+  private readonly insertBlock: Database.Statement<[number, number, string, Uint8Array]>;
   private readonly addStats: Database.Statement<[string, number, number]>;
 
   constructor(private readonly db: Database.Database) {
@@ -42,9 +44,7 @@ export class TextIndexWriter {
         'INSERT INTO text_segments (entity_type, lo, hi, docs) VALUES (?, ?, ?, ?) RETURNING id',
       )
       .pluck();
-    this.insertPostings = db.prepare(
-      'INSERT INTO text_postings (segment, grp, term, postings) VALUES (?, ?, ?, ?)',
-    );
+    this.insertBlock = db.prepare('INSERT INTO text_blocks (segment, grp, first, block) VALUES (?, ?, ?, ?)');
     this.addStats = db.prepare(
       `INSERT INTO text_stats (entity_type, docs, tokens) VALUES (?, ?, ?)
        ON CONFLICT (entity_type) DO UPDATE SET docs = docs + excluded.docs, tokens = tokens + excluded.tokens`,
@@ -97,7 +97,7 @@ export class TextIndexWriter {
   dropType(entityType: string): void {
     this.db
       .prepare(
-        'DELETE FROM text_postings WHERE segment IN (SELECT id FROM text_segments WHERE entity_type = ?)',
+        'DELETE FROM text_blocks WHERE segment IN (SELECT id FROM text_segments WHERE entity_type = ?)',
       )
       .run(entityType);
     this.db.prepare('DELETE FROM text_segments WHERE entity_type = ?').run(entityType);
@@ -160,9 +160,14 @@ export class TextIndexWriter {
         }
       }
     }
-    for (const [group, byWord] of lists) {
-      for (const [word, list] of byWord)
-        this.insertPostings.run(segment, group, word, encodePostings(list.ids, list.freqs, list.ids.length));
+    for (const group of [...lists.keys()].sort((a, b) => a - b)) {
+      const byWord = lists.get(group)!;
+      const blocks = new BlockWriter((first, block) => this.insertBlock.run(segment, group, first, block));
+      for (const word of [...byWord.keys()].sort(compareCodePoints)) {
+        const list = byWord.get(word)!;
+        blocks.add(word, encodePostings(list.ids, list.freqs, list.ids.length));
+      }
+      blocks.finish();
     }
   }
 }

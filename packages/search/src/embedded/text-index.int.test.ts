@@ -187,6 +187,40 @@ describe('embedded text index', () => {
     expect(count).toBeLessThan(20);
   });
 
+  it('finds every word of a prefix when the words of a segment fill many blocks', async () => {
+    const search = (await open(file())).search;
+    await search.ensureIndex(spec);
+    // 6,000 distinct words in one batch (one segment), then 600 more in small batches that merge.
+    const word = (i: number) => `w${(i * 7919) % 100_000}`;
+    const docs = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, k) => {
+        const urn = `urn:li:dataset:(urn:li:dataPlatform:hive,db.b${from + k},PROD)`;
+        return {
+          urn,
+          entityType: 'dataset',
+          fields: { urn, removed: false, description: `${word(from + k)} common` },
+        } satisfies EntityDocument;
+      });
+    await search.upsert(docs(0, 6_000));
+    for (let at = 6_000; at < 6_600; at += 20) await search.upsert(docs(at, at + 20));
+    const words = Array.from({ length: 6_600 }, (_, i) => word(i));
+    for (const prefix of ['w1', 'w42', 'w9', 'w99', 'w5003', 'w']) {
+      const result = await search.search({ entityTypes: ['dataset'], input: prefix, start: 0, count: 1 });
+      expect(result.total, prefix).toBe(words.filter((w) => w.startsWith(prefix)).length);
+    }
+    for (const i of [0, 1, 2_999, 5_999, 6_000, 6_599]) {
+      const result = await search.search({
+        entityTypes: ['dataset'],
+        input: `${word(i)} common`,
+        start: 0,
+        count: 5,
+      });
+      expect(result.hits.map((h) => h.urn)).toContain(
+        `urn:li:dataset:(urn:li:dataPlatform:hive,db.b${i},PROD)`,
+      );
+    }
+  });
+
   it('converts a file whose text is in an FTS5 table into the text index at open', async () => {
     const path = file();
     const first = await open(path);
@@ -204,7 +238,7 @@ describe('embedded text index', () => {
     // Make the file as an older build left it: an FTS5 table, no text index tables or columns.
     const raw = new Database(path);
     raw.exec(`
-      DROP TABLE text_postings; DROP TABLE text_segments; DROP TABLE text_stats; DROP TABLE text_seq;
+      DROP TABLE text_blocks; DROP TABLE text_segments; DROP TABLE text_stats; DROP TABLE text_seq;
       DROP INDEX docs_by_text_seq; DROP INDEX docs_text_state;
       ALTER TABLE docs DROP COLUMN text_seq; ALTER TABLE docs DROP COLUMN text_length;
       CREATE VIRTUAL TABLE fts_dataset USING fts5(c0, content='');

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { compareCodePoints } from '../sort-values.js';
+import { BlockWriter, compareTerms, forEachEntry, type BlockEntry } from './postings-blocks.js';
 import { decodePostings, encodePostings } from './postings-codec.js';
 
 /** Segments of one size tier that merge into one: each tier holds up to this many less one. */
@@ -12,20 +12,14 @@ const MERGE_FACTOR = 8;
  */
 const MAX_MERGED_DOCS = 300_000;
 
-/** Rows read per step from each merged segment: merging holds a page of each, not the segments. */
-const PAGE_ROWS = 512;
+/** Blocks read per step from each merged segment: merging holds a few blocks of each, not the segments. */
+const PAGE_ROWS = 8;
 
 interface Segment {
   readonly id: number;
   readonly lo: number;
   readonly hi: number;
   readonly docs: number;
-}
-
-interface PostingsRow {
-  readonly grp: number;
-  readonly term: string;
-  readonly postings: Uint8Array;
 }
 
 /** A segment's size level: log base MERGE_FACTOR of its documents, a segment of fewer than 8 as one of 8. */
@@ -79,8 +73,8 @@ export function mergeSegments(db: Database.Database, entityType: string, sources
   const lo = Math.min(...sources.map((s) => s.lo));
   const hi = Math.max(...sources.map((s) => s.hi));
   const liveSeq = liveSeqs(db, entityType, lo, hi);
-  // A merged segment counts the documents its sources were written with, dead ones too: its tier is
-  // then above theirs, so tiers keep decreasing from the oldest segment to the newest.
+  // A merged segment counts the documents its sources were written with, dead ones too: its level is
+  // then above theirs, so levels keep decreasing from the oldest segment to the newest.
   const docs = sources.reduce((n, s) => n + s.docs, 0);
   const merged = db
     .prepare<[string, number, number, number], number>(
@@ -89,24 +83,36 @@ export function mergeSegments(db: Database.Database, entityType: string, sources
     .pluck()
     .get(entityType, lo, hi, docs)!;
   const insert = db.prepare<[number, number, string, Uint8Array]>(
-    'INSERT INTO text_postings (segment, grp, term, postings) VALUES (?, ?, ?, ?)',
+    'INSERT INTO text_blocks (segment, grp, first, block) VALUES (?, ?, ?, ?)',
   );
   const cursors = sources.map((segment) => new SegmentCursor(db, segment));
+  let group = -1;
+  let blocks: BlockWriter | undefined;
+  const ids: number[] = [];
+  const freqs: number[] = [];
   for (;;) {
-    let key: PostingsRow | undefined;
+    let key: Head | undefined;
     for (const cursor of cursors) {
-      const head = cursor.head();
-      if (head !== undefined && (key === undefined || compareKeys(head, key) < 0)) key = head;
+      const head = cursor.head;
+      if (head !== undefined && (key === undefined || compareHeads(head, key) < 0)) key = head;
     }
     if (key === undefined) break;
-    const ids: number[] = [];
-    const freqs: number[] = [];
+    if (key.group !== group) {
+      blocks?.finish();
+      group = key.group;
+      const into = group;
+      blocks = new BlockWriter((first, block) => insert.run(merged, into, first, block));
+    }
+    const term = key.entry.block.slice(key.entry.termStart, key.entry.termEnd);
+    ids.length = 0;
+    freqs.length = 0;
     let sorted = true;
     for (const cursor of cursors) {
-      const head = cursor.head();
-      if (head === undefined || compareKeys(head, key) !== 0) continue;
+      const head = cursor.head;
+      if (head === undefined || compareHeads(head, key) !== 0) continue;
       const { lo: from, hi: to } = cursor.segment;
-      decodePostings(head.postings, (id, freq) => {
+      const { block, postingsStart, postingsEnd } = head.entry;
+      decodePostings(block.subarray(postingsStart, postingsEnd), (id, freq) => {
         const seq = liveSeq[id] ?? 0;
         if (seq < from || seq > to) return;
         if (ids.length > 0 && id < ids[ids.length - 1]!) sorted = false;
@@ -116,13 +122,11 @@ export function mergeSegments(db: Database.Database, entityType: string, sources
       cursor.advance();
     }
     if (ids.length === 0) continue;
-    if (sorted) insert.run(merged, key.grp, key.term, encodePostings(ids, freqs, ids.length));
+    if (sorted) blocks!.add(term, encodePostings(ids, freqs, ids.length));
     else {
-      const order = ids.map((_, i) => i).sort((a, b) => ids[a]! - ids[b]!);
-      insert.run(
-        merged,
-        key.grp,
-        key.term,
+      const order = ids.map((_, i) => i).sort((x, y) => ids[x]! - ids[y]!);
+      blocks!.add(
+        term,
         encodePostings(
           order.map((i) => ids[i]!),
           order.map((i) => freqs[i]!),
@@ -131,7 +135,8 @@ export function mergeSegments(db: Database.Database, entityType: string, sources
       );
     }
   }
-  const remove = db.prepare<[number]>('DELETE FROM text_postings WHERE segment = ?');
+  blocks?.finish();
+  const remove = db.prepare<[number]>('DELETE FROM text_blocks WHERE segment = ?');
   const removeSegment = db.prepare<[number]>('DELETE FROM text_segments WHERE id = ?');
   for (const source of sources) {
     remove.run(source.id);
@@ -154,44 +159,77 @@ function liveSeqs(db: Database.Database, entityType: string, lo: number, hi: num
   return seqs;
 }
 
-function compareKeys(a: PostingsRow, b: PostingsRow): number {
-  return a.grp - b.grp || compareCodePoints(a.term, b.term);
+/** The entry a cursor stands on, with its group. */
+interface Head {
+  readonly group: number;
+  readonly entry: BlockEntry;
 }
 
-/** Reads one segment's rows in key order, a page at a time. */
+function compareHeads(a: Head, b: Head): number {
+  return a.group - b.group || compareTerms(a.entry, b.entry);
+}
+
+/** Reads one segment's entries in (group, word) order, a few blocks at a time. */
 class SegmentCursor {
-  private rows: PostingsRow[] = [];
-  private at = 0;
+  head: Head | undefined;
+  private rows: { grp: number; first: string; block: Uint8Array }[] = [];
+  private row = 0;
+  private entries: BlockEntry[] = [];
+  private entry = 0;
   private done = false;
-  private readonly first: Database.Statement<[number, number], PostingsRow>;
-  private readonly next: Database.Statement<[number, number, number, string, number], PostingsRow>;
+  private readonly next: Database.Statement<
+    [number, number, number, string, number],
+    { grp: number; first: string; block: Uint8Array }
+  >;
 
   constructor(
     db: Database.Database,
     readonly segment: Segment,
   ) {
-    this.first = db.prepare(
-      'SELECT grp, term, postings FROM text_postings WHERE segment = ? ORDER BY grp, term LIMIT ?',
-    );
     this.next = db.prepare(
-      `SELECT grp, term, postings FROM text_postings
-       WHERE segment = ? AND (grp > ? OR (grp = ? AND term > ?)) ORDER BY grp, term LIMIT ?`,
+      `SELECT grp, first, block FROM text_blocks
+       WHERE segment = ? AND (grp > ? OR (grp = ? AND first > ?)) ORDER BY grp, first LIMIT ?`,
     );
-    this.rows = this.first.all(segment.id, PAGE_ROWS);
+    this.rows = this.next.all(segment.id, -1, -1, '', PAGE_ROWS);
     this.done = this.rows.length < PAGE_ROWS;
-  }
-
-  head(): PostingsRow | undefined {
-    return this.rows[this.at];
+    this.row = -1;
+    this.nextBlock();
   }
 
   advance(): void {
-    this.at++;
-    if (this.at < this.rows.length || this.done) return;
-    const last = this.rows[this.rows.length - 1];
-    if (last === undefined) return;
-    this.rows = this.next.all(this.segment.id, last.grp, last.grp, last.term, PAGE_ROWS);
-    this.at = 0;
-    this.done = this.rows.length < PAGE_ROWS;
+    this.entry++;
+    if (this.entry < this.entries.length)
+      this.head = { group: this.head!.group, entry: this.entries[this.entry]! };
+    else this.nextBlock();
+  }
+
+  private nextBlock(): void {
+    for (;;) {
+      this.row++;
+      if (this.row >= this.rows.length) {
+        const last = this.rows[this.rows.length - 1];
+        if (this.done || last === undefined) {
+          this.head = undefined;
+          return;
+        }
+        this.rows = this.next.all(this.segment.id, last.grp, last.grp, last.first, PAGE_ROWS);
+        this.done = this.rows.length < PAGE_ROWS;
+        this.row = 0;
+        if (this.rows.length === 0) {
+          this.head = undefined;
+          return;
+        }
+      }
+      const { grp, block } = this.rows[this.row]!;
+      this.entries = [];
+      forEachEntry(block, (entry) => {
+        this.entries.push(entry);
+      });
+      this.entry = 0;
+      if (this.entries.length > 0) {
+        this.head = { group: grp, entry: this.entries[0]! };
+        return;
+      }
+    }
   }
 }
