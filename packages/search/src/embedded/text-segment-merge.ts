@@ -3,7 +3,7 @@ import { BlockWriter, compareTerms, forEachEntry, type BlockEntry } from './post
 import { decodePostings, encodePostings } from './postings-codec.js';
 
 /** Segments of one size tier that merge into one: each tier holds up to this many less one. */
-const MERGE_FACTOR = 8;
+const MERGE_FACTOR = 16;
 
 /**
  * A merge never makes a segment of more documents than this: the largest merges would otherwise hold
