@@ -2,7 +2,6 @@ import type Database from 'better-sqlite3';
 import type { IndexedEntity } from './indexed-entity.js';
 import { DocChangeFeed } from './doc-change-feed.js';
 import { forEachEntry, placeOf } from './postings-blocks.js';
-import { decodePostings } from './postings-codec.js';
 import { ALL_COLUMNS, WEIGHT_SCALE } from './text-document-words.js';
 import { indexTerm, prefixUpperBound } from './text-words.js';
 
@@ -61,8 +60,11 @@ export class TextIndexReader {
   private mark = new Int32Array(0);
   private stamp = 0;
   private freq = new Float32Array(0);
-  /** Phrases matched so far (0 between queries) and the score summed so far. */
-  private matched = new Uint8Array(0);
+  /** Phrases matched so far (0 between queries; inputs are at most 1,024 characters) and the score so far. */
+  private matched = new Uint16Array(0);
+  /** The documents the current phrase reached, in first-sight order (`touchedCount` of them). */
+  private touched = new Int32Array(0);
+  private touchedCount = 0;
   private score = new Float64Array(0);
 
   constructor(db: Database.Database) {
@@ -130,34 +132,23 @@ export class TextIndexReader {
       const upper = prefixUpperBound(phrase);
       const prefix = Buffer.from(phrase, 'utf8');
       this.stamp = this.stamp >= 0x7ffffffe ? this.resetMarks() : this.stamp + 1;
-      const stamp = this.stamp;
-      const { mark, freq } = this;
-      let touched: Int32Array<ArrayBuffer> = new Int32Array(64);
-      let touchedCount = 0;
+      const { freq } = this;
+      this.touchedCount = 0;
       for (const segment of segments) {
-        const { lo, hi } = segment;
         for (const { group, factor } of groups.groups) {
-          const visit = (id: number, f: number): void => {
-            const g = gen[id] ?? 0;
-            if (g < lo || g > hi) return;
-            if (mark[id] !== stamp) {
-              mark[id] = stamp;
-              freq[id] = 0;
-              if (touchedCount === touched.length) touched = grownInt32(touched);
-              touched[touchedCount++] = id;
-            }
-            freq[id]! += f * factor;
-          };
           for (const block of this.blocks.all({ segment: segment.id, group, prefix: phrase, upper })) {
             forEachEntry(block, (entry) => {
               const place = placeOf(entry, prefix);
               if (place > 0) return false;
-              if (place === 0) decodePostings(block.subarray(entry.postingsStart, entry.postingsEnd), visit);
+              if (place === 0)
+                this.accumulate(block, entry.postingsStart, entry.postingsEnd, gen, segment, factor);
               return true;
             });
           }
         }
       }
+      const touched = this.touched;
+      const touchedCount = this.touchedCount;
       // FTS5's IDF of a phrase: log((N - hits + 0.5) / (hits + 0.5)), or 1e-6 when that is not positive.
       let idf = Math.log((total - touchedCount + 0.5) / (touchedCount + 0.5));
       if (idf <= 0) idf = 1e-6;
@@ -194,6 +185,54 @@ export class TextIndexReader {
     return { ids, scores, n };
   }
 
+  /**
+   * Adds the live postings of one encoded list (postings-codec.ts, decoded here inline: this loop is
+   * the cost of a query) to the phrase's weighted counts, noting each document's first sight.
+   */
+  private accumulate(
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    gen: Int32Array,
+    segment: { readonly lo: number; readonly hi: number },
+    factor: number,
+  ): void {
+    const { mark, freq, touched, stamp } = this;
+    const { lo, hi } = segment;
+    const size = gen.length;
+    let count = this.touchedCount;
+    let at = start;
+    let id = 0;
+    while (at < end) {
+      let delta = 0;
+      let shift = 1;
+      let byte: number;
+      do {
+        byte = bytes[at++]!;
+        delta += (byte & 0x7f) * shift;
+        shift *= 128;
+      } while (byte >= 0x80);
+      let f = 0;
+      shift = 1;
+      do {
+        byte = bytes[at++]!;
+        f += (byte & 0x7f) * shift;
+        shift *= 128;
+      } while (byte >= 0x80);
+      id += delta;
+      if (id >= size) continue;
+      const g = gen[id]!;
+      if (g < lo || g > hi) continue;
+      if (mark[id] !== stamp) {
+        mark[id] = stamp;
+        freq[id] = 0;
+        touched[count++] = id;
+      }
+      freq[id]! += f * factor;
+    }
+    this.touchedCount = count;
+  }
+
   private resetMarks(): number {
     this.mark.fill(0);
     return 1;
@@ -202,7 +241,7 @@ export class TextIndexReader {
   /** Grows the scratch arrays to cover document ids below `size`. */
   private fit(size: number): void {
     if (this.mark.length >= size) return;
-    const grow = <T extends Int32Array | Float32Array | Float64Array | Uint8Array>(array: T): T => {
+    const grow = <T extends Int32Array | Float32Array | Float64Array | Uint16Array>(array: T): T => {
       const next = new (array.constructor as new (n: number) => T)(size);
       next.set(array);
       return next;
@@ -210,6 +249,7 @@ export class TextIndexReader {
     this.mark = grow(this.mark);
     this.freq = grow(this.freq);
     this.matched = grow(this.matched);
+    this.touched = grow(this.touched);
     this.score = grow(this.score);
   }
 
@@ -256,10 +296,4 @@ function set(type: TypeText, id: number, removed: number, seq: number, length: n
   type.gen[id] = seq;
   type.length[id] = length;
   type.removed[id] = removed === 1 ? 1 : 0;
-}
-
-function grownInt32(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const next = new Int32Array(array.length * 2);
-  next.set(array);
-  return next;
 }

@@ -221,6 +221,30 @@ describe('embedded text index', () => {
     }
   });
 
+  it('matches a document holding every one of 300 query words', async () => {
+    const search = (await open(file())).search;
+    await search.ensureIndex(spec);
+    const letters = 'abcdefghijklmnopqrstuvwxyz';
+    const words = Array.from({ length: 300 }, (_, i) => `${letters[Math.floor(i / 26)]}${letters[i % 26]}`);
+    const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.many,PROD)';
+    const other = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.fewer,PROD)';
+    await search.upsert([
+      { urn, entityType: 'dataset', fields: { urn, removed: false, description: words.join(' ') } },
+      {
+        urn: other,
+        entityType: 'dataset',
+        fields: { urn: other, removed: false, description: words.slice(0, 299).join(' ') },
+      },
+    ]);
+    const result = await search.search({
+      entityTypes: ['dataset'],
+      input: words.join(' '),
+      start: 0,
+      count: 5,
+    });
+    expect(result.hits.map((h) => h.urn)).toEqual([urn]);
+  });
+
   it('converts a file whose text is in an FTS5 table into the text index at open', async () => {
     const path = file();
     const first = await open(path);
