@@ -133,6 +133,7 @@ export async function openSearchAdapters(settings: AdapterSettings, logger: Logg
     durability: settings.durability,
     autoCheckpointPages: BACKSTOP_CHECKPOINT_PAGES,
     cacheKiB: sqliteCacheKiB(settings.sqliteCacheBytes, 'search'),
+    logger: logger.child({ component: 'search' }),
   });
   return checkpointInBackground(search, file, logger);
 }

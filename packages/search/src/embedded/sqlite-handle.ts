@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { migrateSearchSchema } from './sqlite-search-schema.js';
+import type { ConversionLogger } from './text-index-conversion.js';
 
 export interface EmbeddedSearchOptions {
   /** Database file; its directory is created when missing. `:memory:` for a throwaway index. */
@@ -29,6 +30,8 @@ export interface EmbeddedSearchOptions {
    * (400 MiB and more after a bulk load), as the aspect store's and the event log's files do not.
    */
   readonly walLimitBytes?: number;
+  /** Told when opening converts an older file's layout (a pino logger fits). */
+  readonly logger?: ConversionLogger;
 }
 
 /** One SQLite connection shared by the three embedded indices; closed when the last user lets go. */
@@ -67,7 +70,7 @@ export class SqliteHandle {
       if (!Number.isInteger(walLimit) || walLimit < 0)
         throw new RangeError(`walLimitBytes must be a non-negative integer, got ${walLimit}`);
       this.db.pragma(`journal_size_limit = ${walLimit}`);
-      migrateSearchSchema(this.db);
+      migrateSearchSchema(this.db, options.logger);
     } catch (error) {
       this.db.close();
       throw error;

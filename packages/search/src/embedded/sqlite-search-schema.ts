@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { seedStructuredPropertyMappings } from './sqlite-structured-property-mappings.js';
-import { convertFtsTables } from './text-index-conversion.js';
+import { convertFtsTables, type ConversionLogger } from './text-index-conversion.js';
 import { migrateTextIndexSchema } from './text-index-schema.js';
 
 /**
@@ -25,7 +25,7 @@ import { migrateTextIndexSchema } from './text-index-schema.js';
  *   entity's values and by (entity_type, aspect, ts, id) for a scan of an aspect; `run_id` (the
  *   systemMetadata.runId that wrote the document) is indexed for a rollback of a run.
  */
-export function migrateSearchSchema(db: Database.Database): void {
+export function migrateSearchSchema(db: Database.Database, logger?: ConversionLogger): void {
   const mappingsExisted =
     db
       .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'structured_property_mappings'")
@@ -120,7 +120,7 @@ export function migrateSearchSchema(db: Database.Database): void {
   migrateTimeseriesRunId(db);
   if (!mappingsExisted) seedStructuredPropertyMappings(db);
   migrateTextIndexSchema(db);
-  convertFtsTables(db);
+  convertFtsTables(db, logger);
 }
 
 /**
