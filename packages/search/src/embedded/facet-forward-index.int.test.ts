@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { countsOf, datasetDoc, datasets, datasetSpec, uniqueNamespace } from '@catalog/testkit';
+import Database from 'better-sqlite3';
+import { FacetForwardIndex } from './facet-forward-index.js';
 import { openEmbeddedSearch, type EmbeddedSearch } from './open-embedded-search.js';
 
 const opened: EmbeddedSearch[] = [];
@@ -107,6 +109,46 @@ describe('facet counts in memory, across connections', () => {
       const filtered = await reader.search.search(withT3);
       expect(filtered.total, `round ${round}`).toBe(t3Count);
       expect(countsOf(filtered, 'tags'), `round ${round}`).toEqual(expectedWithT3);
+    }
+  });
+
+  it('know how many documents have each value through rewrites, removals and deletions', async () => {
+    // The counts choose between reading a value's id list and a pass over every document (exactFilterIds).
+    const { writer } = await twoConnections();
+    const db = new Database(join(dir!, 'search.sqlite'), { readonly: true });
+    try {
+      const forward = new FacetForwardIndex(db);
+      const ns = uniqueNamespace();
+      const model = new Map<string, string[]>();
+      const expectCounts = (round: number): void => {
+        forward.sync();
+        for (const tag of ['t0', 't1', 't2', 't3']) {
+          const expected = [...model.values()].filter((tags) => tags.includes(tag)).length;
+          expect(forward.valueCount('dataset', 'tags', [`urn:li:tag:${tag}`]), `round ${round} ${tag}`).toBe(
+            expected,
+          );
+        }
+      };
+      await writer.search.upsert([datasetDoc(ns, { name: 'seed', tags: ['t0'] })]);
+      model.set('seed', ['t0']);
+      forward.sync();
+      expect(forward.valueCount('dataset', 'tags', ['urn:li:tag:t0'])).toBeUndefined();
+      forward.count('dataset', 'tags', undefined, false);
+      expectCounts(-1);
+      for (let round = 0; round < 5; round++) {
+        const docs = Array.from({ length: 50 }, (_, i) => {
+          const tags = [`t${(i + round) % 4}`, ...(i % 3 === 0 ? [`t${(i + round + 1) % 4}`] : [])];
+          model.set(`d${i}`, tags);
+          return datasetDoc(ns, { name: `d${i}`, tags, removed: i % 7 === round });
+        });
+        await writer.search.upsert(docs);
+        const gone = `d${round * 3}`;
+        await writer.search.delete([{ entityType: 'dataset', urn: datasetDoc(ns, { name: gone }).urn }]);
+        model.delete(gone);
+        expectCounts(round);
+      }
+    } finally {
+      db.close();
     }
   });
 });

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { DocChangeFeed } from './doc-change-feed.js';
+import { UrnOrder } from './urn-order.js';
 
 /** Per document: 0 absent (or another entity type), 1 live, 2 soft-deleted. */
 const ABSENT = 0;
@@ -13,6 +14,8 @@ const REMOVED = 2;
 interface FieldForward {
   readonly values: string[];
   readonly valueIds: Map<string, number>;
+  /** Per value id: how many documents (live or removed) have it, to tell common values from rare. */
+  counts: Int32Array;
   /**
    * Per document: its value id + 1 when it has one value, 0 when none, and when several -(at + 1),
    * where `pool[at]` is how many and their ids follow it.
@@ -29,14 +32,18 @@ interface FieldForward {
 interface TypeForward {
   status: Uint8Array;
   readonly fields: Map<string, FieldForward>;
+  /** The live documents' urn order, built when a filtered page first needs it. */
+  order?: UrnOrder;
 }
 
 /**
  * Facet counting (and exact-value filtering) in memory: for each entity type and faceted or filtered
  * field, the values of every document (a forward index), so counting or filtering a match set of any
- * size is one pass over its ids instead of an index probe per (hit, field). Built lazily from `vals` and kept current by replaying `doc_changes`, the ids the
- * writers record with each document change; call `sync` inside the read transaction of the search so the
- * counts and the match set come from one snapshot.
+ * size is one pass over its ids instead of an index probe per (hit, field). Per type it also keeps
+ * which documents are live and, once a filtered page asks, their urn order (UrnOrder). Built lazily
+ * from `vals` and kept current by replaying `doc_changes`, the ids the writers record with each
+ * document change; call `sync` inside the read transaction of the search so the counts and the match
+ * set come from one snapshot.
  */
 export class FacetForwardIndex {
   private readonly types = new Map<string, TypeForward>();
@@ -45,6 +52,7 @@ export class FacetForwardIndex {
   private readonly docVals: Database.Statement<[number], { field: string; value: string }>;
   private readonly typeDocs: Database.Statement<[string], { id: number; removed: number }>;
   private readonly fieldVals: Database.Statement<[string, string], { doc: number; value: string }>;
+  private readonly urnOrderIds: Database.Statement<[string], number>;
 
   constructor(db: Database.Database) {
     this.feed = new DocChangeFeed(db);
@@ -52,6 +60,10 @@ export class FacetForwardIndex {
     this.docVals = db.prepare('SELECT field, value FROM vals WHERE doc = ?');
     this.typeDocs = db.prepare('SELECT id, removed FROM docs WHERE entity_type = ?');
     this.fieldVals = db.prepare('SELECT doc, value FROM vals WHERE entity_type = ? AND field = ?');
+    // docs_type_removed_urn gives them in urn order, no sort.
+    this.urnOrderIds = db
+      .prepare<[string], number>('SELECT id FROM docs WHERE entity_type = ? AND removed = 0 ORDER BY urn')
+      .pluck();
   }
 
   /** Catches up with the documents changed since the last call (in the caller's read snapshot). */
@@ -112,7 +124,23 @@ export class FacetForwardIndex {
       const valueId = forward.valueIds.get(value);
       if (valueId !== undefined) wanted.add(valueId);
     }
+    if (wanted.size === 0) return () => false;
     // The arrays are read at each call: a sync between calls may have grown or compacted them.
+    if (wanted.size === 1) {
+      // One value (the common filter) compares ids instead of probing a set: a pass over every document
+      // of a million calls this a million times.
+      const only = wanted.values().next().value!;
+      return (id) => {
+        const head = forward.first[id] ?? 0;
+        if (head > 0) return head - 1 === only;
+        if (head === 0) return false;
+        const { pool } = forward;
+        const at = -head - 1;
+        const end = at + pool[at]!;
+        for (let k = at + 1; k <= end; k++) if (pool[k] === only) return true;
+        return false;
+      };
+    }
     return (id) => {
       const head = forward.first[id] ?? 0;
       if (head > 0) return wanted.has(head - 1);
@@ -123,6 +151,59 @@ export class FacetForwardIndex {
       for (let k = at + 1; k <= end; k++) if (wanted.has(pool[k]!)) return true;
       return false;
     };
+  }
+
+  /** Whether the field's values are in memory (a facet or filter brought them in). */
+  inMemory(entityType: string, field: string): boolean {
+    return this.types.get(entityType)?.fields.has(field) === true;
+  }
+
+  /**
+   * How many documents (live or removed) have any of `values` in the field, at most: a document with
+   * several of them counts once per value. Undefined when the field is not in memory yet.
+   */
+  valueCount(entityType: string, field: string, values: readonly string[]): number | undefined {
+    const forward = this.types.get(entityType)?.fields.get(field);
+    if (forward === undefined) return undefined;
+    let n = 0;
+    for (const value of new Set(values)) {
+      const valueId = forward.valueIds.get(value);
+      if (valueId !== undefined) n += forward.counts[valueId] ?? 0;
+    }
+    return n;
+  }
+
+  /** Whether a document is of the type and live (or removed, when `includeRemoved`). */
+  present(entityType: string, includeRemoved: boolean): (id: number) => boolean {
+    const type = this.type(entityType);
+    return (id) => {
+      const s = type.status[id] ?? ABSENT;
+      return s === LIVE || (includeRemoved && s === REMOVED);
+    };
+  }
+
+  /** How many ids `select` passes over: the largest document id of the type, rounded up. */
+  idSpace(entityType: string): number {
+    return this.type(entityType).status.length;
+  }
+
+  /** The ids, ascending, of the type's documents that are present (see `present`) and pass `test`. */
+  select(entityType: string, includeRemoved: boolean, test: (id: number) => boolean): Int32Array {
+    const { status } = this.type(entityType);
+    const out: number[] = [];
+    for (let id = 0; id < status.length; id++) {
+      const s = status[id];
+      if ((s === LIVE || (includeRemoved && s === REMOVED)) && test(id)) out.push(id);
+    }
+    return Int32Array.from(out);
+  }
+
+  /** The type's urn order, built (again) when missing or when many documents changed since. */
+  urnOrder(entityType: string): UrnOrder {
+    const type = this.type(entityType);
+    if (type.order === undefined || type.order.stale)
+      type.order = new UrnOrder(Int32Array.from(this.urnOrderIds.iterate(entityType)));
+    return type.order;
   }
 
   private type(entityType: string): TypeForward {
@@ -144,6 +225,7 @@ export class FacetForwardIndex {
       forward = {
         values: [],
         valueIds: new Map(),
+        counts: new Int32Array(16),
         first: new Int32Array(type.status.length),
         pool: new Int32Array(1024),
         poolEnd: 0,
@@ -158,6 +240,7 @@ export class FacetForwardIndex {
   /** Re-reads one changed document into every built type and field. */
   private refresh(id: number): void {
     const row = this.docRow.get(id);
+    for (const type of this.types.values()) type.order?.forget(id);
     for (const [entityType, type] of this.types) {
       if ((type.status[id] ?? ABSENT) !== ABSENT && row?.entity_type !== entityType) clear(type, id);
     }
@@ -181,7 +264,9 @@ function addValue(forward: FieldForward, doc: number, value: string): void {
     valueId = forward.values.length;
     forward.values.push(value);
     forward.valueIds.set(value, valueId);
+    forward.counts = grown(forward.counts, valueId);
   }
+  forward.counts[valueId]! += 1;
   forward.first = grown(forward.first, doc);
   const head = forward.first[doc]!;
   if (head === 0) {
@@ -243,7 +328,13 @@ function clear(type: TypeForward, id: number): void {
   for (const forward of type.fields.values()) {
     if (id >= forward.first.length) continue;
     const head = forward.first[id]!;
-    if (head < 0) forward.garbage += 1 + forward.pool[-head - 1]!;
+    if (head > 0) forward.counts[head - 1]! -= 1;
+    else if (head < 0) {
+      const at = -head - 1;
+      const n = forward.pool[at]!;
+      for (let k = at + 1; k <= at + n; k++) forward.counts[forward.pool[k]!]! -= 1;
+      forward.garbage += 1 + n;
+    }
     forward.first[id] = 0;
   }
 }
