@@ -8,6 +8,7 @@ import type { SqlPart } from './sqlite-filter-sql.js';
 import type { StatementCache } from './statement-cache.js';
 import type { TextMatches } from './text-index-reader.js';
 import { rankedPage } from './text-ranking.js';
+import type { UrnOrder } from './urn-order.js';
 
 /** One candidate hit of one entity type: its sort keys as `k0`, `k1`... (stored form, null if none). */
 export interface PageRow {
@@ -29,6 +30,8 @@ export interface MatchSource {
   readonly ids?: ArrayLike<number>;
   /** A text query's scored matches when nothing needs them in SQL: the page is ranked in memory. */
   readonly ranked?: TextMatches;
+  /** The type's urn order, when `ids` (no text query, no sort keys) are paged by it in memory. */
+  readonly urnOrder?: UrnOrder;
 }
 
 /**
@@ -45,6 +48,8 @@ export function pageRows(
   const limit = search.start + search.count;
   if (limit === 0) return [];
   if (source.ranked !== undefined) return rankedPage(queries, source.ranked, limit);
+  if (source.urnOrder !== undefined && source.ids !== undefined)
+    return pageInUrnOrder(queries, source.urnOrder, source.ids, limit);
   const keyset = search.after !== undefined;
   const score = source.materialized ? 'h.score' : '0';
   // Without a text query every score is 0: ordering by urn alone lets the (entity_type, removed, urn)
@@ -84,6 +89,29 @@ export function pageRows(
      SELECT * FROM keyed${after === undefined ? '' : ` WHERE ${after.sql}`} ORDER BY ${orderBy} LIMIT ?`,
     [...keys.flatMap((k) => k.params), ...source.where.params, ...(after?.params ?? []), limit],
   );
+}
+
+/**
+ * The first `limit` of a match set held in memory, in urn order (a search without sort keys, text
+ * query or keyset position): the urns of a few candidates are read (see UrnOrder.candidates), not those
+ * of every match.
+ */
+function pageInUrnOrder(
+  queries: StatementCache,
+  order: UrnOrder,
+  ids: ArrayLike<number>,
+  limit: number,
+): PageRow[] {
+  if (ids.length === 0) return [];
+  const { ranked, unranked } = order.candidates(ids, limit);
+  const rows = queries.all<{ id: number; urn: string }>(
+    'SELECT id, urn FROM docs WHERE id IN (SELECT value FROM json_each(?))',
+    [JSON.stringify([...ranked, ...unranked])],
+  );
+  return rows
+    .sort((a, b) => compareCodePoints(a.urn, b.urn))
+    .slice(0, limit)
+    .map((row) => ({ id: row.id, urn: row.urn, score: 0 }));
 }
 
 /**

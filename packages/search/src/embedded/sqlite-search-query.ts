@@ -4,6 +4,7 @@ import type { Aggregation, EntityDocument, MatchedField, SearchHit, SearchRespon
 import { anyTermMatchesText, fullTextOf } from '../text-tokens.js';
 import type { NormalizedSearch } from '../validate-search-request.js';
 import type { FacetCache, FacetRow } from './facet-cache.js';
+import { exactFilterIds, forwardFilter } from './exact-value-filter.js';
 import type { FacetForwardIndex } from './facet-forward-index.js';
 import { jsonPathOf, valuesOf, type IndexedEntity } from './indexed-entity.js';
 import { filterSql, TRUE, type SqlPart } from './sqlite-filter-sql.js';
@@ -23,9 +24,11 @@ interface Ranked {
  * unrestricted `*` search reads indexes directly. A text query is matched and scored in memory by the
  * text index (TextIndexReader); its page, count and keyed facets are read from those matches, and only
  * what SQL must see (sort keys, keyset paging, a slice, a filter the forward index cannot test, a facet
- * of a free-text field) puts them into `temp.search_hits` (id, bm25 score). Any other match set (field
- * or filter) is computed into `temp.search_hits`, which the count, the page and every facet then read.
- * Call inside one transaction so all of it sees one snapshot.
+ * of a free-text field) puts them into `temp.search_hits` (id, bm25 score). A `*` search with a filter
+ * of exact values on keyed fields computes its match set as ids in memory too (exactFilterIds), paged
+ * by the in-memory urn order (UrnOrder), and goes to `temp.search_hits` only for what SQL must see. Any
+ * other match set (field or filter) is computed into `temp.search_hits`, which the count, the page and
+ * every facet then read. Call inside one transaction so all of it sees one snapshot.
  */
 export function runSearch(
   queries: StatementCache,
@@ -43,11 +46,20 @@ export function runSearch(
   forward.sync();
   text.sync();
   for (const entity of entities) {
+    const exact =
+      !unrestricted &&
+      search.query.kind === 'all' &&
+      search.slice === undefined &&
+      search.filter !== undefined
+        ? exactFilterIds(queries, entity, search.filter, forward, search.includeRemoved)
+        : undefined;
     const source = unrestricted
       ? unrestrictedSource(queries, entity, search, facetCache)
       : search.query.kind === 'text'
         ? textSource(queries, entity, search, forward, text)
-        : materialize(queries, entity, search);
+        : exact !== undefined
+          ? exactSource(queries, entity, search, forward, exact)
+          : materialize(queries, entity, search);
     total += source.hits;
     for (const row of pageRows(queries, entity, search, source)) ranked.push({ row, entity });
     let hitIds: ArrayLike<number> | undefined;
@@ -147,6 +159,26 @@ function materialize(queries: StatementCache, entity: IndexedEntity, search: Nor
 }
 
 /**
+ * The match set of an exact-value filter, computed in memory (exactFilterIds). Unless the page or a
+ * facet must read it in SQL, it stays there: the page comes from the type's urn order, and keyed facets
+ * count its ids.
+ */
+function exactSource(
+  queries: StatementCache,
+  entity: IndexedEntity,
+  search: NormalizedSearch,
+  forward: FacetForwardIndex,
+  ids: Int32Array,
+): MatchSource {
+  if (!needsSearchHits(entity, search)) {
+    const urnOrder = forward.urnOrder(entity.spec.entityType);
+    return { hits: ids.length, tables: 'docs d', where: TRUE, materialized: false, ids, urnOrder };
+  }
+  fillSearchHits(queries, { ids, scores: new Float64Array(ids.length), n: ids.length });
+  return { ...materialized(ids.length), ids };
+}
+
+/**
  * A text query's matches. A filter of exact values is tested in memory (FacetForwardIndex); with no
  * other condition and nothing that needs SQL, the matches are the source as they are (`ranked`).
  * Otherwise they go to temp.search_hits, where a slice or another filter drops those that fail it.
@@ -237,40 +269,6 @@ function matchParts(entity: IndexedEntity, search: NormalizedSearch): SqlPart {
   if (query.kind === 'field')
     parts.push(fieldQueryPart(entity, query.field, query.value, query.prefix === true));
   return { sql: parts.map((p) => p.sql).join(' AND '), params: parts.flatMap((p) => p.params) };
-}
-
-/**
- * The filter as a test over document ids, when every criterion is an exact value (EQUAL, IN) or EXISTS
- * test on a keyed text field, possibly negated: the forms the in-memory index answers as `vals` does.
- */
-function forwardFilter(
-  entity: IndexedEntity,
-  filter: NormalizedSearch['filter'],
-  forward: FacetForwardIndex,
-): ((id: number) => boolean) | undefined {
-  if (filter === undefined) return undefined;
-  const type = entity.spec.entityType;
-  const disjuncts: ((id: number) => boolean)[][] = [];
-  for (const conjunction of filter.or) {
-    const tests: ((id: number) => boolean)[] = [];
-    for (const criterion of conjunction.and) {
-      const mapping = entity.mappings.get(criterion.field);
-      if (mapping === undefined || mapping.aliasOf !== undefined || !entity.keyed.has(criterion.field))
-        return undefined;
-      if (NUMERIC_TYPES.has(mapping.type)) return undefined;
-      const { condition } = criterion;
-      if (condition !== 'EQUAL' && condition !== 'IN' && condition !== 'EXISTS') return undefined;
-      const test = forward.matcher(
-        type,
-        criterion.field,
-        condition === 'EXISTS' ? undefined : criterion.values,
-      );
-      tests.push(criterion.negated === true ? (id) => !test(id) : test);
-    }
-    disjuncts.push(tests);
-  }
-  if (disjuncts.length === 0) return () => true;
-  return (id) => disjuncts.some((tests) => tests.every((test) => test(id)));
 }
 
 function fieldQueryPart(entity: IndexedEntity, field: string, value: string, prefix: boolean): SqlPart {
