@@ -1,3 +1,5 @@
+import { readVarint, writeVarint } from './varint.js';
+
 /**
  * Postings lists packed into blocks, the rows of `text_blocks`: a segment's words of one group in
  * code point order, each entry its word (UTF-8) and its postings list (postings-codec.ts), both behind
@@ -87,28 +89,4 @@ export function placeOf(entry: BlockEntry, prefix: Uint8Array): -1 | 0 | 1 {
     if (d !== 0) return d < 0 ? -1 : 1;
   }
   return length < prefix.length ? -1 : 0;
-}
-
-function writeVarint(out: Uint8Array, at: number, value: number): number {
-  let v = value;
-  let i = at;
-  while (v >= 0x80) {
-    out[i++] = (v & 0x7f) | 0x80;
-    v = Math.floor(v / 128);
-  }
-  out[i++] = v;
-  return i;
-}
-
-function readVarint(bytes: Uint8Array, at: number): [value: number, next: number] {
-  let value = 0;
-  let shift = 1;
-  let i = at;
-  let byte: number;
-  do {
-    byte = bytes[i++]!;
-    value += (byte & 0x7f) * shift;
-    shift *= 128;
-  } while (byte >= 0x80);
-  return [value, i];
 }

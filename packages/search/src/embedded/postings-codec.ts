@@ -1,3 +1,5 @@
+import { writeVarint } from './varint.js';
+
 /**
  * A postings list: the documents that hold a term, ascending by id, each with a frequency (a
  * non-negative integer). Stored as unsigned LEB128 varints, per posting the id's distance from the
@@ -17,17 +19,10 @@ export function encodePostings(ids: ArrayLike<number>, freqs: ArrayLike<number>,
   return out.slice(0, at);
 }
 
-function writeVarint(out: Uint8Array, at: number, value: number): number {
-  let v = value;
-  while (v >= 0x80) {
-    out[at++] = (v & 0x7f) | 0x80;
-    v = Math.floor(v / 128);
-  }
-  out[at++] = v;
-  return at;
-}
-
-/** Calls `visit(id, freq)` for each posting of an encoded list, in id order. */
+/**
+ * Calls `visit(id, freq)` for each posting of an encoded list, in id order. The varints are read
+ * inline (as TextIndexReader.accumulate does): this runs once per posting of every merge.
+ */
 export function decodePostings(bytes: Uint8Array, visit: (id: number, freq: number) => void): void {
   let at = 0;
   let id = 0;
