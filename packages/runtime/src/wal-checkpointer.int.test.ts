@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,7 +82,8 @@ describe('WalCheckpointer', () => {
           mode: 'UPSERT' as const,
           urn: `urn:li:corpuser:user${i}`,
           aspect: 'corpUserInfo',
-          value: { active: true, displayName: 'y'.repeat(2_000) },
+          // Random, so the store's compression cannot shrink what the file must grow by.
+          value: { active: true, displayName: randomBytes(3_000).toString('base64') },
           created: { time: 1, actor: 'urn:li:corpuser:datahub' },
         })),
       );

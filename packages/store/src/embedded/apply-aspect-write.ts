@@ -1,6 +1,7 @@
 import { sameAspectValue } from '../canonical-json.js';
 import type { ApplyResult, AspectWrite, AuditStamp, StoredAspect, SystemMetadata } from '../port.js';
-import { storedAspectOf, toStoredAspect, type AspectRow } from './aspect-row.js';
+import { decodeRow, storedAspectOf, toStoredAspect, type AspectRow } from './aspect-row.js';
+import { decodeJson, encodeJson, encodeNullableJson } from './stored-json.js';
 import { RecordedResultWriter, REMOVED } from './recorded-result.js';
 import { replayRecorded } from './replay-recorded.js';
 import type { SqliteStatements } from './sqlite-statements.js';
@@ -16,14 +17,16 @@ const recorder = new RecordedResultWriter();
 export function applyAspectWrite(stmts: SqliteStatements, write: AspectWrite, now: number): ApplyResult {
   const recorded = stmts.findRequest.get(write.requestId);
   if (recorded !== undefined) {
-    const replay = replayRecorded(stmts, write.requestId, recorded);
+    const { result, format } = recorded;
+    const replay = replayRecorded(stmts, write.requestId, { result: decodeJson(result), format });
     if (replay !== undefined) return replay;
     // The rows the record names are gone (see replayRecorded): the id counts as forgotten.
     stmts.forgetRequest.run(write.requestId);
   }
   const result = applyChange(stmts, write, now);
   const record = recorder.toRecord(result, write.urn);
-  stmts.recordRequest.run(write.requestId, record.text, record.format, now);
+  // Encoded like the rows: a record repeats the URN and the system metadata members it cannot name.
+  stmts.recordRequest.run(write.requestId, encodeJson(record.text), record.format, now);
   return result;
 }
 
@@ -47,9 +50,15 @@ function readLatest(row: AspectRow): StoredAspect {
   return recorder.knowRow(toStoredAspect(row), { row: 0, content: row, systemMetadataMayChange: true });
 }
 
+/** Version 0 of the aspect, its JSON as text. */
+function readRow(stmts: SqliteStatements, urn: string, aspect: string): AspectRow | undefined {
+  const row = stmts.getVersion.get(urn, aspect, 0);
+  return row === undefined ? undefined : decodeRow(row);
+}
+
 function upsert(stmts: SqliteStatements, write: AspectWrite, now: number): ApplyResult {
   const { requestId, urn, aspect } = write;
-  const latestRow = stmts.getVersion.get(urn, aspect, 0);
+  const latestRow = readRow(stmts, urn, aspect);
   const previous = latestRow === undefined ? undefined : readLatest(latestRow);
   if (previous !== undefined && write.mode === 'CREATE') {
     return { requestId, status: 'CONFLICT', previous, replayed: false };
@@ -82,7 +91,12 @@ function upsert(stmts: SqliteStatements, write: AspectWrite, now: number): Apply
   } else if (text === latestRow.metadata || sameAspectValue(previous.value, value)) {
     const observed = observedAgain(previous.systemMetadata, incoming, now, versions);
     const observedText = JSON.stringify(observed);
-    stmts.updateSystemMetadata.run(observedText, urn, aspect);
+    stmts.updateSystemMetadata.run({
+      systemMetadata: encodeJson(observedText),
+      systemText: observedText,
+      urn,
+      aspect,
+    });
     const current = { ...previous, systemMetadata: observed };
     recorder.knowRow(current, {
       row: 0,
@@ -172,7 +186,7 @@ function removedLatest(row: AspectRow): StoredAspect {
 
 function deleteAspect(stmts: SqliteStatements, write: AspectWrite, now: number): ApplyResult {
   const { requestId, urn, aspect } = write;
-  const latestRow = stmts.getVersion.get(urn, aspect, 0);
+  const latestRow = readRow(stmts, urn, aspect);
   // History rows go too, even in the (never expected) case of history without a version 0.
   if (stmts.keepRemovedAspect.run(now, urn, aspect).changes > 0) stmts.deleteAspect.run(urn, aspect);
   if (latestRow === undefined) return { requestId, status: 'NOT_FOUND', replayed: false };
@@ -181,7 +195,7 @@ function deleteAspect(stmts: SqliteStatements, write: AspectWrite, now: number):
 
 function deleteEntity(stmts: SqliteStatements, write: AspectWrite, now: number): ApplyResult {
   const { requestId, urn } = write;
-  const removed = stmts.latestOfEntity.all(urn).map(removedLatest);
+  const removed = stmts.latestOfEntity.all(urn).map((row) => removedLatest(decodeRow(row)));
   if (stmts.keepRemovedEntity.run(now, urn).changes > 0) stmts.deleteEntity.run(urn);
   if (removed.length === 0) return { requestId, status: 'NOT_FOUND', replayed: false };
   // `previous` is the aspect the delete was addressed to (normally the key aspect), for its change log.
@@ -213,30 +227,19 @@ function writeLatest(
   const systemText = systemMetadata === null ? null : JSON.stringify(systemMetadata);
   const impersonator = created.impersonator ?? null;
   const message = created.message ?? null;
-  if (replacing === undefined) {
-    stmts.insertAspect.run(
-      urn,
-      aspect,
-      0,
-      text,
-      systemText,
-      created.time,
-      created.actor,
-      impersonator,
-      message,
-    );
-  } else {
-    stmts.replaceLatest.run(
-      text,
-      systemText,
-      created.time,
-      created.actor,
-      impersonator,
-      message,
-      urn,
-      aspect,
-    );
-  }
+  const values = {
+    urn,
+    aspect,
+    metadata: encodeJson(text),
+    systemMetadata: encodeNullableJson(systemText),
+    systemText,
+    createdOn: created.time,
+    createdBy: created.actor,
+    createdFor: impersonator,
+    createdMessage: message,
+  };
+  if (replacing === undefined) stmts.insertLatest.run(values);
+  else stmts.replaceLatest.run(values);
   const content = {
     metadata: text,
     system_metadata: systemText,

@@ -1,6 +1,23 @@
 import type { AuditStamp, StoredAspect, SystemMetadata } from '../port.js';
+import { decodeJson, decodeNullableJson, type StoredJson } from './stored-json.js';
 
-/** One row of the `aspects` table as better-sqlite3 returns it. */
+/** One row of the `aspects` (or `removed_aspects`) table as better-sqlite3 returns it. */
+export interface EncodedAspectRow {
+  readonly urn: string;
+  readonly aspect: string;
+  readonly version: number;
+  readonly metadata: StoredJson;
+  readonly system_metadata: StoredJson | null;
+  readonly created_on: number;
+  readonly created_by: string;
+  readonly created_for: string | null;
+  readonly created_message: string | null;
+}
+
+/**
+ * A row with its JSON columns as text (see stored-json.ts): what the write path compares and what a
+ * request record's digest covers, so neither depends on how the file stores the value.
+ */
 export interface AspectRow {
   readonly urn: string;
   readonly aspect: string;
@@ -16,6 +33,19 @@ export interface AspectRow {
 /** Columns in the order every SELECT of the store lists them. */
 export const ASPECT_COLUMNS =
   'urn, aspect, version, metadata, system_metadata, created_on, created_by, created_for, created_message';
+
+export function decodeRow(row: EncodedAspectRow): AspectRow {
+  return {
+    ...row,
+    metadata: decodeJson(row.metadata),
+    system_metadata: decodeNullableJson(row.system_metadata),
+  };
+}
+
+/** The StoredAspect of a row as read from the file. */
+export function storedAspectOfRow(row: EncodedAspectRow): StoredAspect {
+  return toStoredAspect(decodeRow(row));
+}
 
 export function toStoredAspect(row: AspectRow): StoredAspect {
   return {

@@ -1,5 +1,5 @@
 import type { ApplyResult, StoredAspect } from '../port.js';
-import { toStoredAspect, type AspectRow } from './aspect-row.js';
+import { decodeRow, toStoredAspect, type AspectRow, type EncodedAspectRow } from './aspect-row.js';
 import { restoredSystemMetadata } from './kept-system-metadata.js';
 import {
   REMOVED,
@@ -95,19 +95,26 @@ function findRow(
   digest: string,
   withSystemMetadata: boolean,
 ): AspectRow | undefined {
-  const matches = (candidate: AspectRow | undefined): candidate is AspectRow =>
-    candidate !== undefined && rowHash(candidate, withSystemMetadata) === digest;
+  // The digest is of the JSON text, so a row is compared as text however the file stores it.
+  const matching = (stored: EncodedAspectRow | undefined): AspectRow | undefined => {
+    if (stored === undefined) return undefined;
+    const candidate = decodeRow(stored);
+    return rowHash(candidate, withSystemMetadata) === digest ? candidate : undefined;
+  };
   if (row !== REMOVED) {
-    const pointed = row > 0 ? stmts.getVersion.get(urn, aspect, row) : undefined;
-    if (matches(pointed)) return pointed;
-    const latest = stmts.getVersion.get(urn, aspect, 0);
-    if (matches(latest)) return latest;
-    for (const candidate of stmts.listVersions.iterate(urn, aspect)) {
-      if (candidate.version !== 0 && candidate.version !== row && matches(candidate)) return candidate;
+    const pointed = row > 0 ? matching(stmts.getVersion.get(urn, aspect, row)) : undefined;
+    if (pointed !== undefined) return pointed;
+    const latest = matching(stmts.getVersion.get(urn, aspect, 0));
+    if (latest !== undefined) return latest;
+    for (const stored of stmts.listVersions.iterate(urn, aspect)) {
+      if (stored.version === 0 || stored.version === row) continue;
+      const candidate = matching(stored);
+      if (candidate !== undefined) return candidate;
     }
   }
-  for (const candidate of stmts.removedVersions.iterate(urn, aspect)) {
-    if (matches(candidate)) return candidate;
+  for (const stored of stmts.removedVersions.iterate(urn, aspect)) {
+    const candidate = matching(stored);
+    if (candidate !== undefined) return candidate;
   }
   return undefined;
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { aspectStoreContract, type SystemMetadataEdit } from '@catalog/testkit';
 import Database from 'better-sqlite3';
 import { openSqliteAspectStore } from './sqlite-aspect-store.js';
+import { decodeNullableJson, type StoredJson } from './stored-json.js';
 
 aspectStoreContract('embedded SQLite', async (options = {}) => {
   const dir = mkdtempSync(join(tmpdir(), 'aspect-store-'));
@@ -15,22 +16,35 @@ aspectStoreContract('embedded SQLite', async (options = {}) => {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
     },
-    /** Through a connection of its own, as another process (an older release) would write the file. */
+    /**
+     * Through a connection of its own, as another process would write the file: it stores the edited
+     * metadata as plain JSON text, which the store reads as it reads deflated JSON, and sets the run
+     * columns from it.
+     */
     async editSystemMetadata(urn: string, aspect: string, edit: SystemMetadataEdit) {
       const db = new Database(file);
       try {
         db.pragma('busy_timeout = 5000');
         const rows = db
-          .prepare<[string, string], { version: number; system_metadata: string | null }>(
+          .prepare<[string, string], { version: number; system_metadata: StoredJson | null }>(
             'SELECT version, system_metadata FROM aspects WHERE urn = ? AND aspect = ?',
           )
           .all(urn, aspect);
-        const update = db.prepare<[string | null, string, string, number]>(
-          'UPDATE aspects SET system_metadata = ? WHERE urn = ? AND aspect = ? AND version = ?',
+        const update = db.prepare<[{ text: string | null; urn: string; aspect: string; version: number }]>(
+          `UPDATE aspects SET system_metadata = @text,
+             run_id = CASE WHEN version = 0 THEN json_extract(@text, '$.runId') END,
+             last_observed = CASE WHEN version = 0 THEN json_extract(@text, '$.lastObserved') END
+           WHERE urn = @urn AND aspect = @aspect AND version = @version`,
         );
         for (const row of rows) {
-          const edited = edit(row.system_metadata === null ? null : JSON.parse(row.system_metadata));
-          update.run(edited === null ? null : JSON.stringify(edited), urn, aspect, row.version);
+          const text = decodeNullableJson(row.system_metadata);
+          const edited = edit(text === null ? null : JSON.parse(text));
+          update.run({
+            text: edited === null ? null : JSON.stringify(edited),
+            urn,
+            aspect,
+            version: row.version,
+          });
         }
       } finally {
         db.close();

@@ -15,9 +15,10 @@ import type {
 } from '../port.js';
 import { decodeScanCursor, encodeScanCursor } from '../scan-cursor.js';
 import { applyAspectWrite } from './apply-aspect-write.js';
-import { ASPECT_COLUMNS, toStoredAspect, type AspectRow } from './aspect-row.js';
+import { ASPECT_COLUMNS, storedAspectOfRow, type EncodedAspectRow } from './aspect-row.js';
+import { vacuumAfterCompaction } from './compact-aspects.js';
 import { likeToGlob } from './like-to-glob.js';
-import { LAST_OBSERVED_SQL, migrateSchema, RUN_ID_SQL } from './sqlite-schema.js';
+import { LAST_OBSERVED_SQL, migrateSchema, RUN_ID_SQL, type MigrationLogger } from './sqlite-schema.js';
 import { prepareStatements, type SqliteStatements } from './sqlite-statements.js';
 import { StatementCache } from './statement-cache.js';
 
@@ -52,6 +53,12 @@ export interface SqliteAspectStoreOptions {
    * its share of CATALOG_SQLITE_CACHE_BYTES.
    */
   readonly cacheKiB?: number;
+  /** Where opening the file says what a migration of its layout does (it can take minutes). */
+  readonly logger?: SqliteStoreLogger;
+}
+
+export interface SqliteStoreLogger extends MigrationLogger {
+  warn(obj: object, msg?: string): void;
 }
 
 const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -61,6 +68,8 @@ const DEFAULT_PRUNE_INTERVAL_MS = 60_000;
 const PRUNE_STEP_ROWS = 5_000;
 /** Keys per IN list in getLatestMany, well under SQLite's bound-parameter limit. */
 const IN_CHUNK = 500;
+/** The schema step that rebuilds the aspects table smaller (see compact-aspects.ts). */
+const COMPACTION_STEP = 4;
 
 /** Opens (creating or migrating as needed) the embedded aspect store at `options.file`. */
 export async function openSqliteAspectStore(options: SqliteAspectStoreOptions): Promise<SqliteAspectStore> {
@@ -104,7 +113,10 @@ export class SqliteAspectStore implements AspectStore {
       // catalog moves them to a background thread. The size limit truncates the WAL after a checkpoint.
       this.db.pragma(`wal_autocheckpoint = ${nonNegativeInteger(options.autoCheckpointPages ?? 4000)}`);
       this.db.pragma('journal_size_limit = 67108864');
-      migrateSchema(this.db, this.clock());
+      const migrated = migrateSchema(this.db, this.clock(), undefined, options.logger);
+      // A new file has no old pages to give back.
+      if (migrated.from > 0 && migrated.applied.includes(COMPACTION_STEP))
+        vacuumAfterCompaction(this.db, options.logger);
       this.stmts = prepareStatements(this.db);
     } catch (error) {
       this.db.close();
@@ -199,11 +211,11 @@ export class SqliteAspectStore implements AspectStore {
 
   async get(urn: string, aspect: string, version = 0): Promise<StoredAspect | null> {
     const row = this.stmts.getVersion.get(urn, aspect, version);
-    return row === undefined ? null : toStoredAspect(row);
+    return row === undefined ? null : storedAspectOfRow(row);
   }
 
   async getLatest(urn: string, aspects?: readonly string[]): Promise<readonly StoredAspect[]> {
-    if (aspects === undefined) return this.stmts.latestOfEntity.all(urn).map(toStoredAspect);
+    if (aspects === undefined) return this.stmts.latestOfEntity.all(urn).map(storedAspectOfRow);
     const names = [...new Set(aspects)];
     if (names.length === 0) return [];
     const sql = `SELECT ${ASPECT_COLUMNS} FROM aspects WHERE urn = ? AND version = 0
@@ -211,7 +223,7 @@ export class SqliteAspectStore implements AspectStore {
     return this.queries
       .get(sql)
       .all(urn, ...names)
-      .map((row) => toStoredAspect(row as AspectRow));
+      .map((row) => storedAspectOfRow(row as EncodedAspectRow));
   }
 
   async getLatestMany(
@@ -228,7 +240,7 @@ export class SqliteAspectStore implements AspectStore {
       const sql = `SELECT ${ASPECT_COLUMNS} FROM aspects WHERE version = 0
         AND urn IN (${placeholders(chunk.length)}) ${aspectFilter} ORDER BY urn, aspect`;
       for (const row of this.queries.get(sql).all(...chunk, ...(names ?? []))) {
-        const stored = toStoredAspect(row as AspectRow);
+        const stored = storedAspectOfRow(row as EncodedAspectRow);
         const list = byUrn.get(stored.urn);
         if (list === undefined) byUrn.set(stored.urn, [stored]);
         else list.push(stored);
@@ -238,7 +250,7 @@ export class SqliteAspectStore implements AspectStore {
   }
 
   async listVersions(urn: string, aspect: string): Promise<readonly StoredAspect[]> {
-    return this.stmts.listVersions.all(urn, aspect).map(toStoredAspect);
+    return this.stmts.listVersions.all(urn, aspect).map(storedAspectOfRow);
   }
 
   async scan(options: ScanOptions): Promise<ScanPage> {
@@ -253,8 +265,10 @@ export class SqliteAspectStore implements AspectStore {
     // One row more than asked tells whether another page exists, so the last page has no cursor.
     const sql = `SELECT ${ASPECT_COLUMNS} FROM aspects WHERE ${clauses.join(' AND ')}
       ORDER BY urn, aspect LIMIT ? OFFSET ?`;
-    const rows = this.queries.get(sql).all(...params, options.limit + 1, options.start ?? 0) as AspectRow[];
-    const items = rows.slice(0, options.limit).map(toStoredAspect);
+    const rows = this.queries
+      .get(sql)
+      .all(...params, options.limit + 1, options.start ?? 0) as EncodedAspectRow[];
+    const items = rows.slice(0, options.limit).map(storedAspectOfRow);
     const last = items[items.length - 1];
     if (rows.length <= options.limit || last === undefined) return { items };
     return { items, next: encodeScanCursor(last) };
@@ -275,7 +289,7 @@ export class SqliteAspectStore implements AspectStore {
     return this.queries
       .get(sql)
       .all(options.runId, options.limit, options.start ?? 0)
-      .map((row) => toStoredAspect(row as AspectRow));
+      .map((row) => storedAspectOfRow(row as EncodedAspectRow));
   }
 
   async listRuns(options: {

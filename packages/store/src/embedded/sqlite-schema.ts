@@ -1,11 +1,22 @@
 import type Database from 'better-sqlite3';
+import { compactAspectsSql, registerEncodeJson } from './compact-aspects.js';
+
+/**
+ * One step of the file layout: SQL, and for a step that needs the codec of stored JSON (which
+ * SQLite does not have), a function registered on the connection first.
+ */
+interface Migration {
+  readonly version: number;
+  readonly sql: string;
+  readonly prepare?: (db: Database.Database) => void;
+}
 
 /**
  * Schema migrations of the embedded aspect store, applied in order at open. Each step runs once,
  * recorded in `schema_version`, so the file layout can evolve without a separate tool. Append new
  * steps; never edit one that has shipped.
  */
-const MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] = [
+const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     sql: `
@@ -72,21 +83,40 @@ const MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] 
       CREATE INDEX removed_aspects_by_aspect ON removed_aspects (urn, aspect);
     `,
   },
+  {
+    version: 4,
+    // The aspects table rebuilt smaller (see compact-aspects.ts): WITHOUT ROWID, its JSON encoded
+    // (stored-json.ts), the run id and lastObserved in columns of their own, no aspects_latest index.
+    sql: compactAspectsSql(),
+    prepare: registerEncodeJson,
+  },
 ];
 
 /** A row's run id as the run index keys it: a row stored without one counts as the default run. */
-export const RUN_ID_SQL = "coalesce(json_extract(system_metadata, '$.runId'), 'no-run-id-provided')";
+export const RUN_ID_SQL = "coalesce(run_id, 'no-run-id-provided')";
 /** A row's lastObserved as the run index keys it: its write time when it has none. */
-export const LAST_OBSERVED_SQL = "coalesce(json_extract(system_metadata, '$.lastObserved'), created_on)";
+export const LAST_OBSERVED_SQL = 'coalesce(last_observed, created_on)';
 
 /** The newest layout this build knows. */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
+/** Where migrateSchema says what it does: a step can take minutes on a large file. */
+export interface MigrationLogger {
+  info(obj: object, msg?: string): void;
+}
+
 /**
  * Brings the file to SCHEMA_VERSION (or, for tests that make a file as an older build left it, to
- * `target`). Refuses a file written by a newer build rather than guessing at a layout it does not know.
+ * `target`), all steps in one transaction: a crash leaves the file as it was. Refuses a file written
+ * by a newer build rather than guessing at a layout it does not know. Returns the version the file
+ * had (0 for a new file) and the versions applied.
  */
-export function migrateSchema(db: Database.Database, now: number, target = SCHEMA_VERSION): void {
+export function migrateSchema(
+  db: Database.Database,
+  now: number,
+  target = SCHEMA_VERSION,
+  logger?: MigrationLogger,
+): { readonly from: number; readonly applied: readonly number[] } {
   db.exec(
     'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)',
   );
@@ -100,12 +130,24 @@ export function migrateSchema(db: Database.Database, now: number, target = SCHEM
       );
     }
     const record = db.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)');
+    const applied: number[] = [];
     for (const step of MIGRATIONS) {
       if (step.version <= current || step.version > target) continue;
+      // A new file takes every step at once, in no time: only an existing file's steps are news.
+      const log = current > 0 ? logger : undefined;
+      const started = performance.now();
+      log?.info({ from: current, step: step.version }, 'migrating the aspect store file');
+      step.prepare?.(db);
       db.exec(step.sql);
       record.run(step.version, now);
+      applied.push(step.version);
+      log?.info(
+        { step: step.version, ms: Math.round(performance.now() - started) },
+        'migration step done (committed with the last one)',
+      );
     }
+    return { from: current, applied };
   });
   // IMMEDIATE: two processes opening a fresh file at once must not both run step 1.
-  migrate.immediate();
+  return migrate.immediate();
 }

@@ -1,13 +1,32 @@
 import type Database from 'better-sqlite3';
-import { ASPECT_COLUMNS, type AspectRow } from './aspect-row.js';
+import { ASPECT_COLUMNS, type EncodedAspectRow } from './aspect-row.js';
+import type { StoredJson } from './stored-json.js';
+
+/**
+ * A version 0 as written: its JSON columns as stored (see stored-json.ts), and its system metadata's
+ * text too, from which SQLite takes the run columns (with the json_extract the run index was built on
+ * before the file stored system metadata deflated, so a row keys the same run as it did then).
+ */
+export interface LatestValues {
+  readonly urn: string;
+  readonly aspect: string;
+  readonly metadata: StoredJson;
+  readonly systemMetadata: StoredJson | null;
+  readonly systemText: string | null;
+  readonly createdOn: number;
+  readonly createdBy: string;
+  readonly createdFor: string | null;
+  readonly createdMessage: string | null;
+}
 
 /**
  * Every fixed-shape statement of the store, prepared once per connection: preparing costs more than
  * running a point query, and the write path runs several per aspect write.
  */
 export interface SqliteStatements {
-  readonly findRequest: Database.Statement<[string], { result: string; format: number }>;
-  readonly recordRequest: Database.Statement<[string, string, number, number]>;
+  /** `result` as stored-json.ts keeps it (records written before schema 4 are plain text). */
+  readonly findRequest: Database.Statement<[string], { result: StoredJson; format: number }>;
+  readonly recordRequest: Database.Statement<[string, StoredJson, number, number]>;
   readonly forgetRequest: Database.Statement<[string]>;
   readonly pruneRequests: Database.Statement<[number, number]>;
   readonly countRequests: Database.Statement<[], { count: number }>;
@@ -15,24 +34,26 @@ export interface SqliteStatements {
   readonly oldestRequest: Database.Statement<[], { applied_at: number }>;
   readonly keepRemovedAspect: Database.Statement<[number, string, string]>;
   readonly keepRemovedEntity: Database.Statement<[number, string]>;
-  readonly removedVersions: Database.Statement<[string, string], AspectRow>;
+  readonly removedVersions: Database.Statement<[string, string], EncodedAspectRow>;
   readonly pruneRemoved: Database.Statement<[number, number]>;
-  readonly getVersion: Database.Statement<[string, string, number], AspectRow>;
+  readonly getVersion: Database.Statement<[string, string, number], EncodedAspectRow>;
   readonly hasLatest: Database.Statement<[string, string], { found: number }>;
   readonly maxVersion: Database.Statement<[string, string], { max: number | null }>;
   readonly copyLatestToHistory: Database.Statement<[number, string, string]>;
-  readonly replaceLatest: Database.Statement<
-    [string, string | null, number, string, string | null, string | null, string, string]
+  readonly replaceLatest: Database.Statement<[LatestValues]>;
+  readonly insertLatest: Database.Statement<[LatestValues]>;
+  readonly updateSystemMetadata: Database.Statement<
+    [{ systemMetadata: StoredJson | null; systemText: string | null; urn: string; aspect: string }]
   >;
-  readonly insertAspect: Database.Statement<
-    [string, string, number, string, string | null, number, string, string | null, string | null]
-  >;
-  readonly updateSystemMetadata: Database.Statement<[string | null, string, string]>;
   readonly deleteAspect: Database.Statement<[string, string]>;
-  readonly latestOfEntity: Database.Statement<[string], AspectRow>;
+  readonly latestOfEntity: Database.Statement<[string], EncodedAspectRow>;
   readonly deleteEntity: Database.Statement<[string]>;
-  readonly listVersions: Database.Statement<[string, string], AspectRow>;
+  readonly listVersions: Database.Statement<[string, string], EncodedAspectRow>;
 }
+
+const RUN_ID_OF_TEXT = "json_extract(@systemText, '$.runId')";
+const LAST_OBSERVED_OF_TEXT = "json_extract(@systemText, '$.lastObserved')";
+const RUN_COLUMNS_SET = `run_id = ${RUN_ID_OF_TEXT}, last_observed = ${LAST_OBSERVED_OF_TEXT}`;
 
 export function prepareStatements(db: Database.Database): SqliteStatements {
   return {
@@ -75,21 +96,27 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
     ),
     hasLatest: db.prepare('SELECT 1 AS found FROM aspects WHERE urn = ? AND aspect = ? AND version = 0'),
     maxVersion: db.prepare('SELECT MAX(version) AS max FROM aspects WHERE urn = ? AND aspect = ?'),
-    // History is a copy made inside SQLite; version 0 is then rewritten in place. Neither step changes
-    // an indexed column of version 0, which keeps the partial indices out of the update path.
+    // History is a copy made inside SQLite (the stored bytes, not inflated); version 0 is then
+    // rewritten in place. History rows leave the run columns NULL: only version 0 is in a run.
     copyLatestToHistory: db.prepare(
       `INSERT INTO aspects (${ASPECT_COLUMNS})
        SELECT urn, aspect, ?, metadata, system_metadata, created_on, created_by, created_for, created_message
        FROM aspects WHERE urn = ? AND aspect = ? AND version = 0`,
     ),
     replaceLatest: db.prepare(
-      `UPDATE aspects SET metadata = ?, system_metadata = ?, created_on = ?, created_by = ?, created_for = ?,
-         created_message = ?
-       WHERE urn = ? AND aspect = ? AND version = 0`,
+      `UPDATE aspects SET metadata = @metadata, system_metadata = @systemMetadata, created_on = @createdOn,
+         created_by = @createdBy, created_for = @createdFor, created_message = @createdMessage,
+         ${RUN_COLUMNS_SET}
+       WHERE urn = @urn AND aspect = @aspect AND version = 0`,
     ),
-    insertAspect: db.prepare(`INSERT INTO aspects (${ASPECT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    insertLatest: db.prepare(
+      `INSERT INTO aspects (${ASPECT_COLUMNS}, run_id, last_observed)
+       VALUES (@urn, @aspect, 0, @metadata, @systemMetadata, @createdOn, @createdBy, @createdFor,
+         @createdMessage, ${RUN_ID_OF_TEXT}, ${LAST_OBSERVED_OF_TEXT})`,
+    ),
     updateSystemMetadata: db.prepare(
-      'UPDATE aspects SET system_metadata = ? WHERE urn = ? AND aspect = ? AND version = 0',
+      `UPDATE aspects SET system_metadata = @systemMetadata, ${RUN_COLUMNS_SET}
+       WHERE urn = @urn AND aspect = @aspect AND version = 0`,
     ),
     deleteAspect: db.prepare('DELETE FROM aspects WHERE urn = ? AND aspect = ?'),
     latestOfEntity: db.prepare(
