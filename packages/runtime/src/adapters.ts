@@ -98,6 +98,7 @@ export async function openAspectStore(settings: AdapterSettings, logger: Logger)
     ...(isMainThread ? {} : { requestPruneIntervalMs: 0 }),
     autoCheckpointPages: BACKSTOP_CHECKPOINT_PAGES,
     cacheKiB: sqliteCacheKiB(settings.sqliteCacheBytes, 'aspects'),
+    logger: logger.child({ component: 'aspect-store' }),
   });
   return checkpointInBackground(store, file, logger);
 }
