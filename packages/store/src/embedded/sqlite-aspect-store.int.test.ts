@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { aspectStoreContract, type SystemMetadataEdit } from '@catalog/testkit';
 import Database from 'better-sqlite3';
+import { LAST_OBSERVED_OF, RUN_ID_OF } from './run-columns.js';
 import { openSqliteAspectStore } from './sqlite-aspect-store.js';
 import { decodeNullableJson, type StoredJson } from './stored-json.js';
 
@@ -32,8 +33,8 @@ aspectStoreContract('embedded SQLite', async (options = {}) => {
           .all(urn, aspect);
         const update = db.prepare<[{ text: string | null; urn: string; aspect: string; version: number }]>(
           `UPDATE aspects SET system_metadata = @text,
-             run_id = CASE WHEN version = 0 THEN json_extract(@text, '$.runId') END,
-             last_observed = CASE WHEN version = 0 THEN json_extract(@text, '$.lastObserved') END
+             run_id = CASE WHEN version = 0 THEN ${RUN_ID_OF('@text')} END,
+             last_observed = CASE WHEN version = 0 THEN ${LAST_OBSERVED_OF('@text', 'created_on')} END
            WHERE urn = @urn AND aspect = @aspect AND version = @version`,
         );
         for (const row of rows) {

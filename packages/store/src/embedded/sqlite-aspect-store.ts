@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { checkWrite } from '../write-rules.js';
+import { checkWrite, DEFAULT_RUN_ID } from '../write-rules.js';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type {
@@ -18,7 +18,8 @@ import { applyAspectWrite } from './apply-aspect-write.js';
 import { ASPECT_COLUMNS, storedAspectOfRow, type EncodedAspectRow } from './aspect-row.js';
 import { vacuumAfterCompaction } from './compact-aspects.js';
 import { likeToGlob } from './like-to-glob.js';
-import { LAST_OBSERVED_SQL, migrateSchema, RUN_ID_SQL, type MigrationLogger } from './sqlite-schema.js';
+import { runIdOf, storedRunId } from './run-columns.js';
+import { migrateSchema, type MigrationLogger } from './sqlite-schema.js';
 import { prepareStatements, type SqliteStatements } from './sqlite-statements.js';
 import { StatementCache } from './statement-cache.js';
 
@@ -283,12 +284,12 @@ export class SqliteAspectStore implements AspectStore {
   async findRunRows(options: RunRowsOptions): Promise<readonly StoredAspect[]> {
     checkPage(options.limit, options.start);
     if (options.limit === 0) return [];
-    // The same expression as the index's, so SQLite seeks the run in aspects_latest_by_run.
-    const sql = `SELECT ${ASPECT_COLUMNS} FROM aspects WHERE version = 0 AND ${RUN_ID_SQL} = ?
+    // IS, which also matches NULL (the default run): SQLite seeks the run in aspects_latest_by_run.
+    const sql = `SELECT ${ASPECT_COLUMNS} FROM aspects WHERE version = 0 AND run_id IS ?
       ORDER BY urn, aspect LIMIT ? OFFSET ?`;
     return this.queries
       .get(sql)
-      .all(options.runId, options.limit, options.start ?? 0)
+      .all(storedRunId(options.runId), options.limit, options.start ?? 0)
       .map((row) => storedAspectOfRow(row as EncodedAspectRow));
   }
 
@@ -299,14 +300,16 @@ export class SqliteAspectStore implements AspectStore {
     checkPage(options.limit, options.start);
     if (options.limit === 0) return [];
     // Grouped along aspects_latest_by_run, which holds every column read: the table is not touched.
-    const sql = `SELECT ${RUN_ID_SQL} AS run_id, COUNT(*) AS rows, MAX(${LAST_OBSERVED_SQL}) AS last
-      FROM aspects WHERE version = 0 GROUP BY ${RUN_ID_SQL} ORDER BY last DESC, run_id LIMIT ? OFFSET ?`;
+    // Ties are ordered by the run id as listed, the default run by its name.
+    const sql = `SELECT run_id, COUNT(*) AS rows, MAX(last_observed) AS last
+      FROM aspects WHERE version = 0 GROUP BY run_id
+      ORDER BY last DESC, coalesce(run_id, '${DEFAULT_RUN_ID}') LIMIT ? OFFSET ?`;
     const rows = this.queries.get(sql).all(options.limit, options.start ?? 0) as {
-      run_id: string;
+      run_id: unknown;
       rows: number;
       last: number;
     }[];
-    return rows.map((r) => ({ runId: String(r.run_id), rows: r.rows, lastObserved: Number(r.last) }));
+    return rows.map((r) => ({ runId: runIdOf(r.run_id), rows: r.rows, lastObserved: Number(r.last) }));
   }
 
   async ping(): Promise<void> {

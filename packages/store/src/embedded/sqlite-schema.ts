@@ -92,11 +92,6 @@ const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-/** A row's run id as the run index keys it: a row stored without one counts as the default run. */
-export const RUN_ID_SQL = "coalesce(run_id, 'no-run-id-provided')";
-/** A row's lastObserved as the run index keys it: its write time when it has none. */
-export const LAST_OBSERVED_SQL = 'coalesce(last_observed, created_on)';
-
 /** The newest layout this build knows. */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ASPECT_COLUMNS, type EncodedAspectRow } from './aspect-row.js';
+import { LAST_OBSERVED_OF, RUN_ID_OF } from './run-columns.js';
 import type { StoredJson } from './stored-json.js';
 
 /**
@@ -51,9 +52,11 @@ export interface SqliteStatements {
   readonly listVersions: Database.Statement<[string, string], EncodedAspectRow>;
 }
 
-const RUN_ID_OF_TEXT = "json_extract(@systemText, '$.runId')";
-const LAST_OBSERVED_OF_TEXT = "json_extract(@systemText, '$.lastObserved')";
-const RUN_COLUMNS_SET = `run_id = ${RUN_ID_OF_TEXT}, last_observed = ${LAST_OBSERVED_OF_TEXT}`;
+// A SET sees the row's old values: replaceLatest writes created_on too, so it takes @createdOn.
+const RUN_COLUMNS_SET = `run_id = ${RUN_ID_OF('@systemText')},
+  last_observed = ${LAST_OBSERVED_OF('@systemText', '@createdOn')}`;
+const RUN_COLUMNS_OBSERVED_SET = `run_id = ${RUN_ID_OF('@systemText')},
+  last_observed = ${LAST_OBSERVED_OF('@systemText', 'created_on')}`;
 
 export function prepareStatements(db: Database.Database): SqliteStatements {
   return {
@@ -112,10 +115,10 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
     insertLatest: db.prepare(
       `INSERT INTO aspects (${ASPECT_COLUMNS}, run_id, last_observed)
        VALUES (@urn, @aspect, 0, @metadata, @systemMetadata, @createdOn, @createdBy, @createdFor,
-         @createdMessage, ${RUN_ID_OF_TEXT}, ${LAST_OBSERVED_OF_TEXT})`,
+         @createdMessage, ${RUN_ID_OF('@systemText')}, ${LAST_OBSERVED_OF('@systemText', '@createdOn')})`,
     ),
     updateSystemMetadata: db.prepare(
-      `UPDATE aspects SET system_metadata = @systemMetadata, ${RUN_COLUMNS_SET}
+      `UPDATE aspects SET system_metadata = @systemMetadata, ${RUN_COLUMNS_OBSERVED_SET}
        WHERE urn = @urn AND aspect = @aspect AND version = 0`,
     ),
     deleteAspect: db.prepare('DELETE FROM aspects WHERE urn = ? AND aspect = ?'),
