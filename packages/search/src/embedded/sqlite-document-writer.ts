@@ -5,10 +5,10 @@ import { BROWSE_PATHS_FIELD, NAME_FIELD, REMOVED_FIELD, URN_FIELD } from '../doc
 import type { EntityDocument, EntityIndexSpec } from '../port.js';
 import { isStructuredPropertyField } from '../structured-property-fields.js';
 import { REPLAY_AT_MOST } from './doc-change-feed.js';
-import { columnText, indexedEntity, valuesOf, type IndexedEntity } from './indexed-entity.js';
+import { indexedEntity, valuesOf, type IndexedEntity } from './indexed-entity.js';
 import { ftsTableOf } from './sqlite-search-schema.js';
 import { decodeDocument, encodeDocument } from './stored-document.js';
-import { documentWords } from './text-document-words.js';
+import { columnTexts, documentWords } from './text-document-words.js';
 import { TextIndexWriter } from './text-index-writer.js';
 import { writeTransaction } from './write-transaction.js';
 
@@ -243,8 +243,9 @@ export class SqliteDocumentWriter {
       this.deleteBrowse.run(id);
       this.writeBrowsePaths(document.entityType, id, fields, removed);
     }
-    if (!sameValues(textsOf(entity, previous), textsOf(entity, fields))) {
-      const words = documentWords(entity, fields);
+    const texts = columnTexts(entity, fields);
+    if (!sameValues(columnTexts(entity, previous), texts)) {
+      const words = documentWords(entity, fields, texts);
       this.updateDocText.run(this.text.batchSeq(), words.length, id);
       this.text.stage(document.entityType, id, words, stored.text_length);
     }
@@ -349,11 +350,6 @@ function valRowsOf(entity: IndexedEntity, fields: Fields): ValRow[] {
 
 function valKey(row: ValRow): string {
   return `${row.field}\u0000${row.value}`;
-}
-
-/** The text of each full-text column: a document's words change only when one of these does. */
-function textsOf(entity: IndexedEntity, fields: Fields): string[] {
-  return entity.columns.map((c) => columnText(c, fields));
 }
 
 function sameValues(a: readonly unknown[], b: readonly unknown[]): boolean {

@@ -155,7 +155,7 @@ function materialize(queries: StatementCache, entity: IndexedEntity, search: Nor
   queries
     .get(`INSERT INTO temp.search_hits (id, score) SELECT d.id, 0 FROM docs d WHERE ${rest.sql}`)
     .run(...rest.params);
-  return materialized(queries.get1<{ n: number }>('SELECT COUNT(*) AS n FROM temp.search_hits', [])?.n ?? 0);
+  return countedSearchHits(queries);
 }
 
 /**
@@ -208,7 +208,7 @@ function textSource(
          (SELECT 1 FROM docs d WHERE d.id = temp.search_hits.id AND ${rest.sql})`,
     )
     .run(...rest.params);
-  return materialized(queries.get1<{ n: number }>('SELECT COUNT(*) AS n FROM temp.search_hits', [])?.n ?? 0);
+  return countedSearchHits(queries);
 }
 
 /** Whether the page or a facet reads the matches in SQL: sort keys, keyset paging, a free-text facet. */
@@ -251,6 +251,11 @@ function fillSearchHits(queries: StatementCache, matches: TextMatches): void {
       )
       .run(...params);
   }
+}
+
+/** The matches temp.search_hits holds now, counted. */
+function countedSearchHits(queries: StatementCache): MatchSource {
+  return materialized(queries.get1<{ n: number }>('SELECT COUNT(*) AS n FROM temp.search_hits', [])?.n ?? 0);
 }
 
 /** The source of matches held in temp.search_hits. */

@@ -22,12 +22,16 @@ export interface DocumentWords {
  * (×WEIGHT_SCALE), group c + 1 counts the words of autocomplete column c. The length counts every word
  * of every column, as bm25's document length does.
  */
-export function documentWords(entity: IndexedEntity, fields: EntityDocument['fields']): DocumentWords {
+export function documentWords(
+  entity: IndexedEntity,
+  fields: EntityDocument['fields'],
+  texts: readonly string[] = columnTexts(entity, fields),
+): DocumentWords {
   const all = new Map<string, number>();
   const groups = new Map<number, Map<string, number>>([[ALL_COLUMNS, all]]);
   let length = 0;
   entity.columns.forEach((column, c) => {
-    const words = indexWords(columnText(column, fields));
+    const words = indexWords(texts[c] ?? '');
     length += words.length;
     const weight = Math.round(column.weight * WEIGHT_SCALE);
     const own = column.autocomplete ? new Map<string, number>() : undefined;
@@ -38,4 +42,9 @@ export function documentWords(entity: IndexedEntity, fields: EntityDocument['fie
     }
   });
   return { groups, length };
+}
+
+/** The text of each full-text column of a document, in column order: its words change only with these. */
+export function columnTexts(entity: IndexedEntity, fields: EntityDocument['fields']): string[] {
+  return entity.columns.map((column) => columnText(column, fields));
 }
