@@ -4,7 +4,8 @@
  * over HTTP, then a full restore of the indices from the store with the system-update job. Prints what it
  * costs as well: the catalog's resident memory (as the catalog reports it) after loading, after the
  * queries and once restarted on the restored data, the restore's peak; and, embedded, the data
- * directory's size by file and component, in total and per aspect written, with the tables of each file.
+ * directory's size by file and component, in total and per aspect written, with the tables of each file,
+ * and as a multiple of the written aspects' own JSON (the store and search index together; the whole).
  *   pnpm bench:search [--n 100000] [--family embedded|distributed] [--from built|source]
  * The catalog and system-update run from the built output (`pnpm build` first), as users run them;
  * `--from source` runs them through tsx instead (no build, more memory).
@@ -21,6 +22,7 @@ import {
   dataDirUsage,
   diskTable,
   memoryRow,
+  proposalJsonBytes,
   sqliteTables,
   watchPeakMemory,
   type DiskSnapshot,
@@ -66,11 +68,13 @@ const recordMemory = async (client: JsonClient, moment: string): Promise<void> =
 };
 const disk: DiskSnapshot[] = [];
 const tables: { title: string; rows: Record<string, string | number>[] }[] = [];
+/** The UTF-8 bytes of the JSON values of every aspect written so far. */
+let jsonBytes = 0;
 const recordDisk = (label: string, aspects: number, tablesOf: readonly string[]): void => {
   if (!onDisk) return;
   const entries = dataDirUsage(dataDir);
-  disk.push({ label, entries, aspects });
-  console.log(JSON.stringify({ disk: label, aspects, entries }));
+  disk.push({ label, entries, aspects, jsonBytes });
+  console.log(JSON.stringify({ disk: label, aspects, jsonBytes, entries }));
   for (const name of tablesOf)
     tables.push({ title: `${name}, ${label}`, rows: sqliteTables(join(dataDir, name), aspects) });
 };
@@ -101,14 +105,13 @@ let datasets = n;
 try {
   const batch = 100; // datasets per request: 500 aspects
   const started = performance.now();
-  const load = await runLoad(Math.ceil(n / batch), 4, (b) =>
-    client.expectOk('POST', '/aspects?action=ingestProposalBatch', {
-      proposals: Array.from({ length: Math.min(batch, n - b * batch) }, (_, j) =>
-        datasetProposals(b * batch + j, run),
-      ).flat(),
-      async: 'false',
-    }),
-  );
+  const load = await runLoad(Math.ceil(n / batch), 4, (b) => {
+    const proposals = Array.from({ length: Math.min(batch, n - b * batch) }, (_, j) =>
+      datasetProposals(b * batch + j, run),
+    ).flat();
+    jsonBytes += proposalJsonBytes(proposals);
+    return client.expectOk('POST', '/aspects?action=ingestProposalBatch', { proposals, async: 'false' });
+  });
   const stored = performance.now();
   row('store (ingestProposalBatch, 500 aspects/request, c=4)', {
     aspects: n * 5,
@@ -180,10 +183,9 @@ try {
   const lags: number[] = [];
   for (let k = 0; k < Math.min(queries, 200); k++) {
     const i = n + k;
-    await client.expectOk('POST', '/aspects?action=ingestProposalBatch', {
-      proposals: datasetProposals(i, run),
-      async: 'false',
-    });
+    const proposals = datasetProposals(i, run);
+    jsonBytes += proposalJsonBytes(proposals);
+    await client.expectOk('POST', '/aspects?action=ingestProposalBatch', { proposals, async: 'false' });
     const acked = performance.now();
     const urn = (datasetProposals(i, run)[0] as { entityUrn: string }).entityUrn;
     for (;;) {

@@ -96,11 +96,25 @@ export function dataDirUsage(dir: string): DataDirEntry[] {
     .sort((a, b) => b.bytes - a.bytes);
 }
 
-/** The data directory at one moment, and how many aspects had been written then. */
+/**
+ * The data directory at one moment, how many aspects had been written then, and (when the bench counts
+ * it) the bytes of those aspects' own JSON values as written (UTF-8), the measure the disk ratios take.
+ */
 export interface DiskSnapshot {
   readonly label: string;
   readonly entries: readonly DataDirEntry[];
   readonly aspects: number;
+  readonly jsonBytes?: number;
+}
+
+/** The UTF-8 bytes of the aspect values (`aspect.value`, JSON text) of metadata change proposals. */
+export function proposalJsonBytes(proposals: readonly Record<string, unknown>[]): number {
+  let bytes = 0;
+  for (const p of proposals) {
+    const value = (p['aspect'] as { value?: unknown } | undefined)?.value;
+    if (typeof value === 'string') bytes += Buffer.byteLength(value);
+  }
+  return bytes;
 }
 
 /**
@@ -131,6 +145,28 @@ export function diskTable(snapshots: readonly DiskSnapshot[]): Record<string, st
     for (const name of names) rows.push(line(`  ${name}`, (e) => e.name === name));
   }
   rows.push(line('total', () => true));
+  if (snapshots.some((s) => s.jsonBytes !== undefined)) {
+    // What the directory costs against the aspects' own JSON: the store and the search index together,
+    // and the whole directory (event log and audit index included).
+    const ratio = (label: string, pick: (e: DataDirEntry) => boolean): Record<string, string | number> => {
+      const out: Record<string, string | number> = { '': label };
+      for (const s of snapshots) {
+        out[`${s.label} MiB`] = '';
+        out[`${s.label} B/aspect`] = s.jsonBytes ? `${(bytesOf(s, pick) / s.jsonBytes).toFixed(2)}×` : '';
+      }
+      return out;
+    };
+    const json: Record<string, string | number> = { '': "aspects' JSON" };
+    for (const s of snapshots) {
+      json[`${s.label} MiB`] = s.jsonBytes === undefined ? '' : mib(s.jsonBytes);
+      json[`${s.label} B/aspect`] = s.jsonBytes === undefined ? '' : Math.round(s.jsonBytes / s.aspects);
+    }
+    rows.push(json);
+    rows.push(
+      ratio('store + search ÷ JSON', (e) => e.component === 'aspect store' || e.component === 'search index'),
+    );
+    rows.push(ratio('total ÷ JSON', () => true));
+  }
   return rows;
 }
 
