@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { ValidationError } from '@catalog/model';
 import { browseEntityName, normalizeBrowsePath } from '../default-browse-path.js';
+import { isMultiPath } from './browse-multi-path.js';
 import { BROWSE_PATHS_FIELD, NAME_FIELD, REMOVED_FIELD, URN_FIELD } from '../document-fields.js';
 import type { EntityDocument, EntityIndexSpec } from '../port.js';
 import { isStructuredPropertyField } from '../structured-property-fields.js';
@@ -46,7 +47,7 @@ export class SqliteDocumentWriter {
   private readonly insertVals = new Map<number, Database.Statement<unknown[]>>();
   private readonly deleteVal: Database.Statement<[number, string, string]>;
   private readonly deleteVals: Database.Statement<[number]>;
-  private readonly insertBrowse: Database.Statement<[string, string, number, string, number, number]>;
+  private readonly insertBrowse: Database.Statement<[string, string, number, string, number, number, number]>;
   private readonly deleteBrowse: Database.Statement<[number]>;
   private readonly text: TextIndexWriter;
   private readonly recordChange: Database.Statement<[number]>;
@@ -73,7 +74,8 @@ export class SqliteDocumentWriter {
     this.deleteVal = db.prepare('DELETE FROM vals WHERE doc = ? AND field = ? AND value = ?');
     this.deleteVals = db.prepare('DELETE FROM vals WHERE doc = ?');
     this.insertBrowse = db.prepare(
-      'INSERT OR IGNORE INTO browse (entity_type, parent, leaf, segment, doc, removed) VALUES (?, ?, ?, ?, ?, ?)',
+      `INSERT OR IGNORE INTO browse (entity_type, parent, leaf, segment, doc, removed, multi)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
     this.deleteBrowse = db.prepare('DELETE FROM browse WHERE doc = ?');
     this.recordChange = db.prepare('INSERT INTO doc_changes (doc) VALUES (?)');
@@ -287,23 +289,31 @@ export class SqliteDocumentWriter {
 
   private writeBrowsePaths(entityType: string, id: number, fields: Fields, removed: number): void {
     const name = browseEntityName(String(fields[URN_FIELD] ?? ''), fields[NAME_FIELD]);
-    for (const path of valuesOf(fields[BROWSE_PATHS_FIELD]))
-      this.writeBrowsePath(entityType, id, String(path), name, removed);
+    const paths = valuesOf(fields[BROWSE_PATHS_FIELD]);
+    const multi = isMultiPath(paths) ? 1 : 0;
+    for (const path of paths) this.writeBrowsePath(entityType, id, String(path), name, removed, multi);
   }
 
   /**
    * A browse path is the folder the entity is listed in: one group row per folder on the way down
    * (leaf = 0, under its parent) and the entity's own row in the folder itself (leaf = 1, its name).
    */
-  private writeBrowsePath(entityType: string, id: number, raw: string, name: string, removed: number): void {
+  private writeBrowsePath(
+    entityType: string,
+    id: number,
+    raw: string,
+    name: string,
+    removed: number,
+    multi: number,
+  ): void {
     const path = normalizeBrowsePath(raw);
     const segments = path === '' ? [] : path.split('/').slice(1);
     let parent = '';
     for (const segment of segments) {
-      this.insertBrowse.run(entityType, parent, 0, segment, id, removed);
+      this.insertBrowse.run(entityType, parent, 0, segment, id, removed, multi);
       parent = `${parent}/${segment}`;
     }
-    this.insertBrowse.run(entityType, path, 1, name, id, removed);
+    this.insertBrowse.run(entityType, path, 1, name, id, removed, multi);
   }
 
   /** Deletes a document's rows (and the document: its words are dead with it; see TextIndexWriter). */

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { seedStructuredPropertyMappings } from './sqlite-structured-property-mappings.js';
+import { migrateBrowseMulti } from './browse-multi-path.js';
 import { convertFtsTables, type ConversionLogger } from './text-index-conversion.js';
 import { migrateTextIndexSchema } from './text-index-schema.js';
 
@@ -11,7 +12,8 @@ import { migrateTextIndexSchema } from './text-index-schema.js';
  *   `removed` copied in, indexed by (entity_type, field, value) for filters, facets and colon queries.
  * - `doc_changes`: the ids of changed documents in commit order, trimmed to the newest; readers replay it
  *   to keep their in-memory facet indexes current (FacetForwardIndex).
- * - `browse`: one row per browse-path step (parent path, child segment, leaf or group), for browse.
+ * - `browse`: one row per browse-path step (parent path, child segment, leaf or group), for browse;
+ *   `multi` marks the rows of a document listed under several paths (browse-multi-path.ts).
  * - `text_*`: the full-text index (text-index-schema.ts), which replaced one FTS5 table per entity type
  *   (`fts_<entityType>`; a file that has them is converted at open, text-index-conversion.ts).
  * - `structured_properties`: the structured property definitions view, by urn, findable by the field
@@ -67,6 +69,7 @@ export function migrateSearchSchema(db: Database.Database, logger?: ConversionLo
       segment TEXT NOT NULL,
       doc INTEGER NOT NULL,
       removed INTEGER NOT NULL,
+      multi INTEGER NOT NULL DEFAULT 0,
       PRIMARY KEY (entity_type, parent, leaf, segment, doc)
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS browse_by_doc ON browse (doc);
@@ -118,6 +121,7 @@ export function migrateSearchSchema(db: Database.Database, logger?: ConversionLo
     CREATE INDEX IF NOT EXISTS timeseries_scan ON timeseries (entity_type, aspect, ts, id);
   `);
   migrateTimeseriesRunId(db);
+  migrateBrowseMulti(db, logger);
   if (!mappingsExisted) seedStructuredPropertyMappings(db);
   migrateTextIndexSchema(db);
   convertFtsTables(db, logger);
