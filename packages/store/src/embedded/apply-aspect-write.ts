@@ -4,6 +4,7 @@ import { decodeRow, storedAspectOf, toStoredAspect, type AspectRow } from './asp
 import { decodeJson, encodeJson, encodeNullableJson } from './stored-json.js';
 import { RecordedResultWriter, REMOVED } from './recorded-result.js';
 import { replayRecorded } from './replay-recorded.js';
+import { requestKey } from './request-key.js';
 import type { SqliteStatements } from './sqlite-statements.js';
 import { newValue, newVersionMetadata, observedAgain, storedVersionText } from '../write-rules.js';
 
@@ -15,18 +16,19 @@ const recorder = new RecordedResultWriter();
  * same transaction) returns that result, replayed, and changes nothing.
  */
 export function applyAspectWrite(stmts: SqliteStatements, write: AspectWrite, now: number): ApplyResult {
-  const recorded = stmts.findRequest.get(write.requestId);
+  const key = requestKey(write.requestId);
+  const recorded = stmts.findRequest.get(key);
   if (recorded !== undefined) {
     const { result, format } = recorded;
     const replay = replayRecorded(stmts, write.requestId, { result: decodeJson(result), format });
     if (replay !== undefined) return replay;
     // The rows the record names are gone (see replayRecorded): the id counts as forgotten.
-    stmts.forgetRequest.run(write.requestId);
+    stmts.forgetRequest.run(key);
   }
   const result = applyChange(stmts, write, now);
   const record = recorder.toRecord(result, write.urn);
   // Encoded like the rows: a record repeats the URN and the system metadata members it cannot name.
-  stmts.recordRequest.run(write.requestId, encodeJson(record.text), record.format, now);
+  stmts.recordRequest.run(key, encodeJson(record.text), record.format, now);
   return result;
 }
 
@@ -91,6 +93,7 @@ function upsert(stmts: SqliteStatements, write: AspectWrite, now: number): Apply
   } else if (text === latestRow.metadata || sameAspectValue(previous.value, value)) {
     const observed = observedAgain(previous.systemMetadata, incoming, now, versions);
     const observedText = JSON.stringify(observed);
+    stmts.ensureRun.run(observedText);
     stmts.updateSystemMetadata.run({
       systemMetadata: encodeJson(observedText),
       systemText: observedText,
@@ -188,7 +191,11 @@ function deleteAspect(stmts: SqliteStatements, write: AspectWrite, now: number):
   const { requestId, urn, aspect } = write;
   const latestRow = readRow(stmts, urn, aspect);
   // History rows go too, even in the (never expected) case of history without a version 0.
-  if (stmts.keepRemovedAspect.run(now, urn, aspect).changes > 0) stmts.deleteAspect.run(urn, aspect);
+  if (stmts.keepRemovedAspect.run(now, urn, aspect).changes > 0) {
+    stmts.deleteAspect.run(urn, aspect);
+    // The entity's last aspect takes its URN's dictionary row with it.
+    stmts.forgetUrn.run(urn);
+  }
   if (latestRow === undefined) return { requestId, status: 'NOT_FOUND', replayed: false };
   return { requestId, status: 'DELETED', previous: removedLatest(latestRow), replayed: false };
 }
@@ -196,7 +203,10 @@ function deleteAspect(stmts: SqliteStatements, write: AspectWrite, now: number):
 function deleteEntity(stmts: SqliteStatements, write: AspectWrite, now: number): ApplyResult {
   const { requestId, urn } = write;
   const removed = stmts.latestOfEntity.all(urn).map((row) => removedLatest(decodeRow(row)));
-  if (stmts.keepRemovedEntity.run(now, urn).changes > 0) stmts.deleteEntity.run(urn);
+  if (stmts.keepRemovedEntity.run(now, urn).changes > 0) {
+    stmts.deleteEntity.run(urn);
+    stmts.forgetUrn.run(urn);
+  }
   if (removed.length === 0) return { requestId, status: 'NOT_FOUND', replayed: false };
   // `previous` is the aspect the delete was addressed to (normally the key aspect), for its change log.
   const previous = removed.find((stored) => stored.aspect === write.aspect);
@@ -238,6 +248,13 @@ function writeLatest(
     createdFor: impersonator,
     createdMessage: message,
   };
+  // The dictionary rows the row's ids name (a replaced row already has its URN and aspect name).
+  if (replacing === undefined) {
+    stmts.ensureUrn.run(urn);
+    stmts.ensureAspectName.run(aspect);
+  }
+  stmts.ensureActor.run(created.actor);
+  stmts.ensureRun.run(systemText);
   if (replacing === undefined) stmts.insertLatest.run(values);
   else stmts.replaceLatest.run(values);
   const content = {

@@ -14,7 +14,14 @@ export const RUN_ID_OF = (systemText: string): string =>
 export const LAST_OBSERVED_OF = (systemText: string, createdOn: string): string =>
   `coalesce(json_extract(${systemText}, '$.lastObserved'), ${createdOn})`;
 
-/** A run id as findRunRows binds it to `run_id IS ?`: null for the default run. */
+/**
+ * The run of a system metadata text as aspects.run_id keeps it since schema 5: the id of its row in
+ * runs (NULL for the default run), which the write adds first (SqliteStatements.ensureRun).
+ */
+export const RUN_ROW_OF = (systemText: string): string =>
+  `(SELECT id FROM runs WHERE run_id = ${RUN_ID_OF(systemText)})`;
+
+/** A run id as findRunRows looks it up in runs: null for the default run, which has no row. */
 export function storedRunId(runId: string): string | null {
   return runId === DEFAULT_RUN_ID ? null : runId;
 }

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { aspectStoreContract, type SystemMetadataEdit } from '@catalog/testkit';
 import Database from 'better-sqlite3';
-import { LAST_OBSERVED_OF, RUN_ID_OF } from './run-columns.js';
+import { ASPECT_ID, URN_ID } from './keyed-by-ids.js';
+import { LAST_OBSERVED_OF, RUN_ID_OF, RUN_ROW_OF } from './run-columns.js';
 import { openSqliteAspectStore } from './sqlite-aspect-store.js';
 import { decodeNullableJson, type StoredJson } from './stored-json.js';
 
@@ -28,20 +29,25 @@ aspectStoreContract('embedded SQLite', async (options = {}) => {
         db.pragma('busy_timeout = 5000');
         const rows = db
           .prepare<[string, string], { version: number; system_metadata: StoredJson | null }>(
-            'SELECT version, system_metadata FROM aspects WHERE urn = ? AND aspect = ?',
+            `SELECT version, system_metadata FROM aspects WHERE urn_id = ${URN_ID('?')} AND aspect_id = ${ASPECT_ID('?')}`,
           )
           .all(urn, aspect);
+        const addRun = db.prepare<[string | null]>(
+          `INSERT OR IGNORE INTO runs (run_id) VALUES (${RUN_ID_OF('?')})`,
+        );
         const update = db.prepare<[{ text: string | null; urn: string; aspect: string; version: number }]>(
           `UPDATE aspects SET system_metadata = @text,
-             run_id = CASE WHEN version = 0 THEN ${RUN_ID_OF('@text')} END,
+             run_id = CASE WHEN version = 0 THEN ${RUN_ROW_OF('@text')} END,
              last_observed = CASE WHEN version = 0 THEN ${LAST_OBSERVED_OF('@text', 'created_on')} END
-           WHERE urn = @urn AND aspect = @aspect AND version = @version`,
+           WHERE urn_id = ${URN_ID('@urn')} AND aspect_id = ${ASPECT_ID('@aspect')} AND version = @version`,
         );
         for (const row of rows) {
           const text = decodeNullableJson(row.system_metadata);
           const edited = edit(text === null ? null : JSON.parse(text));
+          const editedText = edited === null ? null : JSON.stringify(edited);
+          addRun.run(editedText);
           update.run({
-            text: edited === null ? null : JSON.stringify(edited),
+            text: editedText,
             urn,
             aspect,
             version: row.version,

@@ -15,8 +15,9 @@ import type {
 } from '../port.js';
 import { decodeScanCursor, encodeScanCursor } from '../scan-cursor.js';
 import { applyAspectWrite } from './apply-aspect-write.js';
-import { ASPECT_COLUMNS, storedAspectOfRow, type EncodedAspectRow } from './aspect-row.js';
+import { storedAspectOfRow, type EncodedAspectRow } from './aspect-row.js';
 import { vacuumAfterCompaction } from './compact-aspects.js';
+import { ASPECT_ID, JOINED_COLUMNS, ROW_JOINS } from './keyed-by-ids.js';
 import { likeToGlob } from './like-to-glob.js';
 import { runIdOf, storedRunId } from './run-columns.js';
 import { migrateSchema, type MigrationLogger } from './sqlite-schema.js';
@@ -69,8 +70,13 @@ const DEFAULT_PRUNE_INTERVAL_MS = 60_000;
 const PRUNE_STEP_ROWS = 5_000;
 /** Keys per IN list in getLatestMany, well under SQLite's bound-parameter limit. */
 const IN_CHUNK = 500;
-/** The schema step that rebuilds the aspects table smaller (see compact-aspects.ts). */
-const COMPACTION_STEP = 4;
+/** The schema steps that rebuild the aspects table smaller (compact-aspects.ts, keyed-by-ids.ts). */
+const COMPACTION_STEPS: readonly number[] = [4, 5];
+/**
+ * Below this many matching rows, a read in URN order by aspect or run sorts the rows from its index
+ * (a few milliseconds); at or above it, it walks the entities in URN order (see latestRowsInUrnOrder).
+ */
+const SORTED_READ_MAX_ROWS = 5_000;
 
 /** Opens (creating or migrating as needed) the embedded aspect store at `options.file`. */
 export async function openSqliteAspectStore(options: SqliteAspectStoreOptions): Promise<SqliteAspectStore> {
@@ -116,7 +122,7 @@ export class SqliteAspectStore implements AspectStore {
       this.db.pragma('journal_size_limit = 67108864');
       const migrated = migrateSchema(this.db, this.clock(), undefined, options.logger);
       // A new file has no old pages to give back.
-      if (migrated.from > 0 && migrated.applied.includes(COMPACTION_STEP))
+      if (migrated.from > 0 && migrated.applied.some((step) => COMPACTION_STEPS.includes(step)))
         vacuumAfterCompaction(this.db, options.logger);
       this.stmts = prepareStatements(this.db);
     } catch (error) {
@@ -219,8 +225,8 @@ export class SqliteAspectStore implements AspectStore {
     if (aspects === undefined) return this.stmts.latestOfEntity.all(urn).map(storedAspectOfRow);
     const names = [...new Set(aspects)];
     if (names.length === 0) return [];
-    const sql = `SELECT ${ASPECT_COLUMNS} FROM aspects WHERE urn = ? AND version = 0
-      AND aspect IN (${placeholders(names.length)}) ORDER BY aspect`;
+    const sql = `SELECT ${JOINED_COLUMNS} FROM ${ROW_JOINS} WHERE u.urn = ? AND a.version = 0
+      AND n.name IN (${placeholders(names.length)}) ORDER BY n.name`;
     return this.queries
       .get(sql)
       .all(urn, ...names)
@@ -237,9 +243,9 @@ export class SqliteAspectStore implements AspectStore {
     const unique = [...new Set(urns)];
     for (let at = 0; at < unique.length; at += IN_CHUNK) {
       const chunk = unique.slice(at, at + IN_CHUNK);
-      const aspectFilter = names === undefined ? '' : `AND aspect IN (${placeholders(names.length)})`;
-      const sql = `SELECT ${ASPECT_COLUMNS} FROM aspects WHERE version = 0
-        AND urn IN (${placeholders(chunk.length)}) ${aspectFilter} ORDER BY urn, aspect`;
+      const aspectFilter = names === undefined ? '' : `AND n.name IN (${placeholders(names.length)})`;
+      const sql = `SELECT ${JOINED_COLUMNS} FROM ${ROW_JOINS} WHERE a.version = 0
+        AND u.urn IN (${placeholders(chunk.length)}) ${aspectFilter} ORDER BY u.urn, n.name`;
       for (const row of this.queries.get(sql).all(...chunk, ...(names ?? []))) {
         const stored = storedAspectOfRow(row as EncodedAspectRow);
         const list = byUrn.get(stored.urn);
@@ -257,18 +263,24 @@ export class SqliteAspectStore implements AspectStore {
   async scan(options: ScanOptions): Promise<ScanPage> {
     checkScanOptions(options);
     if (options.limit === 0) return { items: [] };
-    const { clauses, params } = filterClauses(options);
+    const { clauses, params } = urnClauses(options);
+    if (options.aspect !== undefined) {
+      clauses.push(`a.aspect_id = ${ASPECT_ID('?')}`);
+      params.push(options.aspect);
+    }
     if (options.after !== undefined) {
       const position = decodeScanCursor(options.after);
-      clauses.push('(urn, aspect) > (?, ?)');
-      params.push(position.urn, position.aspect);
+      // Row values over two tables: spelled out, so the urns index is sought from the cursor's URN.
+      clauses.push('u.urn >= ? AND (u.urn > ? OR n.name > ?)');
+      params.push(position.urn, position.urn, position.aspect);
     }
+    // A rare aspect is read from its index and sorted; a common one (or none) in URN order.
+    const fromIndex =
+      options.aspect !== undefined &&
+      options.urn === undefined &&
+      this.fewRows(`aspect_id = ${ASPECT_ID('?')}`, options.aspect);
     // One row more than asked tells whether another page exists, so the last page has no cursor.
-    const sql = `SELECT ${ASPECT_COLUMNS} FROM aspects WHERE ${clauses.join(' AND ')}
-      ORDER BY urn, aspect LIMIT ? OFFSET ?`;
-    const rows = this.queries
-      .get(sql)
-      .all(...params, options.limit + 1, options.start ?? 0) as EncodedAspectRow[];
+    const rows = this.latestRowsInUrnOrder(fromIndex, clauses, params, options.limit + 1, options.start);
     const items = rows.slice(0, options.limit).map(storedAspectOfRow);
     const last = items[items.length - 1];
     if (rows.length <= options.limit || last === undefined) return { items };
@@ -276,7 +288,17 @@ export class SqliteAspectStore implements AspectStore {
   }
 
   async count(options: Pick<ScanOptions, 'aspect' | 'urnLike'> = {}): Promise<number> {
-    const { clauses, params } = filterClauses(options);
+    // Over aspects alone when it can: with no filter SQLite counts the smallest index of version 0.
+    const clauses = ['version = 0'];
+    const params: string[] = [];
+    if (options.aspect !== undefined) {
+      clauses.push(`aspect_id = ${ASPECT_ID('?')}`);
+      params.push(options.aspect);
+    }
+    if (options.urnLike !== undefined) {
+      clauses.push('urn_id IN (SELECT id FROM urns WHERE urn GLOB ?)');
+      params.push(likeToGlob(options.urnLike));
+    }
     const sql = `SELECT COUNT(*) AS n FROM aspects WHERE ${clauses.join(' AND ')}`;
     return (this.queries.get(sql).get(...params) as { n: number }).n;
   }
@@ -284,13 +306,56 @@ export class SqliteAspectStore implements AspectStore {
   async findRunRows(options: RunRowsOptions): Promise<readonly StoredAspect[]> {
     checkPage(options.limit, options.start);
     if (options.limit === 0) return [];
-    // IS, which also matches NULL (the default run): SQLite seeks the run in aspects_latest_by_run.
-    const sql = `SELECT ${ASPECT_COLUMNS} FROM aspects WHERE version = 0 AND run_id IS ?
-      ORDER BY urn, aspect LIMIT ? OFFSET ?`;
-    return this.queries
-      .get(sql)
-      .all(storedRunId(options.runId), options.limit, options.start ?? 0)
-      .map((row) => storedAspectOfRow(row as EncodedAspectRow));
+    // The run's dictionary id; NULL (matched with IS) for the default run. A run never stored has none.
+    const runText = storedRunId(options.runId);
+    let runRow: number | null = null;
+    if (runText !== null) {
+      const found = this.queries.get('SELECT id FROM runs WHERE run_id = ?').get(runText) as
+        { id: number } | undefined;
+      if (found === undefined) return [];
+      runRow = found.id;
+    }
+    const fromIndex = this.fewRows('run_id IS ?', runRow);
+    return this.latestRowsInUrnOrder(
+      fromIndex,
+      ['a.run_id IS ?'],
+      [runRow],
+      options.limit,
+      options.start,
+    ).map(storedAspectOfRow);
+  }
+
+  /**
+   * Version-0 rows matching `clauses` (over a, u and n, see keyed-by-ids.ts), by URN then aspect name.
+   * URN ids do not follow URN order, so there are two ways to read them:
+   * - `fromIndex`: the matching rows from an index of `aspects` (by aspect, by run), each joined to its
+   *   URN, all sorted: for a filter that matches few rows.
+   * - otherwise the urns' unique index in URN order (from a cursor's URN, or over a GLOB's prefix),
+   *   each entity's rows looked up, sorted by name per entity only: for no filter, or one that
+   *   matches many rows, where sorting them all for every page would cost more than the walk.
+   * CROSS JOIN fixes the loop order SQLite would otherwise pick from guesses.
+   */
+  private latestRowsInUrnOrder(
+    fromIndex: boolean,
+    clauses: readonly string[],
+    params: readonly unknown[],
+    limit: number,
+    start = 0,
+  ): EncodedAspectRow[] {
+    const tables = fromIndex
+      ? 'aspects a CROSS JOIN urns u CROSS JOIN aspect_names n CROSS JOIN actors c'
+      : 'urns u CROSS JOIN aspects a CROSS JOIN aspect_names n CROSS JOIN actors c';
+    const sql = `SELECT ${JOINED_COLUMNS} FROM ${tables}
+      WHERE a.urn_id = u.id AND a.version = 0 AND n.id = a.aspect_id AND c.id = a.created_by
+        ${clauses.map((clause) => `AND ${clause}`).join(' ')}
+      ORDER BY u.urn, n.name LIMIT ? OFFSET ?`;
+    return this.queries.get(sql).all(...params, limit, start) as EncodedAspectRow[];
+  }
+
+  /** Whether fewer than SORTED_READ_MAX_ROWS version-0 rows match `clause`, counted from its index. */
+  private fewRows(clause: string, param: unknown): boolean {
+    const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM aspects WHERE ${clause} AND version = 0 LIMIT ?)`;
+    return (this.queries.get(sql).get(param, SORTED_READ_MAX_ROWS) as { n: number }).n < SORTED_READ_MAX_ROWS;
   }
 
   async listRuns(options: {
@@ -299,11 +364,14 @@ export class SqliteAspectStore implements AspectStore {
   }): Promise<readonly RunSummary[]> {
     checkPage(options.limit, options.start);
     if (options.limit === 0) return [];
-    // Grouped along aspects_latest_by_run, which holds every column read: the table is not touched.
-    // Ties are ordered by the run id as listed, the default run by its name.
-    const sql = `SELECT run_id, COUNT(*) AS rows, MAX(last_observed) AS last
-      FROM aspects WHERE version = 0 GROUP BY run_id
-      ORDER BY last DESC, coalesce(run_id, '${DEFAULT_RUN_ID}') LIMIT ? OFFSET ?`;
+    // Grouped along aspects_latest_by_run, which holds every column read: the table is not touched,
+    // and a run's text is looked up once per run. Ties are ordered by the run id as listed, the
+    // default run by its name.
+    const sql = `SELECT r.run_id AS run_id, g.rows AS rows, g.last AS last
+      FROM (SELECT run_id, COUNT(*) AS rows, MAX(last_observed) AS last
+            FROM aspects WHERE version = 0 GROUP BY run_id) g
+        LEFT JOIN runs r ON r.id = g.run_id
+      ORDER BY g.last DESC, coalesce(r.run_id, '${DEFAULT_RUN_ID}') LIMIT ? OFFSET ?`;
     const rows = this.queries.get(sql).all(options.limit, options.start ?? 0) as {
       run_id: unknown;
       rows: number;
@@ -325,25 +393,18 @@ export class SqliteAspectStore implements AspectStore {
 }
 
 /**
- * WHERE terms shared by scan and count. `version = 0` is written literally so SQLite can use the
- * partial indices; urnLike runs as the equivalent GLOB (see likeToGlob).
+ * WHERE terms of a scan over its URN (see latestRowsInUrnOrder's tables). urnLike runs as the
+ * equivalent GLOB (see likeToGlob), which SQLite turns into a range of the urns index for a prefix.
  */
-function filterClauses(options: Pick<ScanOptions, 'urn' | 'aspect' | 'urnLike'>): {
-  clauses: string[];
-  params: (string | number)[];
-} {
-  const clauses = ['version = 0'];
-  const params: (string | number)[] = [];
+function urnClauses(options: Pick<ScanOptions, 'urn' | 'urnLike'>): { clauses: string[]; params: unknown[] } {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
   if (options.urn !== undefined) {
-    clauses.push('urn = ?');
+    clauses.push('u.urn = ?');
     params.push(options.urn);
   }
-  if (options.aspect !== undefined) {
-    clauses.push('aspect = ?');
-    params.push(options.aspect);
-  }
   if (options.urnLike !== undefined) {
-    clauses.push('urn GLOB ?');
+    clauses.push('u.urn GLOB ?');
     params.push(likeToGlob(options.urnLike));
   }
   return { clauses, params };

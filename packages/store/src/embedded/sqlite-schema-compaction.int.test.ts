@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApplyResult, AspectStore, AspectWrite } from '../port.js';
 import { ASPECT_COLUMNS, decodeRow, type EncodedAspectRow } from './aspect-row.js';
 import { WHOLE_RESULT } from './recorded-result.js';
+import { JOINED_COLUMNS, ROW_JOINS } from './keyed-by-ids.js';
 import { decodeJson, type StoredJson } from './stored-json.js';
 import { openSqliteAspectStore, type SqliteStoreLogger } from './sqlite-aspect-store.js';
 import { migrateSchema, SCHEMA_VERSION } from './sqlite-schema.js';
@@ -96,12 +97,16 @@ async function everything(store: AspectStore): Promise<unknown> {
   };
 }
 
-/** The rows of `table` with their JSON as text, in key order. */
+/**
+ * The rows of `table` with their JSON as text, in key order; `aspects` of a file at the current
+ * schema with its dictionary ids replaced by their texts.
+ */
 function rowsOf(db: Database.Database, table: string): ReturnType<typeof decodeRow>[] {
-  return db
-    .prepare<[], EncodedAspectRow>(`SELECT ${ASPECT_COLUMNS} FROM ${table} ORDER BY urn, aspect, version`)
-    .all()
-    .map(decodeRow);
+  const sql =
+    table === 'aspects'
+      ? `SELECT ${JOINED_COLUMNS} FROM ${ROW_JOINS} ORDER BY u.urn, n.name, a.version`
+      : `SELECT ${ASPECT_COLUMNS} FROM ${table} ORDER BY urn, aspect, version`;
+  return db.prepare<[], EncodedAspectRow>(sql).all().map(decodeRow);
 }
 
 /**
@@ -211,12 +216,12 @@ describe('the embedded aspect store file compacted by schema step 4', () => {
     const raw = new Database(old, { readonly: true });
     expect(raw.prepare('SELECT MAX(version) AS v FROM schema_version').get()).toEqual({ v: SCHEMA_VERSION });
     // The schemas were deflated, in the table and among the removed aspects; the texts read the same.
-    const storage = (table: string) =>
+    const storage = (from: string) =>
       raw
-        .prepare(`SELECT typeof(metadata) AS type FROM ${table} WHERE aspect = 'schemaMetadata' ORDER BY 1`)
+        .prepare(`SELECT typeof(metadata) AS type FROM ${from} WHERE aspect = 'schemaMetadata' ORDER BY 1`)
         .pluck()
         .all();
-    expect(storage('aspects')).toEqual(['blob', 'blob']);
+    expect(storage(`(SELECT ${JOINED_COLUMNS} FROM ${ROW_JOINS})`)).toEqual(['blob', 'blob']);
     expect(storage('removed_aspects')).toEqual(['blob']);
     // The request records were encoded too.
     const recordBytes = 'SELECT sum(length(CAST(result AS BLOB))) FROM applied_requests';
@@ -239,7 +244,8 @@ describe('the embedded aspect store file compacted by schema step 4', () => {
     const raw = new Database(file, { readonly: true });
     const types = raw
       .prepare(
-        "SELECT aspect, typeof(metadata) AS type FROM aspects WHERE aspect <> 'datasetKey' ORDER BY aspect",
+        `SELECT n.name AS aspect, typeof(a.metadata) AS type FROM ${ROW_JOINS}
+         WHERE n.name <> 'datasetKey' ORDER BY n.name`,
       )
       .all();
     raw.close();

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { compactAspectsSql, registerEncodeJson } from './compact-aspects.js';
+import { keyByIdsSql, registerRequestKey } from './keyed-by-ids.js';
 
 /**
  * One step of the file layout: SQL, and for a step that needs the codec of stored JSON (which
@@ -89,6 +90,13 @@ const MIGRATIONS: readonly Migration[] = [
     // (stored-json.ts), the run id and lastObserved in columns of their own, no aspects_latest index.
     sql: compactAspectsSql(),
     prepare: registerEncodeJson,
+  },
+  {
+    version: 5,
+    // URNs, aspect names, actors and run ids in dictionaries, aspects and its indices keyed by their
+    // integer ids; request ids stored compactly (see keyed-by-ids.ts).
+    sql: keyByIdsSql(),
+    prepare: registerRequestKey,
   },
 ];
 

@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
 import { ASPECT_COLUMNS, type EncodedAspectRow } from './aspect-row.js';
-import { LAST_OBSERVED_OF, RUN_ID_OF } from './run-columns.js';
+import { ASPECT_ID, JOINED_COLUMNS, ROW_JOINS, URN_ID } from './keyed-by-ids.js';
+import type { RequestKey } from './request-key.js';
+import { LAST_OBSERVED_OF, RUN_ID_OF, RUN_ROW_OF } from './run-columns.js';
 import type { StoredJson } from './stored-json.js';
 
 /**
@@ -23,12 +25,16 @@ export interface LatestValues {
 /**
  * Every fixed-shape statement of the store, prepared once per connection: preparing costs more than
  * running a point query, and the write path runs several per aspect write.
+ *
+ * The file keys URNs, aspect names, actors and runs by dictionary ids (schema 5, keyed-by-ids.ts):
+ * statements take the texts and look the ids up in SQL, and the writes that store a version 0 first
+ * make sure its dictionary rows exist (the ensure* statements).
  */
 export interface SqliteStatements {
   /** `result` as stored-json.ts keeps it (records written before schema 4 are plain text). */
-  readonly findRequest: Database.Statement<[string], { result: StoredJson; format: number }>;
-  readonly recordRequest: Database.Statement<[string, StoredJson, number, number]>;
-  readonly forgetRequest: Database.Statement<[string]>;
+  readonly findRequest: Database.Statement<[RequestKey], { result: StoredJson; format: number }>;
+  readonly recordRequest: Database.Statement<[RequestKey, StoredJson, number, number]>;
+  readonly forgetRequest: Database.Statement<[RequestKey]>;
   readonly pruneRequests: Database.Statement<[number, number]>;
   readonly countRequests: Database.Statement<[], { count: number }>;
   readonly pruneOldestRequests: Database.Statement<[number]>;
@@ -37,6 +43,13 @@ export interface SqliteStatements {
   readonly keepRemovedEntity: Database.Statement<[number, string]>;
   readonly removedVersions: Database.Statement<[string, string], EncodedAspectRow>;
   readonly pruneRemoved: Database.Statement<[number, number]>;
+  readonly ensureUrn: Database.Statement<[string]>;
+  readonly ensureAspectName: Database.Statement<[string]>;
+  readonly ensureActor: Database.Statement<[string]>;
+  /** Takes a system metadata text (or null); adds its run, unless it is the default run. */
+  readonly ensureRun: Database.Statement<[string | null]>;
+  /** Deletes the URN's dictionary row once no aspect row names it. */
+  readonly forgetUrn: Database.Statement<[string]>;
   readonly getVersion: Database.Statement<[string, string, number], EncodedAspectRow>;
   readonly hasLatest: Database.Statement<[string, string], { found: number }>;
   readonly maxVersion: Database.Statement<[string, string], { max: number | null }>;
@@ -53,10 +66,14 @@ export interface SqliteStatements {
 }
 
 // A SET sees the row's old values: replaceLatest writes created_on too, so it takes @createdOn.
-const RUN_COLUMNS_SET = `run_id = ${RUN_ID_OF('@systemText')},
+const RUN_COLUMNS_SET = `run_id = ${RUN_ROW_OF('@systemText')},
   last_observed = ${LAST_OBSERVED_OF('@systemText', '@createdOn')}`;
-const RUN_COLUMNS_OBSERVED_SET = `run_id = ${RUN_ID_OF('@systemText')},
+const RUN_COLUMNS_OBSERVED_SET = `run_id = ${RUN_ROW_OF('@systemText')},
   last_observed = ${LAST_OBSERVED_OF('@systemText', 'created_on')}`;
+
+/** The version 0 or every row of one aspect, by its URN and name bound as `?`s. */
+const OF_ASPECT = `urn_id = ${URN_ID('?')} AND aspect_id = ${ASPECT_ID('?')}`;
+const OF_NAMED_ASPECT = `urn_id = ${URN_ID('@urn')} AND aspect_id = ${ASPECT_ID('@aspect')}`;
 
 export function prepareStatements(db: Database.Database): SqliteStatements {
   return {
@@ -77,14 +94,14 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
       'DELETE FROM applied_requests WHERE rowid IN (SELECT rowid FROM applied_requests ORDER BY rowid LIMIT ?)',
     ),
     oldestRequest: db.prepare('SELECT applied_at FROM applied_requests ORDER BY rowid LIMIT 1'),
-    // Every version of what a delete removes, kept for the request records that name them.
+    // Every version of what a delete removes, kept (by its texts) for the request records that name them.
     keepRemovedAspect: db.prepare(
       `INSERT INTO removed_aspects (${ASPECT_COLUMNS}, removed_at)
-       SELECT ${ASPECT_COLUMNS}, ? FROM aspects WHERE urn = ? AND aspect = ?`,
+       SELECT ${JOINED_COLUMNS}, ? FROM ${ROW_JOINS} WHERE u.urn = ? AND n.name = ?`,
     ),
     keepRemovedEntity: db.prepare(
       `INSERT INTO removed_aspects (${ASPECT_COLUMNS}, removed_at)
-       SELECT ${ASPECT_COLUMNS}, ? FROM aspects WHERE urn = ?`,
+       SELECT ${JOINED_COLUMNS}, ? FROM ${ROW_JOINS} WHERE u.urn = ?`,
     ),
     // Newest removal first.
     removedVersions: db.prepare(
@@ -94,42 +111,54 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
       `DELETE FROM removed_aspects WHERE removed_at < ?
          AND rowid IN (SELECT rowid FROM removed_aspects ORDER BY rowid LIMIT ?)`,
     ),
-    getVersion: db.prepare(
-      `SELECT ${ASPECT_COLUMNS} FROM aspects WHERE urn = ? AND aspect = ? AND version = ?`,
+    ensureUrn: db.prepare('INSERT INTO urns (urn) VALUES (?) ON CONFLICT DO NOTHING'),
+    ensureAspectName: db.prepare('INSERT INTO aspect_names (name) VALUES (?) ON CONFLICT DO NOTHING'),
+    ensureActor: db.prepare('INSERT INTO actors (actor) VALUES (?) ON CONFLICT DO NOTHING'),
+    // OR IGNORE skips the NULL of the default run (NOT NULL) as it skips a run already there.
+    ensureRun: db.prepare<[string | null]>(`INSERT OR IGNORE INTO runs (run_id) VALUES (${RUN_ID_OF('?')})`),
+    forgetUrn: db.prepare(
+      'DELETE FROM urns WHERE urn = ? AND NOT EXISTS (SELECT 1 FROM aspects WHERE urn_id = urns.id)',
     ),
-    hasLatest: db.prepare('SELECT 1 AS found FROM aspects WHERE urn = ? AND aspect = ? AND version = 0'),
-    maxVersion: db.prepare('SELECT MAX(version) AS max FROM aspects WHERE urn = ? AND aspect = ?'),
+    getVersion: db.prepare(
+      `SELECT ${JOINED_COLUMNS} FROM ${ROW_JOINS} WHERE u.urn = ? AND n.name = ? AND a.version = ?`,
+    ),
+    hasLatest: db.prepare(`SELECT 1 AS found FROM aspects WHERE ${OF_ASPECT} AND version = 0`),
+    maxVersion: db.prepare(`SELECT MAX(version) AS max FROM aspects WHERE ${OF_ASPECT}`),
     // History is a copy made inside SQLite (the stored bytes, not inflated); version 0 is then
     // rewritten in place. History rows leave the run columns NULL: only version 0 is in a run.
     copyLatestToHistory: db.prepare(
-      `INSERT INTO aspects (${ASPECT_COLUMNS})
-       SELECT urn, aspect, ?, metadata, system_metadata, created_on, created_by, created_for, created_message
-       FROM aspects WHERE urn = ? AND aspect = ? AND version = 0`,
+      `INSERT INTO aspects (urn_id, aspect_id, version, metadata, system_metadata, created_on, created_by,
+         created_for, created_message)
+       SELECT urn_id, aspect_id, ?, metadata, system_metadata, created_on, created_by, created_for,
+         created_message
+       FROM aspects WHERE ${OF_ASPECT} AND version = 0`,
     ),
     replaceLatest: db.prepare(
       `UPDATE aspects SET metadata = @metadata, system_metadata = @systemMetadata, created_on = @createdOn,
-         created_by = @createdBy, created_for = @createdFor, created_message = @createdMessage,
-         ${RUN_COLUMNS_SET}
-       WHERE urn = @urn AND aspect = @aspect AND version = 0`,
+         created_by = (SELECT id FROM actors WHERE actor = @createdBy), created_for = @createdFor,
+         created_message = @createdMessage, ${RUN_COLUMNS_SET}
+       WHERE ${OF_NAMED_ASPECT} AND version = 0`,
     ),
     insertLatest: db.prepare(
-      `INSERT INTO aspects (${ASPECT_COLUMNS}, run_id, last_observed)
-       VALUES (@urn, @aspect, 0, @metadata, @systemMetadata, @createdOn, @createdBy, @createdFor,
-         @createdMessage, ${RUN_ID_OF('@systemText')}, ${LAST_OBSERVED_OF('@systemText', '@createdOn')})`,
+      `INSERT INTO aspects (urn_id, aspect_id, version, metadata, system_metadata, created_on, created_by,
+         created_for, created_message, run_id, last_observed)
+       VALUES (${URN_ID('@urn')}, ${ASPECT_ID('@aspect')}, 0, @metadata, @systemMetadata, @createdOn,
+         (SELECT id FROM actors WHERE actor = @createdBy), @createdFor, @createdMessage,
+         ${RUN_ROW_OF('@systemText')}, ${LAST_OBSERVED_OF('@systemText', '@createdOn')})`,
     ),
     updateSystemMetadata: db.prepare(
       `UPDATE aspects SET system_metadata = @systemMetadata, ${RUN_COLUMNS_OBSERVED_SET}
-       WHERE urn = @urn AND aspect = @aspect AND version = 0`,
+       WHERE ${OF_NAMED_ASPECT} AND version = 0`,
     ),
-    deleteAspect: db.prepare('DELETE FROM aspects WHERE urn = ? AND aspect = ?'),
+    deleteAspect: db.prepare(`DELETE FROM aspects WHERE ${OF_ASPECT}`),
     latestOfEntity: db.prepare(
-      `SELECT ${ASPECT_COLUMNS} FROM aspects WHERE urn = ? AND version = 0 ORDER BY aspect`,
+      `SELECT ${JOINED_COLUMNS} FROM ${ROW_JOINS} WHERE u.urn = ? AND a.version = 0 ORDER BY n.name`,
     ),
-    deleteEntity: db.prepare('DELETE FROM aspects WHERE urn = ?'),
+    deleteEntity: db.prepare(`DELETE FROM aspects WHERE urn_id = ${URN_ID('?')}`),
     // Version 0 first (it is the newest), then history from the highest version down.
     listVersions: db.prepare(
-      `SELECT ${ASPECT_COLUMNS} FROM aspects WHERE urn = ? AND aspect = ?
-       ORDER BY CASE WHEN version = 0 THEN 0 ELSE 1 END, version DESC`,
+      `SELECT ${JOINED_COLUMNS} FROM ${ROW_JOINS} WHERE u.urn = ? AND n.name = ?
+       ORDER BY CASE WHEN a.version = 0 THEN 0 ELSE 1 END, a.version DESC`,
     ),
   };
 }

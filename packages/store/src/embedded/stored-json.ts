@@ -15,7 +15,8 @@ import { JSON_DICTIONARY_1, JSON_SUBSTITUTIONS_1 } from './json-dictionary.js';
  * which deflate shrinks 4 to 10 times, are deflated; short ones (tags, ownership, system metadata)
  * get the substitutions, which cost about a microsecond to undo and save most of what deflate would.
  *
- * The value is encoded, not the row: the URN and aspect name must stay plain to be keyed and indexed.
+ * The value is encoded, not the row: the URN, aspect name, actor and run id are kept once each in the
+ * file's dictionaries and keyed by their ids (schema 5, keyed-by-ids.ts).
  */
 export type StoredJson = string | Buffer;
 
