@@ -237,9 +237,13 @@ function writeLatest(
   const systemText = systemMetadata === null ? null : JSON.stringify(systemMetadata);
   const impersonator = created.impersonator ?? null;
   const message = created.message ?? null;
+  // The dictionary rows the row's ids name (a replaced row already has its URN).
+  if (replacing === undefined) stmts.ensureUrn.run(urn);
+  stmts.ensureRun.run(systemText);
   const values = {
     urn,
-    aspect,
+    aspectId: stmts.aspectNames.ensure(aspect),
+    actorId: stmts.actors.ensure(created.actor),
     metadata: encodeJson(text),
     systemMetadata: encodeNullableJson(systemText),
     systemText,
@@ -248,13 +252,6 @@ function writeLatest(
     createdFor: impersonator,
     createdMessage: message,
   };
-  // The dictionary rows the row's ids name (a replaced row already has its URN and aspect name).
-  if (replacing === undefined) {
-    stmts.ensureUrn.run(urn);
-    stmts.ensureAspectName.run(aspect);
-  }
-  stmts.ensureActor.run(created.actor);
-  stmts.ensureRun.run(systemText);
   if (replacing === undefined) stmts.insertLatest.run(values);
   else stmts.replaceLatest.run(values);
   const content = {

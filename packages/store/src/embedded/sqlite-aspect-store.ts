@@ -136,7 +136,16 @@ export class SqliteAspectStore implements AspectStore {
     });
     // IMMEDIATE takes the write lock up front: a deferred transaction that reads first could fail
     // with SQLITE_BUSY on upgrade when another process writes the same file.
-    this.applyInTransaction = (writes) => transaction.immediate(writes);
+    this.applyInTransaction = (writes) => {
+      try {
+        return transaction.immediate(writes);
+      } catch (error) {
+        // The batch rolled back, with any dictionary ids it added (see DictionaryCache).
+        this.stmts.aspectNames.forget();
+        this.stmts.actors.forget();
+        throw error;
+      }
+    };
     const pruneIntervalMs = nonNegativeInteger(options.requestPruneIntervalMs ?? DEFAULT_PRUNE_INTERVAL_MS);
     if (pruneIntervalMs > 0) {
       this.pruneTimer = setInterval(() => {

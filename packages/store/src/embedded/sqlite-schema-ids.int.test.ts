@@ -211,6 +211,33 @@ describe('the embedded aspect store file keyed by ids (schema step 5)', () => {
     await store.close();
   });
 
+  it('gives no name or actor the id of one a failed batch added', async () => {
+    const store = await openSqliteAspectStore({ file: join(tempDir(), 'aspects.db'), clock: () => clock });
+    const failing = write('boom', USERS, 'status', undefined, {
+      mode: 'UPSERT',
+      patch: () => {
+        throw new Error('not a domain error: the batch fails');
+      },
+    });
+    const alpha = (id: string) =>
+      write(id, ORDERS, 'alpha', { a: 1 }, { created: { time: clock, actor: 'urn:li:corpuser:alpha' } });
+    await expect(store.applyBatch([alpha('first'), failing])).rejects.toThrow('the batch fails');
+    // SQLite hands the rolled-back ids out again, to other texts.
+    await store.applyBatch([
+      write('beta', ORDERS, 'beta', { b: 1 }, { created: { time: clock, actor: 'urn:li:corpuser:beta' } }),
+    ]);
+    await store.applyBatch([alpha('again')]);
+    const latest = await store.getLatest(ORDERS);
+    expect(latest.map((a) => [a.aspect, a.created.actor])).toEqual([
+      ['alpha', 'urn:li:corpuser:alpha'],
+      ['beta', 'urn:li:corpuser:beta'],
+      ['datasetKey', 'urn:li:corpuser:beta'],
+    ]);
+    expect((await store.get(ORDERS, 'alpha'))?.value).toEqual({ a: 1 });
+    expect((await store.get(ORDERS, 'beta'))?.created.actor).toBe('urn:li:corpuser:beta');
+    await store.close();
+  });
+
   it('reads an aspect and a run in URN order, whether few or many rows match', async () => {
     const store = await openSqliteAspectStore({ file: join(tempDir(), 'aspects.db'), clock: () => clock });
     // Entities written in the reverse of URN order, so their ids run against it; more than the rows

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { ASPECT_COLUMNS, type EncodedAspectRow } from './aspect-row.js';
 import { ASPECT_ID, JOINED_COLUMNS, ROW_JOINS, URN_ID } from './keyed-by-ids.js';
+import { DictionaryCache } from './dictionary-cache.js';
 import type { RequestKey } from './request-key.js';
 import { LAST_OBSERVED_OF, RUN_ID_OF, RUN_ROW_OF } from './run-columns.js';
 import type { StoredJson } from './stored-json.js';
@@ -12,7 +13,9 @@ import type { StoredJson } from './stored-json.js';
  */
 export interface LatestValues {
   readonly urn: string;
-  readonly aspect: string;
+  /** aspect_names.id and actors.id of the aspect name and createdBy (see DictionaryCache.ensure). */
+  readonly aspectId: number;
+  readonly actorId: number;
   readonly metadata: StoredJson;
   readonly systemMetadata: StoredJson | null;
   readonly systemText: string | null;
@@ -44,13 +47,15 @@ export interface SqliteStatements {
   readonly removedVersions: Database.Statement<[string, string], EncodedAspectRow>;
   readonly pruneRemoved: Database.Statement<[number, number]>;
   readonly ensureUrn: Database.Statement<[string]>;
-  readonly ensureAspectName: Database.Statement<[string]>;
-  readonly ensureActor: Database.Statement<[string]>;
+  /** The ids of aspect names and actors, cached: the write path and point reads use them. */
+  readonly aspectNames: DictionaryCache;
+  readonly actors: DictionaryCache;
   /** Takes a system metadata text (or null); adds its run, unless it is the default run. */
   readonly ensureRun: Database.Statement<[string | null]>;
   /** Deletes the URN's dictionary row once no aspect row names it. */
   readonly forgetUrn: Database.Statement<[string]>;
-  readonly getVersion: Database.Statement<[string, string, number], EncodedAspectRow>;
+  /** One version of an aspect, read by its ids (its name and actor from the caches). */
+  readonly getVersion: { get(urn: string, aspect: string, version: number): EncodedAspectRow | undefined };
   readonly hasLatest: Database.Statement<[string, string], { found: number }>;
   readonly maxVersion: Database.Statement<[string, string], { max: number | null }>;
   readonly copyLatestToHistory: Database.Statement<[number, string, string]>;
@@ -76,6 +81,15 @@ const OF_ASPECT = `urn_id = ${URN_ID('?')} AND aspect_id = ${ASPECT_ID('?')}`;
 const OF_NAMED_ASPECT = `urn_id = ${URN_ID('@urn')} AND aspect_id = ${ASPECT_ID('@aspect')}`;
 
 export function prepareStatements(db: Database.Database): SqliteStatements {
+  const aspectNames = new DictionaryCache(db, 'aspect_names', 'name');
+  const actors = new DictionaryCache(db, 'actors', 'actor');
+  const getVersionById = db.prepare<
+    [string, number, number],
+    Omit<EncodedAspectRow, 'urn' | 'aspect' | 'created_by'> & { created_by: number }
+  >(
+    `SELECT version, metadata, system_metadata, created_on, created_by, created_for, created_message
+     FROM aspects WHERE urn_id = ${URN_ID('?')} AND aspect_id = ? AND version = ?`,
+  );
   return {
     findRequest: db.prepare('SELECT result, format FROM applied_requests WHERE request_id = ?'),
     recordRequest: db.prepare(
@@ -112,16 +126,23 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
          AND rowid IN (SELECT rowid FROM removed_aspects ORDER BY rowid LIMIT ?)`,
     ),
     ensureUrn: db.prepare('INSERT INTO urns (urn) VALUES (?) ON CONFLICT DO NOTHING'),
-    ensureAspectName: db.prepare('INSERT INTO aspect_names (name) VALUES (?) ON CONFLICT DO NOTHING'),
-    ensureActor: db.prepare('INSERT INTO actors (actor) VALUES (?) ON CONFLICT DO NOTHING'),
+    aspectNames,
+    actors,
     // OR IGNORE skips the NULL of the default run (NOT NULL) as it skips a run already there.
     ensureRun: db.prepare<[string | null]>(`INSERT OR IGNORE INTO runs (run_id) VALUES (${RUN_ID_OF('?')})`),
     forgetUrn: db.prepare(
       'DELETE FROM urns WHERE urn = ? AND NOT EXISTS (SELECT 1 FROM aspects WHERE urn_id = urns.id)',
     ),
-    getVersion: db.prepare(
-      `SELECT ${JOINED_COLUMNS} FROM ${ROW_JOINS} WHERE u.urn = ? AND n.name = ? AND a.version = ?`,
-    ),
+    getVersion: {
+      get(urn, aspect, version) {
+        const aspectId = aspectNames.find(aspect);
+        if (aspectId === undefined) return undefined;
+        const row = getVersionById.get(urn, aspectId, version);
+        return row === undefined
+          ? undefined
+          : { ...row, urn, aspect, created_by: actors.text(row.created_by) };
+      },
+    },
     hasLatest: db.prepare(`SELECT 1 AS found FROM aspects WHERE ${OF_ASPECT} AND version = 0`),
     maxVersion: db.prepare(`SELECT MAX(version) AS max FROM aspects WHERE ${OF_ASPECT}`),
     // History is a copy made inside SQLite (the stored bytes, not inflated); version 0 is then
@@ -135,15 +156,15 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
     ),
     replaceLatest: db.prepare(
       `UPDATE aspects SET metadata = @metadata, system_metadata = @systemMetadata, created_on = @createdOn,
-         created_by = (SELECT id FROM actors WHERE actor = @createdBy), created_for = @createdFor,
-         created_message = @createdMessage, ${RUN_COLUMNS_SET}
-       WHERE ${OF_NAMED_ASPECT} AND version = 0`,
+         created_by = @actorId, created_for = @createdFor, created_message = @createdMessage,
+         ${RUN_COLUMNS_SET}
+       WHERE urn_id = ${URN_ID('@urn')} AND aspect_id = @aspectId AND version = 0`,
     ),
     insertLatest: db.prepare(
       `INSERT INTO aspects (urn_id, aspect_id, version, metadata, system_metadata, created_on, created_by,
          created_for, created_message, run_id, last_observed)
-       VALUES (${URN_ID('@urn')}, ${ASPECT_ID('@aspect')}, 0, @metadata, @systemMetadata, @createdOn,
-         (SELECT id FROM actors WHERE actor = @createdBy), @createdFor, @createdMessage,
+       VALUES (${URN_ID('@urn')}, @aspectId, 0, @metadata, @systemMetadata, @createdOn, @actorId,
+         @createdFor, @createdMessage,
          ${RUN_ROW_OF('@systemText')}, ${LAST_OBSERVED_OF('@systemText', '@createdOn')})`,
     ),
     updateSystemMetadata: db.prepare(
