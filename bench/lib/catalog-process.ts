@@ -1,11 +1,30 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@catalog/testkit';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * The Node flags `pnpm start` runs the catalog with (the root package.json's start script, read so
+ * that a bench runs it as users do): flags between `node` and the catalog's entry.
+ */
+export function catalogNodeFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+    scripts?: Record<string, string>;
+  };
+  const match = /\bnode((?:\s+--\S+)*)\s+services\/catalog\/dist\/main\.js/.exec(
+    pkg.scripts?.['start'] ?? '',
+  );
+  if (!match)
+    throw new Error("the root package.json's start script does not run services/catalog/dist/main.js");
+  return match[1]!
+    .trim()
+    .split(/\s+/)
+    .filter((flag) => flag !== '');
+}
 
 export interface CatalogProcess {
   readonly baseUrl: string;
@@ -29,9 +48,12 @@ export async function startCatalogProcess(
   const dataDir = env['CATALOG_DATA_DIR'] ?? mkdtempSync(join(tmpdir(), 'catalog-bench-'));
   const child: ChildProcess = spawn(
     process.execPath,
-    options.built
-      ? [resolve(repoRoot, builtEntry(main))]
-      : ['--conditions=source', '--import', 'tsx', resolve(repoRoot, main)],
+    [
+      ...catalogNodeFlags(),
+      ...(options.built
+        ? [resolve(repoRoot, builtEntry(main))]
+        : ['--conditions=source', '--import', 'tsx', resolve(repoRoot, main)]),
+    ],
     {
       cwd: repoRoot,
       env: {

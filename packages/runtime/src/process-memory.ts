@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { getHeapStatistics } from 'node:v8';
+import { isMainThread, resourceLimits } from 'node:worker_threads';
 
 /** One JavaScript thread's own memory, in bytes: its V8 heap (each thread has one) and its buffers. */
 export interface ThreadMemory {
@@ -11,6 +12,11 @@ export interface ThreadMemory {
   readonly heapLimit: number;
   /** Memory of C++ objects bound to this thread's JavaScript objects (arrayBuffers included). */
   readonly external: number;
+  /**
+   * A worker thread's bound on its young generation (the resource limit it was started with); the
+   * main thread's is set by the process's flags (`--max-semi-space-size`), and not reported.
+   */
+  readonly youngGenerationLimit?: number;
 }
 
 /**
@@ -43,12 +49,14 @@ export interface ProcessMemory {
 /** The calling thread's own memory (see ThreadMemory), as `thread`. */
 export function threadMemory(thread: string): ThreadMemory {
   const heap = getHeapStatistics();
+  const young = isMainThread ? undefined : resourceLimits.maxYoungGenerationSizeMb;
   return {
     thread,
     heapUsed: heap.used_heap_size,
     heapTotal: heap.total_heap_size,
     heapLimit: heap.heap_size_limit,
     external: heap.external_memory,
+    ...(young === undefined ? {} : { youngGenerationLimit: young * 1024 * 1024 }),
   };
 }
 

@@ -24,7 +24,17 @@ export interface CatalogConfig extends GatewayConfig {
    * CATALOG_INDEXER_NICE, else 10), so a part runs at the same priority here as alone.
    */
   readonly nice: { readonly persistence: number; readonly indexer: number; readonly audit: number };
+  /**
+   * CATALOG_THREAD_YOUNG_GENERATION_MB: the most each consumer thread's V8 young generation may take
+   * (its two semi-spaces and new large objects; V8's default lets it grow to 48 MiB a thread). Objects
+   * live briefly in a consumer (one batch), and a large young generation only holds garbage between
+   * scavenges: at 100,000 datasets each thread's heap stayed tens of MiB larger after a load.
+   */
+  readonly threadYoungGenerationMb: number;
 }
+
+/** CATALOG_THREAD_YOUNG_GENERATION_MB when unset: semi-spaces of 2 MiB (see bench:search's memory table). */
+export const DEFAULT_THREAD_YOUNG_GENERATION_MB = 6;
 
 export function readCatalogConfig(
   source: Readonly<Record<string, string | undefined>>,
@@ -40,6 +50,14 @@ export function readCatalogConfig(
     audit: readAuditSection(env, adapters.topics),
     consumerThreads: env.bool('CATALOG_CONSUMER_THREADS', true),
     nice: readNice(env),
+    threadYoungGenerationMb: env.int(
+      'CATALOG_THREAD_YOUNG_GENERATION_MB',
+      DEFAULT_THREAD_YOUNG_GENERATION_MB,
+      {
+        min: 3,
+        max: 1024,
+      },
+    ),
   };
   env.finish();
   return Object.freeze(config);

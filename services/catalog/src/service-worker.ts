@@ -42,6 +42,7 @@ export function startServiceWorker(
   const fromSource = import.meta.url.endsWith('.ts');
   const entry = new URL(fromSource ? './service-thread.ts' : './service-thread.js', import.meta.url);
   const workerData = { config, kind };
+  const resourceLimits = { maxYoungGenerationSizeMb: config.threadYoungGenerationMb };
   let worker: Worker | undefined;
   let stopping = false;
   let everReady = false;
@@ -60,9 +61,9 @@ export function startServiceWorker(
         new Worker(
           `import(${JSON.stringify(tsxEsmApi())})` +
             `.then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`,
-          { eval: true, workerData, execArgv: ['--conditions=source', ...diagnosticFlags()] },
+          { eval: true, workerData, resourceLimits, execArgv: ['--conditions=source', ...diagnosticFlags()] },
         )
-      : new Worker(entry, { workerData });
+      : new Worker(entry, { workerData, resourceLimits });
     worker = current;
     current.on('message', (message: ThreadMessage) => {
       if (message.type === 'outcomes') onOutcomes(message.outcomes);

@@ -7,6 +7,7 @@ interface ThreadMemory {
   heapTotal: number;
   heapLimit: number;
   external: number;
+  youngGenerationLimit?: number;
 }
 
 async function reportedThreads(base: string): Promise<ThreadMemory[] | undefined> {
@@ -18,13 +19,16 @@ async function reportedThreads(base: string): Promise<ThreadMemory[] | undefined
 describe('the all-in-one catalog reports the memory of each of its threads', () => {
   let catalog: TestCatalog;
   let inline: TestCatalog;
+  let roomy: TestCatalog;
   beforeAll(async () => {
     catalog = await startTestCatalog();
     inline = await startTestCatalog({ CATALOG_CONSUMER_THREADS: 'false' });
+    roomy = await startTestCatalog({ CATALOG_THREAD_YOUNG_GENERATION_MB: '24' });
   }, 60_000);
   afterAll(async () => {
     await catalog?.dispose();
     await inline?.dispose();
+    await roomy?.dispose();
   });
 
   it('lists the main thread and the persistence, indexer and audit threads, each with its own heap', async () => {
@@ -37,6 +41,24 @@ describe('the all-in-one catalog reports the memory of each of its threads', () 
     }
     // Four isolates: their heaps are distinct, not the main thread's figures repeated.
     expect(new Set(threads?.map((t) => t.heapUsed)).size).toBeGreaterThan(1);
+  });
+
+  it("bounds each consumer thread's young generation, by CATALOG_THREAD_YOUNG_GENERATION_MB", async () => {
+    const limits = async (base: string) =>
+      Object.fromEntries((await reportedThreads(base))!.map((t) => [t.thread, t.youngGenerationLimit]));
+    const MIB = 1024 * 1024;
+    expect(await limits(catalog.baseUrl)).toEqual({
+      main: undefined,
+      persistence: 6 * MIB,
+      indexer: 6 * MIB,
+      audit: 6 * MIB,
+    });
+    expect(await limits(roomy.baseUrl)).toEqual({
+      main: undefined,
+      persistence: 24 * MIB,
+      indexer: 24 * MIB,
+      audit: 24 * MIB,
+    });
   });
 
   it('lists only the main thread when the consumers run on it', async () => {
