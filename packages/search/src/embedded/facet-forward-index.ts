@@ -226,8 +226,11 @@ export class FacetForwardIndex {
         values: [],
         valueIds: new Map(),
         counts: new Int32Array(16),
-        first: new Int32Array(type.status.length),
-        pool: new Int32Array(1024),
+        // Grown by the first value of a document past its end (addValue): a field no document has
+        // (domains, containers, terms: facets asked for on every dataset search) costs nothing per
+        // document, where sizing it to the type's ids took 4 MiB a field at a million datasets.
+        first: new Int32Array(0),
+        pool: new Int32Array(0),
         poolEnd: 0,
         garbage: 0,
       };
