@@ -187,6 +187,11 @@ export interface AspectStore {
     urns: readonly string[],
     aspects?: readonly string[],
   ): Promise<ReadonlyMap<string, readonly StoredAspect[]>>;
+  /**
+   * Which of `urns` have any version-0 aspect: getLatestMany's keys without reading a value, for a
+   * caller that only asks whether an entity is stored (a restore looking for orphaned documents).
+   */
+  existingUrns(urns: readonly string[]): Promise<ReadonlySet<string>>;
   /** Every stored version of one aspect, newest first (version 0 first). */
   listVersions(urn: string, aspect: string): Promise<readonly StoredAspect[]>;
   /** Stable scan of version-0 aspects, for restoring indices. */

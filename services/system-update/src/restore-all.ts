@@ -124,7 +124,9 @@ async function removeOrphans(
       });
       const urns = page.hits.map((h) => h.urn).filter(matches);
       if (urns.length > 0) {
-        const stored = await deps.store.getLatestMany(urns);
+        // Whether each is stored at all: reading (and decoding) every aspect of every document's
+        // entity only to see that it has one took about a quarter of a restore.
+        const stored = await deps.store.existingUrns(urns);
         const orphans = urns.filter((urn) => !stored.has(urn));
         if (orphans.length > 0) {
           await projector.project(orphans.map((urn) => ({ urn })));

@@ -269,6 +269,19 @@ export class SqliteAspectStore implements AspectStore {
     return this.stmts.listVersions.all(urn, aspect).map(storedAspectOfRow);
   }
 
+  async existingUrns(urns: readonly string[]): Promise<ReadonlySet<string>> {
+    const found = new Set<string>();
+    const unique = [...new Set(urns)];
+    for (let at = 0; at < unique.length; at += IN_CHUNK) {
+      const chunk = unique.slice(at, at + IN_CHUNK);
+      // Keys only: the urns' unique index, then each entity's key in aspects; no value is read.
+      const sql = `SELECT u.urn AS urn FROM urns u WHERE u.urn IN (${placeholders(chunk.length)})
+        AND EXISTS (SELECT 1 FROM aspects a WHERE a.urn_id = u.id AND a.version = 0)`;
+      for (const row of this.queries.get(sql).all(...chunk)) found.add((row as { urn: string }).urn);
+    }
+    return found;
+  }
+
   async scan(options: ScanOptions): Promise<ScanPage> {
     checkScanOptions(options);
     if (options.limit === 0) return { items: [] };

@@ -307,6 +307,22 @@ export class MongoAspectStore implements AspectStore {
     });
   }
 
+  async existingUrns(urns: readonly string[]): Promise<ReadonlySet<string>> {
+    return this.read('existingUrns', async () => {
+      const found = new Set<string>();
+      const unique = [...new Set(urns)];
+      for (let at = 0; at < unique.length; at += URN_CHUNK) {
+        const chunk = unique.slice(at, at + URN_CHUNK);
+        // The urns alone: no value crosses the wire.
+        const docs = await this.aspects
+          .find({ version: 0, urn: { $in: chunk } }, { projection: { _id: 0, urn: 1 } })
+          .toArray();
+        for (const doc of docs) found.add(doc.urn);
+      }
+      return found;
+    });
+  }
+
   async listVersions(urn: string, aspect: string): Promise<readonly StoredAspect[]> {
     return this.read('listVersions', async () => {
       const docs = await this.aspects.find({ urn, aspect }).sort({ version: -1 }).toArray();

@@ -1,6 +1,13 @@
 import type { AspectStore, StoredAspect } from '@catalog/store';
 import { describe, expect, it } from 'vitest';
-import { byUrnThenAspect, datasetUrn, stamp, uniqueNamespace, upsert } from './aspect-store-fixtures.js';
+import {
+  aspectWrite,
+  byUrnThenAspect,
+  datasetUrn,
+  stamp,
+  uniqueNamespace,
+  upsert,
+} from './aspect-store-fixtures.js';
 
 /** Read-side half of the aspect store contract; run by aspectStoreContract. */
 export function aspectStoreReadContract(store: () => AspectStore): void {
@@ -57,6 +64,25 @@ export function aspectStoreReadContract(store: () => AspectStore): void {
       expect(many.get(two)?.map((a) => [a.version, a.value])).toEqual([[0, { removed: false }]]);
       const filtered = await store().getLatestMany([one, two, missing], ['ownership']);
       expect([...filtered.keys()]).toEqual([one]);
+    });
+
+    it('existingUrns names the entities having any aspect, without the deleted or never written', async () => {
+      const namespace = uniqueNamespace();
+      const urns = Array.from({ length: 1_200 }, (_, i) => datasetUrn(namespace, `exists${i}`));
+      await store().applyBatch(
+        urns.filter((_, i) => i % 3 === 0).map((urn) => upsert(urn, 'status', { removed: false })),
+      );
+      const [deleted, keptOne] = [urns[3]!, urns[6]!];
+      await store().applyBatch([
+        upsert(keptOne, 'ownership', { owners: [] }),
+        aspectWrite('DELETE', deleted, 'status', undefined),
+        aspectWrite('DELETE', keptOne, 'status', undefined),
+      ]);
+      const found = await store().existingUrns([...urns, urns[0]!]);
+      const expected = urns.filter((urn, i) => i % 3 === 0 && urn !== deleted);
+      expect([...found].sort()).toEqual(expected.sort());
+      expect(found.has(keptOne)).toBe(true);
+      expect((await store().existingUrns([])).size).toBe(0);
     });
 
     it('getLatestMany handles more entities than one query takes', async () => {
