@@ -3,6 +3,8 @@ import type { Criterion } from '../port.js';
 import type { NormalizedSearch } from '../validate-search-request.js';
 import type { FacetForwardIndex } from './facet-forward-index.js';
 import type { IndexedEntity } from './indexed-entity.js';
+import { FIELD_ID_SQL } from './keyed-values-schema.js';
+import { keyedIdsWhere } from './sqlite-filter-sql.js';
 import type { StatementCache } from './statement-cache.js';
 
 type Filter = NonNullable<NormalizedSearch['filter']>;
@@ -66,7 +68,7 @@ function criterionTest(
  * The ids, ascending, of the type's documents (live, or removed too when `includeRemoved`) that pass an
  * exact-value filter; undefined for any other filter. A criterion on a field the forward index holds
  * (the faceted fields) is tested in memory, unless it names rare values: those are read as an id list
- * from `vals_by_value`, as is any criterion on a field not in memory (bringing one in could cost a
+ * from `vals`, as is any criterion on a field not in memory (bringing one in could cost a
  * string per document, as for `urn`). Each conjunction intersects its positive lists (or, with none,
  * passes over every document), then drops the ids of its negated lists and tests the rest in memory.
  * A common value's list would cost more than that pass: a tenth of a million ids read at a million
@@ -103,7 +105,7 @@ export function exactFilterIds(
           continue;
         }
       }
-      const list = idsWith(queries, type, criterion.field, values, includeRemoved || negated);
+      const list = idsWith(queries, type, criterion.field, values);
       (negated ? excluded : lists).push(list);
     }
     const test = tested.length === 0 ? undefined : conjunctionTest(entity, tested, forward);
@@ -119,20 +121,19 @@ export function exactFilterIds(
 
 /**
  * The ids, ascending and distinct, of the documents with any of `values` in the field (any value when
- * undefined); live ones only unless `includeRemoved`.
+ * undefined), removed ones included: the caller keeps the present ones (FacetForwardIndex.present).
  */
 function idsWith(
   queries: StatementCache,
   type: string,
   field: string,
   values: readonly string[] | undefined,
-  includeRemoved: boolean,
 ): Int32Array {
   if (values !== undefined && values.length === 0) return new Int32Array(0);
   const sql =
-    'SELECT doc FROM vals WHERE entity_type = ? AND field = ?' +
-    (values === undefined ? '' : ` AND value IN (${values.map(() => '?').join(', ')})`) +
-    (includeRemoved ? '' : ' AND removed = 0');
+    values === undefined
+      ? `SELECT doc FROM vals WHERE field = ${FIELD_ID_SQL}`
+      : keyedIdsWhere(`x.value IN (${values.map(() => '?').join(', ')})`);
   const ids = queries
     .get(sql)
     .pluck()

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { DocChangeFeed } from './doc-change-feed.js';
+import { FIELD_ID_SQL } from './keyed-values-schema.js';
 import { UrnOrder } from './urn-order.js';
 
 /** Per document: 0 absent (or another entity type), 1 live, 2 soft-deleted. */
@@ -57,9 +58,16 @@ export class FacetForwardIndex {
   constructor(db: Database.Database) {
     this.feed = new DocChangeFeed(db);
     this.docRow = db.prepare('SELECT entity_type, removed FROM docs WHERE id = ?');
-    this.docVals = db.prepare('SELECT field, value FROM vals WHERE doc = ?');
+    this.docVals = db.prepare(
+      `SELECT f.field AS field, x.value AS value FROM vals v
+       JOIN val_fields f ON f.id = v.field JOIN val_values x ON x.id = v.value WHERE v.doc = ?`,
+    );
     this.typeDocs = db.prepare('SELECT id, removed FROM docs WHERE entity_type = ?');
-    this.fieldVals = db.prepare('SELECT doc, value FROM vals WHERE entity_type = ? AND field = ?');
+    // Value by value (the field's dictionary in key order), each with its documents from the `vals` key.
+    this.fieldVals = db.prepare(
+      `SELECT v.doc AS doc, x.value AS value FROM val_values x CROSS JOIN vals v
+       ON v.field = x.field AND v.value = x.id WHERE x.field = ${FIELD_ID_SQL}`,
+    );
     // docs_type_removed_urn gives them in urn order, no sort.
     this.urnOrderIds = db
       .prepare<[string], number>('SELECT id FROM docs WHERE entity_type = ? AND removed = 0 ORDER BY urn')

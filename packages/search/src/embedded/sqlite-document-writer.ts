@@ -7,6 +7,7 @@ import type { EntityDocument, EntityIndexSpec } from '../port.js';
 import { isStructuredPropertyField } from '../structured-property-fields.js';
 import { REPLAY_AT_MOST } from './doc-change-feed.js';
 import { indexedEntity, valuesOf, type IndexedEntity } from './indexed-entity.js';
+import { KeyedValueIds } from './keyed-value-ids.js';
 import { ftsTableOf } from './sqlite-search-schema.js';
 import { decodeDocument, encodeDocument } from './stored-document.js';
 import { columnTexts, documentWords } from './text-document-words.js';
@@ -34,7 +35,7 @@ interface ValRow {
 }
 
 /** Rows per multi-row INSERT into `vals`: one statement per chunk instead of one per value. */
-const VALS_PER_INSERT = 32;
+const VALS_PER_INSERT = 64;
 
 /** Writes entity documents into docs / vals / browse / the text index, and keeps the index specs. */
 export class SqliteDocumentWriter {
@@ -45,7 +46,9 @@ export class SqliteDocumentWriter {
   private readonly findDoc: Database.Statement<[string, string], StoredDocRow>;
   private readonly deleteDoc: Database.Statement<[number]>;
   private readonly insertVals = new Map<number, Database.Statement<unknown[]>>();
-  private readonly deleteVal: Database.Statement<[number, string, string]>;
+  private readonly ids: KeyedValueIds;
+  private readonly deleteVal: Database.Statement<[number, number, number]>;
+  private readonly docVals: Database.Statement<[number], { field: number; value: number }>;
   private readonly deleteVals: Database.Statement<[number]>;
   private readonly insertBrowse: Database.Statement<[string, string, number, string, number, number, number]>;
   private readonly deleteBrowse: Database.Statement<[number]>;
@@ -71,7 +74,9 @@ export class SqliteDocumentWriter {
     );
     this.text = new TextIndexWriter(db);
     this.deleteDoc = db.prepare('DELETE FROM docs WHERE id = ?');
-    this.deleteVal = db.prepare('DELETE FROM vals WHERE doc = ? AND field = ? AND value = ?');
+    this.ids = new KeyedValueIds(db);
+    this.deleteVal = db.prepare('DELETE FROM vals WHERE field = ? AND value = ? AND doc = ?');
+    this.docVals = db.prepare('SELECT field, value FROM vals WHERE doc = ?');
     this.deleteVals = db.prepare('DELETE FROM vals WHERE doc = ?');
     this.insertBrowse = db.prepare(
       `INSERT OR IGNORE INTO browse (entity_type, parent, leaf, segment, doc, removed, multi)
@@ -83,12 +88,14 @@ export class SqliteDocumentWriter {
       'DELETE FROM doc_changes WHERE seq <= (SELECT MAX(seq) FROM doc_changes) - ?',
     );
     this.writeBatch = writeTransaction(db, (documents: readonly EntityDocument[]) => {
+      this.ids.begin();
       this.text.begin();
       for (const document of documents) this.writeOne(document);
       this.text.flush();
       this.pruneChangeLog();
     });
     this.deleteBatch = writeTransaction(db, (refs: readonly { entityType: string; urn: string }[]) => {
+      this.ids.begin();
       this.text.begin();
       for (const ref of refs) {
         const row = this.findDoc.get(ref.entityType, ref.urn);
@@ -116,6 +123,7 @@ export class SqliteDocumentWriter {
       )
       .get(spec.entityType);
     writeTransaction(this.db, () => {
+      this.ids.begin();
       this.db
         .prepare(
           `INSERT INTO index_specs (entity_type, spec, fts_columns) VALUES (?, ?, ?)
@@ -141,6 +149,7 @@ export class SqliteDocumentWriter {
   /** Drops the entity type's documents, text index and spec. */
   deleteIndex(entityType: string): void {
     writeTransaction(this.db, () => {
+      this.ids.begin();
       const ids = this.db
         .prepare<[string], { id: number }>('SELECT id FROM docs WHERE entity_type = ?')
         .all(entityType);
@@ -205,7 +214,7 @@ export class SqliteDocumentWriter {
         ).lastInsertRowid,
       );
       this.changed(id);
-      this.insertValRows(id, document.entityType, removed, valRowsOf(entity, fields));
+      this.insertValRows(id, document.entityType, valRowsOf(entity, fields));
       this.writeBrowsePaths(document.entityType, id, fields, removed);
       this.text.stage(document.entityType, id, words, undefined);
       return;
@@ -216,28 +225,24 @@ export class SqliteDocumentWriter {
     const previous = JSON.parse(storedJson) as Fields;
     this.updateDoc.run(removed, encodeDocument(json), id);
     this.changed(id);
+    // `vals` rows do not hold `removed`: a soft delete or restore leaves them as they are.
     const next = valRowsOf(entity, fields);
-    if (stored.removed !== removed) {
-      this.deleteVals.run(id);
-      this.insertValRows(id, document.entityType, removed, next);
-    } else {
-      const before = valRowsOf(entity, previous);
-      const beforeKeys = new Map(before.map((r) => [valKey(r), r.num]));
-      const nextKeys = new Map(next.map((r) => [valKey(r), r.num]));
-      for (const row of before) {
-        const key = valKey(row);
-        if (!nextKeys.has(key) || nextKeys.get(key) !== row.num) this.deleteVal.run(id, row.field, row.value);
-      }
-      this.insertValRows(
-        id,
-        document.entityType,
-        removed,
-        next.filter((row) => {
-          const key = valKey(row);
-          return !beforeKeys.has(key) || beforeKeys.get(key) !== row.num;
-        }),
-      );
+    const before = valRowsOf(entity, previous);
+    const beforeKeys = new Map(before.map((r) => [valKey(r), r.num]));
+    const nextKeys = new Map(next.map((r) => [valKey(r), r.num]));
+    for (const row of before) {
+      const key = valKey(row);
+      if (!nextKeys.has(key) || nextKeys.get(key) !== row.num)
+        this.deleteValRow(id, document.entityType, row);
     }
+    this.insertValRows(
+      id,
+      document.entityType,
+      next.filter((row) => {
+        const key = valKey(row);
+        return !beforeKeys.has(key) || beforeKeys.get(key) !== row.num;
+      }),
+    );
     if (
       stored.removed !== removed ||
       !sameValues(valuesOf(previous[BROWSE_PATHS_FIELD]), valuesOf(fields[BROWSE_PATHS_FIELD]))
@@ -254,22 +259,41 @@ export class SqliteDocumentWriter {
   }
 
   /** Inserts `vals` rows (already distinct by field and value) in multi-row statements. */
-  private insertValRows(id: number, entityType: string, removed: number, rows: readonly ValRow[]): void {
+  private insertValRows(id: number, entityType: string, rows: readonly ValRow[]): void {
     for (let at = 0; at < rows.length; at += VALS_PER_INSERT) {
       const chunk = rows.slice(at, at + VALS_PER_INSERT);
-      const params: unknown[] = [];
-      for (const row of chunk) params.push(id, row.field, row.value, row.num, entityType, removed);
+      const params: number[] = [];
+      for (const row of chunk) {
+        const field = this.ids.field(entityType, row.field);
+        params.push(field, this.ids.value(field, row.value, row.num), id);
+      }
       this.insertValsStatement(chunk.length).run(...params);
     }
+  }
+
+  /** Deletes one `vals` row of a document (and its value, when no other document holds it). */
+  private deleteValRow(id: number, entityType: string, row: ValRow): void {
+    const field = this.ids.existingField(entityType, row.field);
+    const value = field === undefined ? undefined : this.ids.existingValue(field, row.value, row.num);
+    if (field === undefined || value === undefined) return;
+    this.deleteVal.run(field, value, id);
+    this.ids.release(field, value);
+  }
+
+  /** Deletes every `vals` row of a document (and the values no other document holds). */
+  private deleteDocVals(id: number): void {
+    const rows = this.docVals.all(id);
+    this.deleteVals.run(id);
+    for (const row of rows) this.ids.release(row.field, row.value);
   }
 
   private insertValsStatement(rows: number): Database.Statement<unknown[]> {
     let statement = this.insertVals.get(rows);
     if (statement === undefined) {
       statement = this.db.prepare(
-        `INSERT OR IGNORE INTO vals (doc, field, value, num, entity_type, removed) VALUES ${Array.from(
+        `INSERT OR IGNORE INTO vals (field, value, doc) VALUES ${Array.from(
           { length: rows },
-          () => '(?, ?, ?, ?, ?, ?)',
+          () => '(?, ?, ?)',
         ).join(', ')}`,
       );
       this.insertVals.set(rows, statement);
@@ -281,9 +305,9 @@ export class SqliteDocumentWriter {
   private rederiveRows(entityType: string, entity: IndexedEntity, row: StoredDocRow): void {
     const fields = JSON.parse(decodeDocument(row.doc)) as Fields;
     this.changed(row.id);
-    this.deleteVals.run(row.id);
+    this.deleteDocVals(row.id);
     this.deleteBrowse.run(row.id);
-    this.insertValRows(row.id, entityType, row.removed, valRowsOf(entity, fields));
+    this.insertValRows(row.id, entityType, valRowsOf(entity, fields));
     this.writeBrowsePaths(entityType, row.id, fields, row.removed);
   }
 
@@ -319,7 +343,7 @@ export class SqliteDocumentWriter {
   /** Deletes a document's rows (and the document: its words are dead with it; see TextIndexWriter). */
   private removeRows(id: number, andDocument: boolean): void {
     this.changed(id);
-    this.deleteVals.run(id);
+    this.deleteDocVals(id);
     this.deleteBrowse.run(id);
     if (andDocument) this.deleteDoc.run(id);
   }

@@ -1,6 +1,7 @@
 import { NUMERIC_TYPES } from '../document-fields.js';
 import type { Criterion, Filter } from '../port.js';
 import { jsonPathOf, type IndexedEntity } from './indexed-entity.js';
+import { FIELD_ID_SQL } from './keyed-values-schema.js';
 
 /** A SQL boolean expression and its bound parameters. */
 export interface SqlPart {
@@ -66,17 +67,32 @@ function isKeyedField(entity: IndexedEntity, field: string): boolean {
   return mapping !== undefined && mapping.aliasOf === undefined && entity.keyed.has(field);
 }
 
-/** `SELECT doc FROM vals ...` for one criterion on a keyed field, negation left out. */
+/**
+ * `SELECT doc FROM vals ...` for one criterion on a keyed field, negation left out. A condition on the
+ * value is tested on the field's distinct values (`val_values`), each passing one read from `vals`.
+ */
 function keyedIdList(entity: IndexedEntity, criterion: Criterion): SqlPart {
   const mapping = entity.mappings.get(criterion.field);
   const numeric = mapping !== undefined && NUMERIC_TYPES.has(mapping.type);
-  const condition = valueCondition(criterion, numeric, 'value', 'num');
+  const condition = valueCondition(criterion, numeric, 'x.value', 'x.num');
+  const field = [entity.spec.entityType, criterion.field];
+  if (condition.sql === '')
+    return { sql: `SELECT doc FROM vals WHERE field = ${FIELD_ID_SQL}`, params: field };
   return {
-    sql:
-      'SELECT doc FROM vals WHERE entity_type = ? AND field = ?' +
-      (condition.sql === '' ? '' : ` AND ${condition.sql}`),
-    params: [entity.spec.entityType, criterion.field, ...condition.params],
+    sql: keyedIdsWhere(condition.sql),
+    params: [...field, ...condition.params],
   };
+}
+
+/**
+ * The ids of the documents holding a value of one field (bound first, as entity type and field) for
+ * which `condition` (over `x.value`, `x.num`; its parameters bound next) holds. CROSS JOIN keeps the
+ * values first: without statistics the planner would scan the field's `vals` rows and look up each
+ * one's value, a pass over every document for a filter on one platform.
+ */
+export function keyedIdsWhere(condition: string): string {
+  return `SELECT v.doc FROM val_values x CROSS JOIN vals v ON v.field = x.field AND v.value = x.id
+          WHERE x.field = ${FIELD_ID_SQL} AND ${condition}`;
 }
 
 function criterionSql(entity: IndexedEntity, criterion: Criterion, idExpr: string): SqlPart {

@@ -4,6 +4,7 @@ import { compareCodePoints, compareSortValues, MAX_KEYWORD_LENGTH, type SortKind
 import type { NormalizedSearch } from '../validate-search-request.js';
 import type { KeysetPosition, NormalizedSort } from '../validate-sort.js';
 import { jsonPathOf, type IndexedEntity } from './indexed-entity.js';
+import { FIELD_ID_SQL } from './keyed-values-schema.js';
 import type { SqlPart } from './sqlite-filter-sql.js';
 import type { StatementCache } from './statement-cache.js';
 import type { TextMatches } from './text-index-reader.js';
@@ -123,18 +124,19 @@ function sortKeySql(entity: IndexedEntity, key: NormalizedSort): SqlPart {
   const mapping = resolveField(entity.spec, key.name);
   if (mapping === undefined) return { sql: 'NULL', params: [] };
   const aggregate = key.order === 'ASCENDING' ? 'MIN' : 'MAX';
-  const kept = `length(value) <= ${MAX_KEYWORD_LENGTH}`;
+  const kept = (value: string) => `length(${value}) <= ${MAX_KEYWORD_LENGTH}`;
   if (entity.keyed.has(mapping.name)) {
-    const column = key.kind === 'number' ? 'num' : 'value';
-    const where = key.kind === 'string' ? ` AND ${kept}` : '';
+    const column = key.kind === 'number' ? 'x.num' : 'x.value';
+    const where = key.kind === 'string' ? ` AND ${kept('x.value')}` : '';
     return {
-      sql: `(SELECT ${aggregate}(${column}) FROM vals WHERE doc = d.id AND field = ?${where})`,
-      params: [mapping.name],
+      sql: `(SELECT ${aggregate}(${column}) FROM vals v JOIN val_values x ON x.id = v.value
+             WHERE v.doc = d.id AND v.field = ${FIELD_ID_SQL}${where})`,
+      params: [entity.spec.entityType, mapping.name],
     };
   }
   // Only free-text fields are not keyed: their string values are read from the stored document.
   return {
-    sql: `(SELECT ${aggregate}(value) FROM json_each(doc_json(d.doc), ?) WHERE type = 'text' AND ${kept})`,
+    sql: `(SELECT ${aggregate}(value) FROM json_each(doc_json(d.doc), ?) WHERE type = 'text' AND ${kept('value')})`,
     params: [jsonPathOf(mapping.name)],
   };
 }

@@ -7,7 +7,7 @@ import type { FacetCache, FacetRow } from './facet-cache.js';
 import { exactFilterIds, forwardFilter } from './exact-value-filter.js';
 import type { FacetForwardIndex } from './facet-forward-index.js';
 import { jsonPathOf, valuesOf, type IndexedEntity } from './indexed-entity.js';
-import { filterSql, TRUE, type SqlPart } from './sqlite-filter-sql.js';
+import { filterSql, keyedIdsWhere, TRUE, type SqlPart } from './sqlite-filter-sql.js';
 import { compareRows, pageRows, sortValuesOf, type MatchSource, type PageRow } from './sqlite-page-rows.js';
 import { sliceSql } from './sqlite-slice.js';
 import type { StatementCache } from './statement-cache.js';
@@ -121,9 +121,6 @@ export function runSearch(
   });
   return { total, hits, aggregations };
 }
-
-/** Above this many hits, a facet scans the field's values rather than probing each hit. */
-const SCAN_FIELD_ABOVE_HITS = 8_000;
 
 function unrestrictedSource(
   queries: StatementCache,
@@ -289,11 +286,15 @@ function fieldQueryPart(entity: IndexedEntity, field: string, value: string, pre
       params: [jsonPathOf(field), wanted],
     };
   return {
-    sql: `d.id IN (SELECT doc FROM vals WHERE entity_type = ? AND field = ? AND lower(value) ${test})`,
+    sql: `d.id IN (${keyedIdsWhere(`lower(x.value) ${test}`)})`,
     params: [entity.spec.entityType, field, wanted],
   };
 }
 
+/**
+ * The counts of a facet on a free-text field, read from the matching documents. (Keyed fields are
+ * counted in memory by FacetForwardIndex; an alias or unknown field counts nothing.)
+ */
 function facetRows(
   queries: StatementCache,
   entity: IndexedEntity,
@@ -303,34 +304,12 @@ function facetRows(
   limitInSql: boolean,
 ): FacetRow[] {
   const mapping = entity.mappings.get(field);
-  if (mapping === undefined || mapping.aliasOf !== undefined) return [];
+  if (mapping === undefined || mapping.aliasOf !== undefined || entity.keyed.has(field)) return [];
   const tail = limitInSql ? ` ORDER BY n DESC, value ASC LIMIT ${search.maxAggValues}` : '';
-  if (!entity.keyed.has(field)) {
-    return queries.all(
-      `SELECT j.value AS value, COUNT(DISTINCT d.id) AS n FROM ${source.tables}, json_each(doc_json(d.doc), ?) j
-       WHERE ${source.where.sql} GROUP BY j.value${tail}`,
-      [jsonPathOf(field), ...source.where.params],
-    );
-  }
-  if (!source.materialized) {
-    return queries.all(
-      `SELECT value, COUNT(*) AS n FROM vals WHERE entity_type = ? AND field = ?${search.includeRemoved ? '' : ' AND removed = 0'} GROUP BY value${tail}`,
-      [entity.spec.entityType, field],
-    );
-  }
-  // CROSS JOIN fixes the join order: probe each hit's values when hits are few, scan the field's values
-  // (and probe the hits) when they are many.
-  if (source.hits <= SCAN_FIELD_ABOVE_HITS) {
-    return queries.all(
-      `SELECT v.value AS value, COUNT(*) AS n FROM temp.search_hits h CROSS JOIN vals v ON v.doc = h.id AND v.field = ?
-       GROUP BY v.value${tail}`,
-      [field],
-    );
-  }
   return queries.all(
-    `SELECT v.value AS value, COUNT(*) AS n FROM vals v CROSS JOIN temp.search_hits h ON h.id = v.doc
-     WHERE v.entity_type = ? AND v.field = ? GROUP BY v.value${tail}`,
-    [entity.spec.entityType, field],
+    `SELECT j.value AS value, COUNT(DISTINCT d.id) AS n FROM ${source.tables}, json_each(doc_json(d.doc), ?) j
+     WHERE ${source.where.sql} GROUP BY j.value${tail}`,
+    [jsonPathOf(field), ...source.where.params],
   );
 }
 

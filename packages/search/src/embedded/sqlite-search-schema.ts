@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { migrateKeyedValues } from './keyed-values-schema.js';
 import { seedStructuredPropertyMappings } from './sqlite-structured-property-mappings.js';
 import { migrateBrowseMulti } from './browse-multi-path.js';
 import { convertFtsTables, type ConversionLogger } from './text-index-conversion.js';
@@ -8,8 +9,10 @@ import { migrateTextIndexSchema } from './text-index-schema.js';
  * Tables of the embedded read models, all in one SQLite file:
  * - `index_specs`: the EntityIndexSpec of each entity type and the full-text columns derived from it.
  * - `docs`: one row per entity document (the fields as JSON), by id (the text index's document ids).
- * - `vals`: one row per (document, field, distinct value), with `num` for numbers and the document's
- *   `removed` copied in, indexed by (entity_type, field, value) for filters, facets and colon queries.
+ * - `vals`: one row per (field, distinct value, document), all ids: fields per entity type in
+ *   `val_fields`, values (text, and `num` for numbers) in `val_values`; keyed from the field for
+ *   filters, facets and colon queries, indexed by document (keyed-values-schema.ts; a file whose
+ *   `vals` rows spell out their texts is converted at open).
  * - `doc_changes`: the ids of changed documents in commit order, trimmed to the newest; readers replay it
  *   to keep their in-memory facet indexes current (FacetForwardIndex).
  * - `browse`: one row per browse-path step (parent path, child segment, leaf or group), for browse;
@@ -47,17 +50,6 @@ export function migrateSearchSchema(db: Database.Database, logger?: ConversionLo
       UNIQUE (entity_type, urn)
     );
     CREATE INDEX IF NOT EXISTS docs_type_removed_urn ON docs (entity_type, removed, urn);
-    CREATE TABLE IF NOT EXISTS vals (
-      doc INTEGER NOT NULL,
-      field TEXT NOT NULL,
-      value TEXT NOT NULL,
-      num REAL,
-      entity_type TEXT NOT NULL,
-      removed INTEGER NOT NULL,
-      PRIMARY KEY (doc, field, value)
-    ) WITHOUT ROWID;
-    CREATE INDEX IF NOT EXISTS vals_by_value ON vals (entity_type, field, value, removed);
-    CREATE INDEX IF NOT EXISTS vals_by_num ON vals (entity_type, field, num) WHERE num IS NOT NULL;
     CREATE TABLE IF NOT EXISTS doc_changes (
       seq INTEGER PRIMARY KEY AUTOINCREMENT,
       doc INTEGER NOT NULL
@@ -122,6 +114,8 @@ export function migrateSearchSchema(db: Database.Database, logger?: ConversionLo
   `);
   migrateTimeseriesRunId(db);
   migrateBrowseMulti(db, logger);
+  // Before the mappings are seeded: that reads `vals`.
+  migrateKeyedValues(db, logger);
   if (!mappingsExisted) seedStructuredPropertyMappings(db);
   migrateTextIndexSchema(db);
   convertFtsTables(db, logger);

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { definitionFromJson } from '../structured-property-definition-json.js';
 import { STRUCTURED_PROPERTIES_PREFIX, structuredPropertyFieldName } from '../structured-property-fields.js';
+import { FIELD_ID_SQL } from './keyed-values-schema.js';
 import { writeTransaction } from './write-transaction.js';
 
 /** The first name after every `structuredProperties.…` field name (`.` + 1 is `/`): a range bound. */
@@ -37,9 +38,7 @@ export class SqliteStructuredPropertyMappings {
       'SELECT entity_type, field FROM structured_property_mappings ORDER BY entity_type, field',
     );
     this.countValues = db
-      .prepare<[string, string], number>(
-        'SELECT COUNT(DISTINCT doc) FROM vals WHERE entity_type = ? AND field = ?',
-      )
+      .prepare<[string, string], number>(`SELECT COUNT(DISTINCT doc) FROM vals WHERE field = ${FIELD_ID_SQL}`)
       .pluck();
   }
 
@@ -94,7 +93,8 @@ export function seedStructuredPropertyMappings(db: Database.Database): void {
   }
   const held = db
     .prepare<[string, string, string], string>(
-      'SELECT DISTINCT field FROM vals WHERE entity_type = ? AND field >= ? AND field < ?',
+      `SELECT f.field FROM val_fields f WHERE f.entity_type = ? AND f.field >= ? AND f.field < ?
+         AND EXISTS (SELECT 1 FROM vals v WHERE v.field = f.id)`,
     )
     .pluck();
   const mappings = new SqliteStructuredPropertyMappings(db);
