@@ -12,37 +12,83 @@ interface RelatedRow {
 }
 
 /**
- * The embedded GraphIndex: one `edges` row per (source, aspect, relationship, target), keyed from the
- * source and indexed from the target. `related` groups by (entity, type), so an edge declared by two aspects is
- * listed once; ordered by entity then type.
+ * The embedded GraphIndex: one `edges` row per (source, aspect, relationship, target), as ids of
+ * `edge_urns` and `edge_names` (graph-edges-schema.ts), keyed from the source and indexed from the
+ * target. `related` groups by (entity, type), so an edge declared by two aspects is listed once; ordered
+ * by entity then type.
  */
 export class SqliteGraphIndex implements GraphIndex {
   private readonly queries: StatementCache;
   private readonly replace: (items: readonly EdgeReplacement[]) => void;
   private readonly remove: (urn: string) => void;
+  /** `edge_names` ids: never deleted, so valid for good. */
+  private readonly names = new Map<string, number>();
   private released = false;
 
   constructor(private readonly handle: SqliteHandle) {
     handle.acquire();
     const db: Database.Database = handle.db;
     this.queries = new StatementCache(db);
-    const deleteAspect = db.prepare('DELETE FROM edges WHERE source = ? AND aspect = ?');
-    const insert = db.prepare(
+    const findUrn = db.prepare<[string], number>('SELECT id FROM edge_urns WHERE urn = ?').pluck();
+    const insertUrn = db.prepare<[string]>('INSERT INTO edge_urns (urn) VALUES (?)');
+    const findName = db.prepare<[string], number>('SELECT id FROM edge_names WHERE name = ?').pluck();
+    const insertName = db.prepare<[string]>('INSERT INTO edge_names (name) VALUES (?)');
+    const urnId = (urn: string): number => findUrn.get(urn) ?? Number(insertUrn.run(urn).lastInsertRowid);
+    const nameId = (name: string): number => {
+      let id = this.names.get(name) ?? findName.get(name);
+      if (id === undefined) id = Number(insertName.run(name).lastInsertRowid);
+      this.names.set(name, id);
+      return id;
+    };
+    const hasOutgoing = db.prepare<[number], number>('SELECT 1 FROM edges WHERE source = ? LIMIT 1').pluck();
+    const hasIncoming = db.prepare<[number], number>('SELECT 1 FROM edges WHERE target = ? LIMIT 1').pluck();
+    const deleteUrn = db.prepare<[number]>('DELETE FROM edge_urns WHERE id = ?');
+    // An urn no edge names any more leaves the dictionary (one probe of the key, one of the index).
+    const release = (id: number): void => {
+      if (hasOutgoing.get(id) === undefined && hasIncoming.get(id) === undefined) deleteUrn.run(id);
+    };
+    const aspectTargets = db
+      .prepare<[number, number], number>('SELECT target FROM edges WHERE source = ? AND aspect = ?')
+      .pluck();
+    const deleteAspect = db.prepare<[number, number]>('DELETE FROM edges WHERE source = ? AND aspect = ?');
+    const insert = db.prepare<[number, number, number, number, number | null, number | null]>(
       `INSERT OR REPLACE INTO edges (source, aspect, relationship, target, created_at, created_actor)
        VALUES (?, ?, ?, ?, ?, ?)`,
     );
     this.replace = writeTransaction(db, (items: readonly EdgeReplacement[]) => {
-      for (const { source, aspect, edges } of items) {
+      for (const { source: sourceUrn, aspect: aspectName, edges } of items) {
+        const source = edges.length > 0 ? urnId(sourceUrn) : findUrn.get(sourceUrn);
+        if (source === undefined) continue;
+        const aspect = nameId(aspectName);
+        const before = aspectTargets.all(source, aspect);
         deleteAspect.run(source, aspect);
         for (const e of edges)
-          insert.run(source, aspect, e.relationship, e.target, e.createdAt ?? null, e.createdActor ?? null);
+          insert.run(
+            source,
+            aspect,
+            nameId(e.relationship),
+            urnId(e.target),
+            e.createdAt ?? null,
+            e.createdActor === undefined ? null : nameId(e.createdActor),
+          );
+        for (const target of new Set([source, ...before])) release(target);
       }
     });
-    const deleteFrom = db.prepare('DELETE FROM edges WHERE source = ?');
-    const deleteTo = db.prepare('DELETE FROM edges WHERE target = ?');
+    const outgoing = db
+      .prepare<[number], number>('SELECT DISTINCT target FROM edges WHERE source = ?')
+      .pluck();
+    const incoming = db
+      .prepare<[number], number>('SELECT DISTINCT source FROM edges WHERE target = ?')
+      .pluck();
+    const deleteFrom = db.prepare<[number]>('DELETE FROM edges WHERE source = ?');
+    const deleteTo = db.prepare<[number]>('DELETE FROM edges WHERE target = ?');
     this.remove = writeTransaction(db, (urn: string) => {
-      deleteFrom.run(urn);
-      deleteTo.run(urn);
+      const id = findUrn.get(urn);
+      if (id === undefined) return;
+      const others = [...outgoing.all(id), ...incoming.all(id)];
+      deleteFrom.run(id);
+      deleteTo.run(id);
+      for (const other of new Set([id, ...others])) release(other);
     });
   }
 
@@ -63,22 +109,39 @@ export class SqliteGraphIndex implements GraphIndex {
   async related(request: RelatedRequest): Promise<RelatedResponse> {
     const [self, other] = request.direction === 'OUTGOING' ? ['source', 'target'] : ['target', 'source'];
     const types = [...new Set(request.types)];
-    const typeSql = types.length === 0 ? '' : ` AND relationship IN (${types.map(() => '?').join(', ')})`;
+    const typeSql =
+      types.length === 0
+        ? ''
+        : ` AND e.relationship IN (SELECT id FROM edge_names WHERE name IN (${types.map(() => '?').join(', ')}))`;
+    const where = `e.${self} = (SELECT id FROM edge_urns WHERE urn = ?)${typeSql}`;
     const params = [request.urn, ...types];
     const total =
       this.queries.get1<{ n: number }>(
-        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM edges WHERE ${self} = ?${typeSql} GROUP BY ${other}, relationship)`,
+        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM edges e WHERE ${where} GROUP BY e.${other}, e.relationship)`,
         params,
       )?.n ?? 0;
+    // The page is chosen from the (entity, type) id pairs, which the index covers, ordered by their
+    // texts (ids do not follow urn order, so every pair's urn is read and sorted); only the page's
+    // edges are then read for who created them. The actor is the bare column of the row whose
+    // created_at is the MIN (SQLite's rule for one MIN aggregate).
     const rows =
       request.count === 0
         ? []
         : this.queries.all<RelatedRow>(
-            `SELECT relationship AS type, ${other} AS entity,
-                    MIN(CASE WHEN created_actor IS NOT NULL THEN created_at END) AS time, created_actor AS actor
-             FROM edges WHERE ${self} = ?${typeSql}
-             GROUP BY ${other}, relationship ORDER BY ${other}, relationship LIMIT ? OFFSET ?`,
-            [...params, request.count, request.start],
+            `WITH page AS MATERIALIZED (
+               SELECT g.other AS other, g.relationship AS relationship, o.urn AS entity, r.name AS type
+               FROM (SELECT DISTINCT e.${other} AS other, e.relationship AS relationship FROM edges e
+                     WHERE ${where}) g
+               JOIN edge_urns o ON o.id = g.other JOIN edge_names r ON r.id = g.relationship
+               ORDER BY o.urn, r.name LIMIT ? OFFSET ?)
+             SELECT p.type AS type, p.entity AS entity,
+                    MIN(CASE WHEN e.created_actor IS NOT NULL THEN e.created_at END) AS time, c.name AS actor
+             FROM page p
+             JOIN edges e ON e.${self} = (SELECT id FROM edge_urns WHERE urn = ?)
+               AND e.${other} = p.other AND e.relationship = p.relationship
+             LEFT JOIN edge_names c ON c.id = e.created_actor
+             GROUP BY p.other, p.relationship ORDER BY p.entity, p.type`,
+            [...params, request.count, request.start, request.urn],
           );
     return {
       total,

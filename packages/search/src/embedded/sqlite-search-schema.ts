@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { migrateGraphEdges } from './graph-edges-schema.js';
 import { migrateKeyedValues } from './keyed-values-schema.js';
 import { seedStructuredPropertyMappings } from './sqlite-structured-property-mappings.js';
 import { migrateBrowseMulti } from './browse-multi-path.js';
@@ -25,7 +26,9 @@ import { migrateTextIndexSchema } from './text-index-schema.js';
  *   findable by the field form of the qualified name (SearchIndex.deleteStructuredProperties).
  * - `structured_property_mappings`: the structured property fields each entity index maps, as OpenSearch
  *   mappings would (SqliteStructuredPropertyMappings); bookkeeping only, values are keyed regardless.
- * - `edges`: graph edges keyed by (source, aspect, relationship, target), indexed from the target.
+ * - `edges`: graph edges keyed by (source, aspect, relationship, target), indexed from the target, as
+ *   ids: urns in `edge_urns`, aspect and relationship names and actors in `edge_names`
+ *   (graph-edges-schema.ts; a file whose edges spell out their texts is converted at open).
  * - `timeseries`: time-series documents by id, indexed by (entity_type, aspect, urn, ts) for one
  *   entity's values and by (entity_type, aspect, ts, id) for a scan of an aspect; `run_id` (the
  *   systemMetadata.runId that wrote the document) is indexed for a rollback of a run.
@@ -85,20 +88,6 @@ export function migrateSearchSchema(db: Database.Database, logger?: ConversionLo
       field TEXT NOT NULL,
       PRIMARY KEY (entity_type, field)
     ) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS edges (
-      source TEXT NOT NULL,
-      aspect TEXT NOT NULL,
-      relationship TEXT NOT NULL,
-      target TEXT NOT NULL,
-      created_at INTEGER,
-      created_actor TEXT,
-      PRIMARY KEY (source, aspect, relationship, target)
-    ) WITHOUT ROWID;
-    -- Reads from the source use the primary key: an entity's outgoing edges are few, and sorting them
-    -- cost less than an index repeating every edge (83 bytes per aspect at 1M datasets). Files made
-    -- before keep no such index either.
-    DROP INDEX IF EXISTS edges_by_source;
-    CREATE INDEX IF NOT EXISTS edges_by_target ON edges (target, relationship, source);
     CREATE TABLE IF NOT EXISTS timeseries (
       id TEXT PRIMARY KEY,
       entity_type TEXT NOT NULL,
@@ -116,6 +105,7 @@ export function migrateSearchSchema(db: Database.Database, logger?: ConversionLo
   migrateBrowseMulti(db, logger);
   // Before the mappings are seeded: that reads `vals`.
   migrateKeyedValues(db, logger);
+  migrateGraphEdges(db, logger);
   if (!mappingsExisted) seedStructuredPropertyMappings(db);
   migrateTextIndexSchema(db);
   convertFtsTables(db, logger);
