@@ -169,4 +169,39 @@ describe('embedded graph edges', () => {
     expect(urns()).toEqual([]);
     db.close();
   });
+
+  it('forgets a name id added by a batch that rolled back, which SQLite may give to another name', async () => {
+    const path = file();
+    const { graph } = await open(path);
+    const edge = (k: number, relationship: string) => ({
+      source: dataset(k),
+      aspect: 'lineage',
+      edges: [{ source: dataset(k), aspect: 'lineage', relationship, target: dataset(0) }],
+    });
+    const raw = new Database(path);
+    raw.exec(`CREATE TRIGGER fail_batch BEFORE INSERT ON edge_urns WHEN NEW.urn LIKE '%failing%'
+              BEGIN SELECT RAISE(ABORT, 'failing batch'); END`);
+    // The batch adds the names `lineage` and `Feeds`, then fails.
+    await expect(
+      graph.replaceEdgesMany!([edge(1, 'Feeds'), { ...edge(2, 'Feeds'), source: 'urn:li:failing' }]),
+    ).rejects.toThrow('failing batch');
+    raw.exec('DROP TRIGGER fail_batch');
+    raw.close();
+    // The next new names take the ids the rolled-back ones had.
+    await graph.replaceEdges(dataset(3), 'upstream', edge(3, 'Copies').edges);
+    await graph.replaceEdges(dataset(1), 'lineage', edge(1, 'Feeds').edges);
+    const incoming = await graph.related({
+      urn: dataset(0),
+      direction: 'INCOMING',
+      types: [],
+      start: 0,
+      count: 10,
+    });
+    expect(incoming.relationships.map((r) => [r.entity, r.type])).toEqual(
+      [
+        [dataset(1), 'Feeds'],
+        [dataset(3), 'Copies'],
+      ].sort(),
+    );
+  });
 });

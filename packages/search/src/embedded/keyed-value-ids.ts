@@ -6,12 +6,16 @@ const MAX_CACHED_VALUES = 50_000;
 /**
  * The writer's side of the `val_fields` / `val_values` dictionaries (keyed-values-schema.ts): the id of
  * a field or value, added when missing, and a value's removal once no document holds it. Field ids are
- * never deleted, so they are remembered for good. Value ids are remembered within one write transaction
- * only (`begin`): another connection's writer may delete a value between two transactions, and SQLite
- * may then hand its id to another value.
+ * never deleted, so they are remembered for good, once committed: a field added by a transaction that
+ * rolled back is not in the file, and SQLite may give its id to another field, so the fields added in
+ * one transaction are checked at the start of the next (`begin`). Value ids are remembered within one
+ * write transaction only: another connection's writer may delete a value between two transactions, and
+ * SQLite may then hand its id to another value.
  */
 export class KeyedValueIds {
   private readonly fields = new Map<string, number>();
+  /** Fields this connection added since the last `begin`, as [entity type, field, id]. */
+  private added: [string, string, number][] = [];
   private readonly values = new Map<string, number>();
   /** The key of each remembered value id, to forget a value deleted by its id. */
   private readonly keys = new Map<number, string>();
@@ -39,17 +43,25 @@ export class KeyedValueIds {
     this.deleteValue = db.prepare('DELETE FROM val_values WHERE id = ?');
   }
 
-  /** Call at the start of each write transaction: value ids read before may have changed since. */
+  /**
+   * Call at the start of each write transaction: value ids read before may have changed since, and the
+   * fields added by the last transaction are forgotten unless it committed them.
+   */
   begin(): void {
-    this.values.clear();
-    this.keys.clear();
+    this.forgetValues();
+    for (const [entityType, field, id] of this.added)
+      if (this.findField.get(entityType, field) !== id) this.fields.delete(`${entityType}\u0000${field}`);
+    this.added = [];
   }
 
   /** The field's id, added when missing. */
   field(entityType: string, field: string): number {
     const key = `${entityType}\u0000${field}`;
     let id = this.fields.get(key) ?? this.findField.get(entityType, field);
-    if (id === undefined) id = Number(this.insertField.run(entityType, field).lastInsertRowid);
+    if (id === undefined) {
+      id = Number(this.insertField.run(entityType, field).lastInsertRowid);
+      this.added.push([entityType, field, id]);
+    }
     this.fields.set(key, id);
     return id;
   }
@@ -92,8 +104,13 @@ export class KeyedValueIds {
     this.keys.delete(valueId);
   }
 
+  private forgetValues(): void {
+    this.values.clear();
+    this.keys.clear();
+  }
+
   private remember(key: string, id: number): void {
-    if (this.values.size >= MAX_CACHED_VALUES) this.begin();
+    if (this.values.size >= MAX_CACHED_VALUES) this.forgetValues();
     this.values.set(key, id);
     this.keys.set(id, key);
   }

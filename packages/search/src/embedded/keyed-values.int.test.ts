@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { entityRegistry } from '@catalog/model';
 import { datasetDoc, datasets, datasetSpec, uniqueNamespace } from '@catalog/testkit';
+import { indexSpecFor } from '../index-spec-for.js';
 import type { EntityDocument, SearchRequest } from '../port.js';
 import { openEmbeddedSearch, type EmbeddedSearch } from './open-embedded-search.js';
 
@@ -204,5 +206,34 @@ describe('embedded keyed values', () => {
       }),
     );
     expect(range.hits.map((h) => h.urn)).toEqual([numbered.urn]);
+  });
+
+  it('forgets a field id added by a batch that rolled back, which SQLite may give to another field', async () => {
+    const path = file();
+    const ns = uniqueNamespace();
+    const index = (await open(path)).search;
+    await index.ensureIndex(datasetSpec);
+    await index.ensureIndex(indexSpecFor(entityRegistry.requireEntity('chart')));
+    await index.upsert([datasetDoc(ns, { name: 'first' })]);
+    // A batch that adds the dataset's createdAt field, then fails.
+    const raw = new Database(path);
+    raw.exec(`CREATE TRIGGER fail_batch BEFORE INSERT ON docs WHEN NEW.urn LIKE '%failing%'
+              BEGIN SELECT RAISE(ABORT, 'failing batch'); END`);
+    const dated = datasetDoc(ns, { name: 'dated', createdAt: 1_000 });
+    await expect(index.upsert([dated, datasetDoc(ns, { name: 'failing' })])).rejects.toThrow('failing batch');
+    raw.exec('DROP TRIGGER fail_batch');
+    raw.close();
+    // The next new field takes the id the rolled-back one had; createdAt must get another.
+    const chart = `urn:li:chart:(looker,${ns}_c1)`;
+    await index.upsert([
+      { urn: chart, entityType: 'chart', fields: { urn: chart, removed: false, title: 'c' } },
+    ]);
+    await index.upsert([dated]);
+    const range = await index.search(
+      datasets({
+        filter: { or: [{ and: [{ field: 'createdAt', condition: 'GREATER_THAN', values: ['999'] }] }] },
+      }),
+    );
+    expect(range.hits.map((h) => h.urn)).toEqual([dated.urn]);
   });
 });

@@ -21,8 +21,13 @@ export class SqliteGraphIndex implements GraphIndex {
   private readonly queries: StatementCache;
   private readonly replace: (items: readonly EdgeReplacement[]) => void;
   private readonly remove: (urn: string) => void;
-  /** `edge_names` ids: never deleted, so valid for good. */
+  /**
+   * `edge_names` ids: never deleted, so valid for good once committed. A name added by a transaction
+   * that rolled back is not in the file, and SQLite may give its id to another name: the names added
+   * in one transaction are checked at the start of the next (`confirmNames`).
+   */
   private readonly names = new Map<string, number>();
+  private addedNames: [string, number][] = [];
   private released = false;
 
   constructor(private readonly handle: SqliteHandle) {
@@ -36,9 +41,16 @@ export class SqliteGraphIndex implements GraphIndex {
     const urnId = (urn: string): number => findUrn.get(urn) ?? Number(insertUrn.run(urn).lastInsertRowid);
     const nameId = (name: string): number => {
       let id = this.names.get(name) ?? findName.get(name);
-      if (id === undefined) id = Number(insertName.run(name).lastInsertRowid);
+      if (id === undefined) {
+        id = Number(insertName.run(name).lastInsertRowid);
+        this.addedNames.push([name, id]);
+      }
       this.names.set(name, id);
       return id;
+    };
+    const confirmNames = (): void => {
+      for (const [name, id] of this.addedNames) if (findName.get(name) !== id) this.names.delete(name);
+      this.addedNames = [];
     };
     const hasOutgoing = db.prepare<[number], number>('SELECT 1 FROM edges WHERE source = ? LIMIT 1').pluck();
     const hasIncoming = db.prepare<[number], number>('SELECT 1 FROM edges WHERE target = ? LIMIT 1').pluck();
@@ -56,6 +68,7 @@ export class SqliteGraphIndex implements GraphIndex {
        VALUES (?, ?, ?, ?, ?, ?)`,
     );
     this.replace = writeTransaction(db, (items: readonly EdgeReplacement[]) => {
+      confirmNames();
       for (const { source: sourceUrn, aspect: aspectName, edges } of items) {
         const source = edges.length > 0 ? urnId(sourceUrn) : findUrn.get(sourceUrn);
         if (source === undefined) continue;
