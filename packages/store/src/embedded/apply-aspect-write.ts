@@ -1,8 +1,9 @@
 import { sameAspectValue } from '../canonical-json.js';
 import type { ApplyResult, AspectWrite, AuditStamp, StoredAspect, SystemMetadata } from '../port.js';
 import { decodeRow, storedAspectOf, toStoredAspect, type AspectRow } from './aspect-row.js';
-import { decodeJson, encodeJson, encodeNullableJson } from './stored-json.js';
-import { RecordedResultWriter, REMOVED } from './recorded-result.js';
+import { encodeJson, encodeNullableJson } from './stored-json.js';
+import { packRecord } from './packed-record.js';
+import { namesRows, RecordedResultWriter, REMOVED, WHOLE_RESULT } from './recorded-result.js';
 import { replayRecorded } from './replay-recorded.js';
 import { requestKey } from './request-key.js';
 import type { SqliteStatements } from './sqlite-statements.js';
@@ -19,16 +20,28 @@ export function applyAspectWrite(stmts: SqliteStatements, write: AspectWrite, no
   const key = requestKey(write.requestId);
   const recorded = stmts.findRequest.get(key);
   if (recorded !== undefined) {
-    const { result, format } = recorded;
-    const replay = replayRecorded(stmts, write.requestId, { result: decodeJson(result), format });
+    const replay = replayRecorded(stmts, write.requestId, recorded);
     if (replay !== undefined) return replay;
     // The rows the record names are gone (see replayRecorded): the id counts as forgotten.
     stmts.forgetRequest.run(key);
   }
+  // A delete may remove the entity's URN row (it is then in removed_urns under that id): its id is
+  // read first. The rows an upsert's result names exist once it is applied.
+  const deleting = write.mode === 'DELETE' || write.mode === 'DELETE_ENTITY';
+  const urnIdBefore = deleting ? stmts.urnId.get(write.urn)?.id : undefined;
   const result = applyChange(stmts, write, now);
   const record = recorder.toRecord(result, write.urn);
-  // Encoded like the rows: a record repeats the URN and the system metadata members it cannot name.
-  stmts.recordRequest.run(key, encodeJson(record.text), record.format, now);
+  if (record.format === WHOLE_RESULT) {
+    // Encoded like the rows: a result recorded whole holds values and system metadata as JSON.
+    stmts.recordRequest.run(key, encodeJson(record.text), record.format, now);
+    return result;
+  }
+  const { references } = record;
+  const urnId = namesRows(references) ? (urnIdBefore ?? stmts.urnId.get(write.urn)?.id) : 0;
+  // Only a store bug leaves a named row without its URN's id.
+  if (urnId === undefined) throw new Error(`the aspect store has no id for ${write.urn}`);
+  const packed = packRecord(references, { urnId, aspectId: (name) => stmts.aspectNames.ensure(name) });
+  stmts.recordRequest.run(key, packed, record.format, now);
   return result;
 }
 
@@ -193,7 +206,9 @@ function deleteAspect(stmts: SqliteStatements, write: AspectWrite, now: number):
   // History rows go too, even in the (never expected) case of history without a version 0.
   if (stmts.keepRemovedAspect.run(now, urn, aspect).changes > 0) {
     stmts.deleteAspect.run(urn, aspect);
-    // The entity's last aspect takes its URN's dictionary row with it.
+    // The entity's last aspect takes its URN's dictionary row with it, kept in removed_urns for the
+    // request records that name its id.
+    stmts.keepRemovedUrn.run(now, urn);
     stmts.forgetUrn.run(urn);
   }
   if (latestRow === undefined) return { requestId, status: 'NOT_FOUND', replayed: false };
@@ -205,6 +220,7 @@ function deleteEntity(stmts: SqliteStatements, write: AspectWrite, now: number):
   const removed = stmts.latestOfEntity.all(urn).map((row) => removedLatest(decodeRow(row)));
   if (stmts.keepRemovedEntity.run(now, urn).changes > 0) {
     stmts.deleteEntity.run(urn);
+    stmts.keepRemovedUrn.run(now, urn);
     stmts.forgetUrn.run(urn);
   }
   if (removed.length === 0) return { requestId, status: 'NOT_FOUND', replayed: false };
@@ -238,7 +254,7 @@ function writeLatest(
   const impersonator = created.impersonator ?? null;
   const message = created.message ?? null;
   // The dictionary rows the row's ids name (a replaced row already has its URN).
-  if (replacing === undefined) stmts.ensureUrn.run(urn);
+  if (replacing === undefined) stmts.ensureUrn.run({ urn });
   stmts.ensureRun.run(systemText);
   const values = {
     urn,

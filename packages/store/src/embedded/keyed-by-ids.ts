@@ -27,15 +27,25 @@ export function registerRequestKey(db: Database.Database): void {
  * - An entity's URN row is deleted with its last aspect (see SqliteStatements.forgetUrn), so scans do
  *   not walk entities that are gone. Names, actors and runs are never deleted: there are few, and a
  *   run no row carries any more is not listed (the listing reads `aspects`).
+ * - Request records name the URN and aspect names of their rows by id (format PACKED_REFERENCES,
+ *   packed-record.ts), so an id must name the same text as long as a record may hold it. URN ids are
+ *   AUTOINCREMENT, never handed out again (a plain rowid table gives the largest id again once its
+ *   row is deleted, and a record would then name another entity), and a deleted URN row is kept in
+ *   removed_urns, as removed_aspects keeps the rows, until no record left can name it (see
+ *   SqliteAspectStore.pruneRequests): a record names only ids that existed when it was applied.
  * - applied_requests keys request-key.ts's compact form of the id, with a unique index on it; it
- *   stays a rowid table, so pruning still walks the oldest rowids.
+ *   stays a rowid table, so pruning still walks the oldest rowids. Records already stored keep their
+ *   format (whole results, or row references in JSON) and stay readable.
  *
  * As step 4, the rebuild runs in the migration's transaction, and the freed pages are given back by
  * vacuumAfterCompaction once it has committed.
  */
 export function keyByIdsSql(): string {
   return `
-    CREATE TABLE urns (id INTEGER PRIMARY KEY, urn TEXT NOT NULL UNIQUE);
+    -- AUTOINCREMENT: an id is never handed out again, even after its row is deleted.
+    CREATE TABLE urns (id INTEGER PRIMARY KEY AUTOINCREMENT, urn TEXT NOT NULL UNIQUE);
+    CREATE TABLE removed_urns (id INTEGER PRIMARY KEY, urn TEXT NOT NULL, removed_at INTEGER NOT NULL);
+    CREATE INDEX removed_urns_by_time ON removed_urns (removed_at);
     CREATE TABLE aspect_names (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
     CREATE TABLE actors (id INTEGER PRIMARY KEY, actor TEXT NOT NULL UNIQUE);
     -- No declared type: a run id keeps the JSON type json_extract gave it (see run-columns.ts).

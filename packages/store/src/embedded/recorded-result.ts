@@ -5,8 +5,16 @@ import { keptSystemMetadata } from './kept-system-metadata.js';
 
 /** applied_requests.format of a record holding the whole ApplyResult as JSON (all before schema 3). */
 export const WHOLE_RESULT = 1;
-/** applied_requests.format of a record naming the rows of its result (see RecordedResultWriter). */
+/**
+ * applied_requests.format of a record naming the rows of its result as JSON (schema 3 to 4; still
+ * read, no longer written): the URN and aspect names as text.
+ */
 export const ROW_REFERENCES = 2;
+/**
+ * applied_requests.format of a record naming the rows of its result by the file's dictionary ids,
+ * packed (see packed-record.ts): what RecordedResultWriter records since schema 5.
+ */
+export const PACKED_REFERENCES = 3;
 
 /** A row as a result gives it: its value, audit stamp and system metadata, as stored (JSON texts). */
 export type RowContent = Pick<
@@ -55,9 +63,10 @@ export const REMOVED = -1;
 export type RowReference = readonly [aspect: string, row: number, hash: string, systemMetadata?: number];
 
 /**
- * A record of format ROW_REFERENCES. Every aspect of a result belongs to the write's URN and is
- * version 0, so neither is repeated per aspect; the system metadata kept (see keptSystemMetadata) is
- * kept once per distinct text (a new entity's key aspect, defaults and first aspect share one).
+ * A record of format ROW_REFERENCES (JSON) or PACKED_REFERENCES (packed-record.ts), as read. Every
+ * aspect of a result belongs to the write's URN and is version 0, so neither is repeated per aspect;
+ * the system metadata kept (see keptSystemMetadata) is kept once per distinct text (a new entity's
+ * key aspect, defaults and first aspect share one).
  */
 export interface RowReferenceRecord {
   readonly status: ApplyResult['status'];
@@ -70,6 +79,23 @@ export interface RowReferenceRecord {
   readonly defaultsCreated?: readonly RowReference[];
   readonly removed?: readonly RowReference[];
 }
+
+/**
+ * A RowReferenceRecord as the writer makes it, before it is stored: without the URN (the store
+ * names it by its id), with the system metadata kept as JSON texts.
+ */
+export interface References extends Omit<RowReferenceRecord, 'urn' | 'systemMetadata'> {
+  readonly systemTexts: readonly string[];
+}
+
+/** What the writer records: the references to the result's rows, or the whole result as JSON. */
+export type Recorded =
+  | { readonly format: typeof WHOLE_RESULT; readonly text: string }
+  | { readonly format: typeof PACKED_REFERENCES; readonly references: References };
+
+/** The reference fields of a result, in the order records list them (and number system metadata). */
+export const SINGLE_FIELDS = ['previous', 'current', 'keyCreated'] as const;
+export const LIST_FIELDS = ['defaultsCreated', 'removed'] as const;
 
 /**
  * The record of an ApplyResult for applied_requests. The result's aspects are already stored in
@@ -87,13 +113,13 @@ export class RecordedResultWriter {
     return stored;
   }
 
-  toRecord(result: ApplyResult, urn: string): { readonly text: string; readonly format: number } {
-    const text = this.referencesOf(result, urn);
-    if (text !== undefined) return { text, format: ROW_REFERENCES };
-    return { text: JSON.stringify(result), format: WHOLE_RESULT };
+  toRecord(result: ApplyResult, urn: string): Recorded {
+    const references = this.referencesOf(result, urn);
+    if (references !== undefined) return { format: PACKED_REFERENCES, references };
+    return { format: WHOLE_RESULT, text: JSON.stringify(result) };
   }
 
-  private referencesOf(result: ApplyResult, urn: string): string | undefined {
+  private referencesOf(result: ApplyResult, urn: string): References | undefined {
     const {
       requestId: _requestId,
       replayed: _replayed,
@@ -108,39 +134,47 @@ export class RecordedResultWriter {
     } = result;
     if (Object.keys(unknown).length > 0) return undefined;
     const systemTexts: string[] = [];
-    const reference = (stored: StoredAspect): string | undefined => {
+    const reference = (stored: StoredAspect): RowReference | undefined => {
       const identity = this.rows.get(stored);
       if (identity === undefined || stored.urn !== urn || stored.version !== 0) return undefined;
       const { row, content, systemMetadataMayChange } = identity;
       const digest = rowHash(content, !systemMetadataMayChange);
-      if (!systemMetadataMayChange) return JSON.stringify([stored.aspect, row, digest]);
+      if (!systemMetadataMayChange) return [stored.aspect, row, digest];
       const systemText = keptSystemMetadata(stored.systemMetadata, content);
       let index = systemTexts.indexOf(systemText);
       if (index < 0) index = systemTexts.push(systemText) - 1;
-      return JSON.stringify([stored.aspect, row, digest, index]);
+      return [stored.aspect, row, digest, index];
     };
-    const references = (list: readonly StoredAspect[]): string | undefined => {
-      const out: string[] = [];
+    const out: { -readonly [K in keyof References]: References[K] } = { status, systemTexts };
+    if (rejection !== undefined) out.rejection = rejection;
+    const singles = { previous, current, keyCreated };
+    for (const field of SINGLE_FIELDS) {
+      const stored = singles[field];
+      if (stored === undefined) continue;
+      const one = reference(stored);
+      if (one === undefined) return undefined;
+      out[field] = one;
+    }
+    const lists = { defaultsCreated, removed };
+    for (const field of LIST_FIELDS) {
+      const list = lists[field];
+      if (list === undefined) continue;
+      const all: RowReference[] = [];
       for (const stored of list) {
         const one = reference(stored);
         if (one === undefined) return undefined;
-        out.push(one);
+        all.push(one);
       }
-      return `[${out.join(',')}]`;
-    };
-    const fields: [string, string | undefined][] = [];
-    if (previous !== undefined) fields.push(['previous', reference(previous)]);
-    if (current !== undefined) fields.push(['current', reference(current)]);
-    if (keyCreated !== undefined) fields.push(['keyCreated', reference(keyCreated)]);
-    if (defaultsCreated !== undefined) fields.push(['defaultsCreated', references(defaultsCreated)]);
-    if (removed !== undefined) fields.push(['removed', references(removed)]);
-    let text = `{"status":${JSON.stringify(status)},"urn":${JSON.stringify(urn)}`;
-    if (rejection !== undefined) text += `,"rejection":${JSON.stringify(rejection)}`;
-    if (systemTexts.length > 0) text += `,"systemMetadata":[${systemTexts.join(',')}]`;
-    for (const [name, value] of fields) {
-      if (value === undefined) return undefined;
-      text += `,"${name}":${value}`;
+      out[field] = all;
     }
-    return `${text}}`;
+    return out;
   }
+}
+
+/** Whether a record names any row, and so needs its URN to be replayed. */
+export function namesRows(references: References): boolean {
+  return (
+    SINGLE_FIELDS.some((f) => references[f] !== undefined) ||
+    LIST_FIELDS.some((f) => references[f] !== undefined)
+  );
 }

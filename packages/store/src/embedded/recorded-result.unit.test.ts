@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { ApplyResult, StoredAspect } from '../port.js';
 import {
   RecordedResultWriter,
+  PACKED_REFERENCES,
   REMOVED,
-  ROW_REFERENCES,
   rowHash,
   WHOLE_RESULT,
+  type References,
   type RowContent,
-  type RowReferenceRecord,
 } from './recorded-result.js';
 
 const URN = 'urn:li:corpuser:recorded';
@@ -49,28 +49,32 @@ describe('RecordedResultWriter', () => {
       keyCreated: key,
       replayed: false,
     };
-    const { text, format } = writer.toRecord(result, URN);
-    expect(format).toBe(ROW_REFERENCES);
-    expect(JSON.parse(text)).toEqual({
-      status: 'CREATED',
-      urn: URN,
-      // Its lastObserved is the rows' audit stamp time: named, not repeated (see keptSystemMetadata).
-      systemMetadata: [[{ runId: 'run-1', version: '1' }, 'lastObserved']],
-      current: ['corpUserInfo', 1, rowHash(contentOf(current), false), 0],
-      keyCreated: ['corpUserKey', 1, rowHash(contentOf(key), false), 0],
-    } satisfies RowReferenceRecord);
-    expect(text).not.toContain('aaaa');
+    const recorded = writer.toRecord(result, URN);
+    expect(recorded).toEqual({
+      format: PACKED_REFERENCES,
+      references: {
+        status: 'CREATED',
+        // Its lastObserved is the rows' audit stamp time: named, not repeated (see keptSystemMetadata).
+        systemTexts: [JSON.stringify([{ runId: 'run-1', version: '1' }, 'lastObserved'])],
+        current: ['corpUserInfo', 1, rowHash(contentOf(current), false), 0],
+        keyCreated: ['corpUserKey', 1, rowHash(contentOf(key), false), 0],
+      } satisfies References,
+    });
+    expect(JSON.stringify(recorded)).not.toContain('aaaa');
   });
 
   it('leaves out the system metadata of a row that keeps it, and covers it by the digest instead', () => {
     const writer = new RecordedResultWriter();
     const previous = stored('corpUserInfo', { name: 'old' });
     writer.knowRow(previous, { row: REMOVED, content: contentOf(previous), systemMetadataMayChange: false });
-    const { text } = writer.toRecord({ requestId: 'r', status: 'DELETED', previous, replayed: false }, URN);
-    expect(JSON.parse(text)).toEqual({
-      status: 'DELETED',
-      urn: URN,
-      previous: ['corpUserInfo', REMOVED, rowHash(contentOf(previous), true)],
+    const recorded = writer.toRecord({ requestId: 'r', status: 'DELETED', previous, replayed: false }, URN);
+    expect(recorded).toEqual({
+      format: PACKED_REFERENCES,
+      references: {
+        status: 'DELETED',
+        systemTexts: [],
+        previous: ['corpUserInfo', REMOVED, rowHash(contentOf(previous), true)],
+      },
     });
     expect(rowHash(contentOf(previous), true)).not.toBe(
       rowHash(contentOf(previous, JSON.stringify({ ...SYSTEM, runId: 'run-2' })), true),

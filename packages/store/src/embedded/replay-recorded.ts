@@ -1,7 +1,9 @@
 import type { ApplyResult, StoredAspect } from '../port.js';
 import { decodeRow, toStoredAspect, type AspectRow, type EncodedAspectRow } from './aspect-row.js';
 import { restoredSystemMetadata } from './kept-system-metadata.js';
+import { unpackRecord } from './packed-record.js';
 import {
+  PACKED_REFERENCES,
   REMOVED,
   ROW_REFERENCES,
   rowHash,
@@ -9,14 +11,19 @@ import {
   type RowReferenceRecord,
 } from './recorded-result.js';
 import type { SqliteStatements } from './sqlite-statements.js';
+import { decodeJson, type StoredJson } from './stored-json.js';
 
-type RowReads = Pick<SqliteStatements, 'getVersion' | 'listVersions' | 'removedVersions'>;
+type RowReads = Pick<
+  SqliteStatements,
+  'getVersion' | 'listVersions' | 'removedVersions' | 'aspectNames' | 'urnText'
+>;
 
 /**
  * The recorded result of `requestId`, replayed: as the first delivery answered it, whatever was
- * written since. A record of format WHOLE_RESULT is that answer; one of ROW_REFERENCES is rebuilt from
- * the rows it names, wherever later writes have moved them: still version 0, copied into history by a
- * new value, or into removed_aspects by a delete (kept there while a record may name them).
+ * written since. A record of format WHOLE_RESULT is that answer; one of ROW_REFERENCES or
+ * PACKED_REFERENCES is rebuilt from the rows it names, wherever later writes have moved them: still
+ * version 0, copied into history by a new value, or into removed_aspects by a delete (kept there
+ * while a record may name them).
  *
  * Undefined when a named row is nowhere to be found, which the store's own writes and pruning never
  * cause (only a file edited behind its back, or a clock that stepped back across a prune): the caller
@@ -25,12 +32,26 @@ type RowReads = Pick<SqliteStatements, 'getVersion' | 'listVersions' | 'removedV
 export function replayRecorded(
   stmts: RowReads,
   requestId: string,
-  recorded: { readonly result: string; readonly format: number },
+  recorded: { readonly result: StoredJson; readonly format: number },
 ): ApplyResult | undefined {
-  if (recorded.format !== ROW_REFERENCES) {
-    return { ...(JSON.parse(recorded.result) as ApplyResult), replayed: true };
+  let record: RowReferenceRecord | undefined;
+  if (recorded.format === PACKED_REFERENCES) {
+    if (typeof recorded.result === 'string') throw new Error('a packed request record is not a BLOB');
+    record = unpackRecord(recorded.result, {
+      urn: (id) => stmts.urnText.get(id, id)?.urn,
+      aspect: (id) => stmts.aspectNames.text(id),
+    });
+    if (record === undefined) return undefined;
+  } else if (recorded.format === ROW_REFERENCES) {
+    record = JSON.parse(decodeJson(recorded.result)) as RowReferenceRecord;
+  } else {
+    return { ...(JSON.parse(decodeJson(recorded.result)) as ApplyResult), replayed: true };
   }
-  const record = JSON.parse(recorded.result) as RowReferenceRecord;
+  return rebuilt(stmts, requestId, record);
+}
+
+/** The result a record of row references names, read back from the rows. */
+function rebuilt(stmts: RowReads, requestId: string, record: RowReferenceRecord): ApplyResult | undefined {
   const systemMetadata = record.systemMetadata ?? [];
   const used = new Set<number>();
   const rebuild = (reference: RowReference): StoredAspect | undefined => {

@@ -192,17 +192,20 @@ export class SqliteAspectStore implements AspectStore {
   }
 
   /**
-   * Drops what deletes removed once no request record can name it any more: a record names a row
-   * only if it was applied before the row was removed, so rows removed before the oldest record left
-   * was applied are named by none. Runs after the request ids are pruned, so it follows both bounds.
+   * Drops what deletes removed (rows, and the URNs of entities gone) once no request record can name
+   * it any more: a record names a row or a URN id only if it was applied before the row or the URN
+   * was removed, so what was removed before the oldest record left was applied is named by none. Runs
+   * after the request ids are pruned, so it follows both bounds.
    */
   private async pruneRemovedAspects(): Promise<void> {
-    for (;;) {
-      if (!this.db.open) return;
-      const oldest = this.stmts.oldestRequest.get()?.applied_at ?? Number.MAX_SAFE_INTEGER;
-      const { changes } = this.stmts.pruneRemoved.run(oldest, PRUNE_STEP_ROWS);
-      if (changes < PRUNE_STEP_ROWS) return;
-      await yieldToEventLoop();
+    for (const prune of [this.stmts.pruneRemoved, this.stmts.pruneRemovedUrns]) {
+      for (;;) {
+        if (!this.db.open) return;
+        const oldest = this.stmts.oldestRequest.get()?.applied_at ?? Number.MAX_SAFE_INTEGER;
+        const { changes } = prune.run(oldest, PRUNE_STEP_ROWS);
+        if (changes < PRUNE_STEP_ROWS) break;
+        await yieldToEventLoop();
+      }
     }
   }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApplyResult, AspectWrite, SystemMetadata } from '../port.js';
-import { ROW_REFERENCES, WHOLE_RESULT } from './recorded-result.js';
+import { PACKED_REFERENCES, WHOLE_RESULT } from './recorded-result.js';
 import { openSqliteAspectStore } from './sqlite-aspect-store.js';
 import { migrateSchema, SCHEMA_VERSION } from './sqlite-schema.js';
 
@@ -63,14 +63,18 @@ describe('embedded aspect store request records', () => {
     expect(result).toMatchObject({ status: 'CREATED', keyCreated: {}, defaultsCreated: [{}] });
     const raw = new Database(file, { readonly: true });
     const record = raw
-      .prepare<[], { result: string; format: number }>('SELECT result, format FROM applied_requests')
+      .prepare<[], { result: Buffer; format: number }>('SELECT result, format FROM applied_requests')
       .get();
     raw.close();
-    expect(record?.format).toBe(ROW_REFERENCES);
-    expect(record?.result).not.toContain('one row per order');
+    expect(record?.format).toBe(PACKED_REFERENCES);
+    const bytes = record?.result.toString('latin1') ?? '';
+    expect(bytes).not.toContain('one row per order');
+    // The URN and the aspect names by their ids.
+    expect(bytes).not.toContain('recorded.orders');
+    expect(bytes).not.toContain('browsePathsV2');
     // Three aspects with one system metadata, kept once.
-    expect(record?.result.match(/run-1/g)).toHaveLength(1);
-    expect(record?.result.length).toBeLessThan(600);
+    expect(bytes.match(/run-1/g)).toHaveLength(1);
+    expect(bytes.length).toBeLessThan(100);
   });
 
   it('replays after a restart what the first delivery answered', async () => {
@@ -188,6 +192,54 @@ describe('embedded aspect store request records', () => {
     expect(removedRows()).toBe(0);
     raw.close();
     await store.close();
+  });
+
+  it('replays a record naming the URN id of an entity gone since, which no other entity gets', async () => {
+    const file = tempFile();
+    const clock = { now: 1_000 * HOUR };
+    const options = { file, requestRetentionMs: HOUR, requestPruneIntervalMs: 0, clock: () => clock.now };
+    const other = 'urn:li:dataset:(urn:li:dataPlatform:hive,recorded.other,PROD)';
+    const later = 'urn:li:dataset:(urn:li:dataPlatform:hive,recorded.later,PROD)';
+    const first = await openSqliteAspectStore(options);
+    // The entity gets the largest URN id, and is the one whose rows go.
+    await first.applyBatch([{ ...write('other', 'status', { removed: false }), urn: other }]);
+    const writes = [
+      write('created', 'datasetProperties', { v: 1 }),
+      write('updated', 'datasetProperties', { v: 2 }),
+      write('entity', 'datasetKey', undefined, { mode: 'DELETE_ENTITY' }),
+    ];
+    const firsts = await first.applyBatch(writes);
+    expect(firsts.map((r) => r.status)).toEqual(['CREATED', 'UPDATED', 'DELETED']);
+    // A new entity, which a plain rowid would give the id the deleted one had.
+    await first.applyBatch([{ ...write('later', 'status', { removed: true }), urn: later }]);
+    await first.close();
+
+    const raw = new Database(file, { readonly: true });
+    const ids = raw.prepare(
+      'SELECT urn, id FROM urns UNION ALL SELECT urn, id FROM removed_urns ORDER BY id',
+    );
+    expect(ids.all()).toEqual([
+      { urn: other, id: 1 },
+      { urn: URN, id: 2 },
+      { urn: later, id: 3 },
+    ]);
+    const removedUrns = raw.prepare('SELECT urn FROM removed_urns').pluck();
+    expect(removedUrns.all()).toEqual([URN]);
+
+    const second = await openSqliteAspectStore(options);
+    expect(await second.applyBatch(redelivered(writes))).toEqual(
+      firsts.map((r) => ({ ...r, replayed: true })),
+    );
+    // Kept while a record can name it; dropped with the last of them.
+    clock.now += HOUR / 2;
+    await second.applyBatch([{ ...write('again', 'status', { removed: false }), urn: later }]);
+    await second.pruneRequests();
+    expect(removedUrns.all()).toEqual([URN]);
+    clock.now += HOUR / 2 + 1;
+    await second.pruneRequests();
+    expect(removedUrns.all()).toEqual([]);
+    raw.close();
+    await second.close();
   });
 
   it('applies a write anew when the rows its record names were removed behind its back', async () => {

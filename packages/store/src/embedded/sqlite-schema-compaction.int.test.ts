@@ -5,9 +5,10 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApplyResult, AspectStore, AspectWrite } from '../port.js';
 import { ASPECT_COLUMNS, decodeRow, type EncodedAspectRow } from './aspect-row.js';
+import { olderRecord } from './older-records.testing.js';
 import { WHOLE_RESULT } from './recorded-result.js';
 import { JOINED_COLUMNS, ROW_JOINS } from './keyed-by-ids.js';
-import { decodeJson, type StoredJson } from './stored-json.js';
+import type { StoredJson } from './stored-json.js';
 import { openSqliteAspectStore, type SqliteStoreLogger } from './sqlite-aspect-store.js';
 import { migrateSchema, SCHEMA_VERSION } from './sqlite-schema.js';
 
@@ -146,7 +147,11 @@ function schema3Copy(
     .all();
   // A record as builds before schema 3 kept them: the whole result.
   const texts = [
-    ...records.map((r) => ({ ...r, result: decodeJson(r.result) })),
+    // A packed record (schema 5) names ids, which a schema-3 file does not have.
+    ...records.map((r) => {
+      const { text, format } = olderRecord(from, r);
+      return { ...r, result: text, format };
+    }),
     {
       request_id: formatOneRecord.id,
       result: JSON.stringify(formatOneRecord.result),

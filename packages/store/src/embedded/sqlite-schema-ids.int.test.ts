@@ -10,7 +10,8 @@ import { requestKey } from './request-key.js';
 import { LAST_OBSERVED_OF, RUN_ID_OF } from './run-columns.js';
 import { openSqliteAspectStore, type SqliteStoreLogger } from './sqlite-aspect-store.js';
 import { migrateSchema, SCHEMA_VERSION } from './sqlite-schema.js';
-import { decodeNullableJson } from './stored-json.js';
+import { olderRecord } from './older-records.testing.js';
+import { decodeNullableJson, encodeJson, type StoredJson } from './stored-json.js';
 
 const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:hive,ids.orders,PROD)';
 const USERS = 'urn:li:dataset:(urn:li:dataPlatform:hive,ids.users,PROD)';
@@ -121,7 +122,11 @@ function schema4Copy(source: string, target: string): void {
   const intoRequests = to.prepare(
     'INSERT INTO applied_requests (request_id, result, format, applied_at) VALUES (?, ?, ?, ?)',
   );
-  for (const r of records) intoRequests.run(ids.get(keyText(r.request_id)), r.result, r.format, r.applied_at);
+  for (const r of records) {
+    // A packed record names ids, which a schema-4 file does not have: it had the references in JSON.
+    const { text, format } = olderRecord(from, { result: r.result as StoredJson, format: r.format });
+    intoRequests.run(ids.get(keyText(r.request_id)), encodeJson(text), format, r.applied_at);
+  }
   to.exec('DETACH DATABASE fresh');
   from.close();
   to.close();
@@ -182,6 +187,9 @@ describe('the embedded aspect store file keyed by ids (schema step 5)', () => {
       'urn:li:corpuser:users-bot',
     ]);
     expect(raw.prepare("SELECT count(*) FROM runs WHERE run_id IN (7, '7')").pluck().get()).toBe(2);
+    // URN ids are numbered by AUTOINCREMENT from the migration on: none is handed out twice.
+    const seq = raw.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'urns'").pluck().get();
+    expect(seq).toBe(raw.prepare('SELECT max(id) FROM urns').pluck().get());
     const keys = raw.prepare('SELECT typeof(request_id) FROM applied_requests ORDER BY rowid').pluck().all();
     expect(keys).toEqual(WRITES.map((w) => (w.requestId.includes(UUID(0).slice(0, 8)) ? 'blob' : 'text')));
     raw.close();

@@ -94,7 +94,8 @@ const MIGRATIONS: readonly Migration[] = [
   {
     version: 5,
     // URNs, aspect names, actors and run ids in dictionaries, aspects and its indices keyed by their
-    // integer ids; request ids stored compactly (see keyed-by-ids.ts).
+    // integer ids; request ids stored compactly, and new request records name their rows by those ids
+    // (format 3, packed-record.ts), so URN ids are never handed out again (see keyed-by-ids.ts).
     sql: keyByIdsSql(),
     prepare: registerRequestKey,
   },

@@ -34,7 +34,10 @@ export interface LatestValues {
  * make sure its dictionary rows exist (the ensure* statements).
  */
 export interface SqliteStatements {
-  /** `result` as stored-json.ts keeps it (records written before schema 4 are plain text). */
+  /**
+   * `result` as stored-json.ts keeps it (records written before schema 4 are plain text), or for
+   * format PACKED_REFERENCES as packed-record.ts packs it.
+   */
   readonly findRequest: Database.Statement<[RequestKey], { result: StoredJson; format: number }>;
   readonly recordRequest: Database.Statement<[RequestKey, StoredJson, number, number]>;
   readonly forgetRequest: Database.Statement<[RequestKey]>;
@@ -46,7 +49,7 @@ export interface SqliteStatements {
   readonly keepRemovedEntity: Database.Statement<[number, string]>;
   readonly removedVersions: Database.Statement<[string, string], EncodedAspectRow>;
   readonly pruneRemoved: Database.Statement<[number, number]>;
-  readonly ensureUrn: Database.Statement<[string]>;
+  readonly ensureUrn: Database.Statement<[{ urn: string }]>;
   /** The ids of aspect names and actors, cached: the write path and point reads use them. */
   readonly aspectNames: DictionaryCache;
   readonly actors: DictionaryCache;
@@ -54,6 +57,12 @@ export interface SqliteStatements {
   readonly ensureRun: Database.Statement<[string | null]>;
   /** Deletes the URN's dictionary row once no aspect row names it. */
   readonly forgetUrn: Database.Statement<[string]>;
+  /** Copies the row forgetUrn is about to delete into removed_urns, with the time (first). */
+  readonly keepRemovedUrn: Database.Statement<[number, string]>;
+  readonly pruneRemovedUrns: Database.Statement<[number, number]>;
+  readonly urnId: Database.Statement<[string], { id: number }>;
+  /** The URN of an id, from urns or, once its entity is gone, removed_urns (the id bound twice). */
+  readonly urnText: Database.Statement<[number, number], { urn: string }>;
   /** One version of an aspect, read by its ids (its name and actor from the caches). */
   readonly getVersion: { get(urn: string, aspect: string, version: number): EncodedAspectRow | undefined };
   readonly hasLatest: Database.Statement<[string, string], { found: number }>;
@@ -125,13 +134,31 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
       `DELETE FROM removed_aspects WHERE removed_at < ?
          AND rowid IN (SELECT rowid FROM removed_aspects ORDER BY rowid LIMIT ?)`,
     ),
-    ensureUrn: db.prepare('INSERT INTO urns (urn) VALUES (?) ON CONFLICT DO NOTHING'),
+    // Not INSERT ... ON CONFLICT: with AUTOINCREMENT, an insert that conflicts still uses up an id.
+    ensureUrn: db.prepare(
+      'INSERT INTO urns (urn) SELECT @urn WHERE NOT EXISTS (SELECT 1 FROM urns WHERE urn = @urn)',
+    ),
     aspectNames,
     actors,
     // OR IGNORE skips the NULL of the default run (NOT NULL) as it skips a run already there.
     ensureRun: db.prepare<[string | null]>(`INSERT OR IGNORE INTO runs (run_id) VALUES (${RUN_ID_OF('?')})`),
     forgetUrn: db.prepare(
       'DELETE FROM urns WHERE urn = ? AND NOT EXISTS (SELECT 1 FROM aspects WHERE urn_id = urns.id)',
+    ),
+    // OR REPLACE: an id is removed once (never handed out again), but a file edited behind the
+    // store's back must not make every later delete of the entity fail.
+    keepRemovedUrn: db.prepare(
+      `INSERT OR REPLACE INTO removed_urns (id, urn, removed_at) SELECT id, urn, ? FROM urns
+       WHERE urn = ? AND NOT EXISTS (SELECT 1 FROM aspects WHERE urn_id = urns.id)`,
+    ),
+    // By removal time, not id: ids follow creation.
+    pruneRemovedUrns: db.prepare(
+      `DELETE FROM removed_urns WHERE id IN
+         (SELECT id FROM removed_urns WHERE removed_at < ? ORDER BY removed_at LIMIT ?)`,
+    ),
+    urnId: db.prepare('SELECT id FROM urns WHERE urn = ?'),
+    urnText: db.prepare(
+      'SELECT urn FROM urns WHERE id = ? UNION ALL SELECT urn FROM removed_urns WHERE id = ?',
     ),
     getVersion: {
       get(urn, aspect, version) {
