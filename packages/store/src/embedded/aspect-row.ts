@@ -42,9 +42,20 @@ export function decodeRow(row: EncodedAspectRow): AspectRow {
   };
 }
 
-/** The StoredAspect of a row as read from the file. */
+/**
+ * The StoredAspect of a row as read from the file: what every read returns, so built in one step
+ * (not through decodeRow's copy of the row).
+ */
 export function storedAspectOfRow(row: EncodedAspectRow): StoredAspect {
-  return toStoredAspect(decodeRow(row));
+  const systemText = decodeNullableJson(row.system_metadata);
+  return {
+    urn: row.urn,
+    aspect: row.aspect,
+    version: row.version,
+    value: JSON.parse(decodeJson(row.metadata)) as Record<string, unknown>,
+    systemMetadata: systemText === null ? null : (JSON.parse(systemText) as SystemMetadata),
+    created: toAuditStamp(row),
+  };
 }
 
 export function toStoredAspect(row: AspectRow): StoredAspect {
@@ -58,7 +69,9 @@ export function toStoredAspect(row: AspectRow): StoredAspect {
   };
 }
 
-function toAuditStamp(row: AspectRow): AuditStamp {
+function toAuditStamp(
+  row: Pick<AspectRow, 'created_on' | 'created_by' | 'created_for' | 'created_message'>,
+): AuditStamp {
   // Optional members are left out rather than set to undefined, so a stamp round-trips deep-equal.
   return {
     time: row.created_on,

@@ -17,8 +17,9 @@ import { decodeScanCursor, encodeScanCursor } from '../scan-cursor.js';
 import { applyAspectWrite } from './apply-aspect-write.js';
 import { storedAspectOfRow, type EncodedAspectRow } from './aspect-row.js';
 import { vacuumAfterCompaction } from './compact-aspects.js';
-import { ASPECT_ID, JOINED_COLUMNS, ROW_JOINS } from './keyed-by-ids.js';
+import { ASPECT_ID, JOINED_COLUMNS, URN_ID } from './keyed-by-ids.js';
 import { likeToGlob } from './like-to-glob.js';
+import { byAspectName, ID_COLUMNS, pageInUrnOrder, withTexts, type IdRow } from './rows-by-ids.js';
 import { runIdOf, storedRunId } from './run-columns.js';
 import { migrateSchema, type MigrationLogger } from './sqlite-schema.js';
 import { prepareStatements, type SqliteStatements } from './sqlite-statements.js';
@@ -235,14 +236,13 @@ export class SqliteAspectStore implements AspectStore {
 
   async getLatest(urn: string, aspects?: readonly string[]): Promise<readonly StoredAspect[]> {
     if (aspects === undefined) return this.stmts.latestOfEntity.all(urn).map(storedAspectOfRow);
-    const names = [...new Set(aspects)];
-    if (names.length === 0) return [];
-    const sql = `SELECT ${JOINED_COLUMNS} FROM ${ROW_JOINS} WHERE u.urn = ? AND a.version = 0
-      AND n.name IN (${placeholders(names.length)}) ORDER BY n.name`;
-    return this.queries
-      .get(sql)
-      .all(urn, ...names)
-      .map((row) => storedAspectOfRow(row as EncodedAspectRow));
+    // A name the file has never stored has no row.
+    const ids = [...new Set(aspects)].flatMap((name) => this.stmts.aspectNames.find(name) ?? []);
+    if (ids.length === 0) return [];
+    const sql = `SELECT ${ID_COLUMNS} FROM aspects a WHERE a.urn_id = ${URN_ID('?')} AND a.version = 0
+      AND a.aspect_id IN (${placeholders(ids.length)})`;
+    const rows = this.queries.get(sql).all(urn, ...ids) as IdRow[];
+    return byAspectName(rows.map((row) => withTexts(row, urn, this.stmts))).map(storedAspectOfRow);
   }
 
   async getLatestMany(
@@ -250,19 +250,27 @@ export class SqliteAspectStore implements AspectStore {
     aspects?: readonly string[],
   ): Promise<ReadonlyMap<string, readonly StoredAspect[]>> {
     const byUrn = new Map<string, StoredAspect[]>();
-    const names = aspects === undefined ? undefined : [...new Set(aspects)];
-    if (names !== undefined && names.length === 0) return byUrn;
+    // A name the file has never stored has no row.
+    const ids =
+      aspects === undefined
+        ? undefined
+        : [...new Set(aspects)].flatMap((name) => this.stmts.aspectNames.find(name) ?? []);
+    if (ids !== undefined && ids.length === 0) return byUrn;
     const unique = [...new Set(urns)];
     for (let at = 0; at < unique.length; at += IN_CHUNK) {
       const chunk = unique.slice(at, at + IN_CHUNK);
-      const aspectFilter = names === undefined ? '' : `AND n.name IN (${placeholders(names.length)})`;
-      const sql = `SELECT ${JOINED_COLUMNS} FROM ${ROW_JOINS} WHERE a.version = 0
-        AND u.urn IN (${placeholders(chunk.length)}) ${aspectFilter} ORDER BY u.urn, n.name`;
-      for (const row of this.queries.get(sql).all(...chunk, ...(names ?? []))) {
-        const stored = storedAspectOfRow(row as EncodedAspectRow);
-        const list = byUrn.get(stored.urn);
-        if (list === undefined) byUrn.set(stored.urn, [stored]);
-        else list.push(stored);
+      const aspectFilter = ids === undefined ? '' : `AND a.aspect_id IN (${placeholders(ids.length)})`;
+      // Each entity's rows together, in URN order (the urns index, sought once per URN).
+      const sql = `SELECT u.urn AS urn, ${ID_COLUMNS} FROM urns u CROSS JOIN aspects a
+        WHERE u.urn IN (${placeholders(chunk.length)}) AND a.urn_id = u.id AND a.version = 0 ${aspectFilter}
+        ORDER BY u.urn`;
+      const rows = this.queries.get(sql).all(...chunk, ...(ids ?? [])) as IdRow[];
+      for (let row = 0; row < rows.length;) {
+        const urn = rows[row]!.urn!;
+        const entity: EncodedAspectRow[] = [];
+        for (; row < rows.length && rows[row]!.urn === urn; row += 1)
+          entity.push(withTexts(rows[row]!, urn, this.stmts));
+        byUrn.set(urn, byAspectName(entity).map(storedAspectOfRow));
       }
     }
     return byUrn;
@@ -293,19 +301,18 @@ export class SqliteAspectStore implements AspectStore {
       clauses.push(`a.aspect_id = ${ASPECT_ID('?')}`);
       params.push(options.aspect);
     }
-    if (options.after !== undefined) {
-      const position = decodeScanCursor(options.after);
-      // Row values over two tables: spelled out, so the urns index is sought from the cursor's URN.
-      clauses.push('u.urn >= ? AND (u.urn > ? OR n.name > ?)');
-      params.push(position.urn, position.urn, position.aspect);
-    }
+    const after = options.after === undefined ? undefined : decodeScanCursor(options.after);
     // A rare aspect is read from its index and sorted; a common one (or none) in URN order.
     const fromIndex =
       options.aspect !== undefined &&
       options.urn === undefined &&
       this.fewRows(`aspect_id = ${ASPECT_ID('?')}`, options.aspect);
     // One row more than asked tells whether another page exists, so the last page has no cursor.
-    const rows = this.latestRowsInUrnOrder(fromIndex, clauses, params, options.limit + 1, options.start);
+    const rows = this.latestRowsInUrnOrder(fromIndex, clauses, params, {
+      limit: options.limit + 1,
+      start: options.start ?? 0,
+      ...(after === undefined ? {} : { after: { urn: after.urn, aspect: after.aspect } }),
+    });
     const items = rows.slice(0, options.limit).map(storedAspectOfRow);
     const last = items[items.length - 1];
     if (rows.length <= options.limit || last === undefined) return { items };
@@ -341,40 +348,61 @@ export class SqliteAspectStore implements AspectStore {
       runRow = found.id;
     }
     const fromIndex = this.fewRows('run_id IS ?', runRow);
-    return this.latestRowsInUrnOrder(
-      fromIndex,
-      ['a.run_id IS ?'],
-      [runRow],
-      options.limit,
-      options.start,
-    ).map(storedAspectOfRow);
+    return this.latestRowsInUrnOrder(fromIndex, ['a.run_id IS ?'], [runRow], {
+      limit: options.limit,
+      start: options.start ?? 0,
+    }).map(storedAspectOfRow);
   }
 
   /**
-   * Version-0 rows matching `clauses` (over a, u and n, see keyed-by-ids.ts), by URN then aspect name.
-   * URN ids do not follow URN order, so there are two ways to read them:
+   * Version-0 rows matching `clauses` (over a and u, see keyed-by-ids.ts), by URN then aspect name,
+   * after `page.after` (a URN and aspect name), `page.start` of them skipped. URN ids do not follow URN
+   * order, so there are two ways to read them:
    * - `fromIndex`: the matching rows from an index of `aspects` (by aspect, by run), each joined to its
    *   URN, all sorted: for a filter that matches few rows.
-   * - otherwise the urns' unique index in URN order (from a cursor's URN, or over a GLOB's prefix),
-   *   each entity's rows looked up, sorted by name per entity only: for no filter, or one that
-   *   matches many rows, where sorting them all for every page would cost more than the walk.
+   * - otherwise the urns' unique index in URN order (from the cursor's URN, or over a GLOB's prefix),
+   *   each entity's rows looked up, read until the page is full: for no filter, or one that matches
+   *   many rows, where sorting them all for every page would cost more than the walk. SQLite gives an
+   *   entity's rows in aspect id order; pageInUrnOrder puts them in name order, so SQLite neither
+   *   joins the names and actors nor sorts.
    * CROSS JOIN fixes the loop order SQLite would otherwise pick from guesses.
    */
   private latestRowsInUrnOrder(
     fromIndex: boolean,
     clauses: readonly string[],
     params: readonly unknown[],
-    limit: number,
-    start = 0,
+    page: {
+      readonly limit: number;
+      readonly start: number;
+      readonly after?: { urn: string; aspect: string };
+    },
   ): EncodedAspectRow[] {
-    const tables = fromIndex
-      ? 'aspects a CROSS JOIN urns u CROSS JOIN aspect_names n CROSS JOIN actors c'
-      : 'urns u CROSS JOIN aspects a CROSS JOIN aspect_names n CROSS JOIN actors c';
-    const sql = `SELECT ${JOINED_COLUMNS} FROM ${tables}
-      WHERE a.urn_id = u.id AND a.version = 0 AND n.id = a.aspect_id AND c.id = a.created_by
-        ${clauses.map((clause) => `AND ${clause}`).join(' ')}
-      ORDER BY u.urn, n.name LIMIT ? OFFSET ?`;
-    return this.queries.get(sql).all(...params, limit, start) as EncodedAspectRow[];
+    const where = [...clauses];
+    const values = [...params];
+    if (fromIndex) {
+      if (page.after !== undefined) {
+        // Row values over two tables: spelled out.
+        where.push('u.urn >= ? AND (u.urn > ? OR n.name > ?)');
+        values.push(page.after.urn, page.after.urn, page.after.aspect);
+      }
+      const sql = `SELECT ${JOINED_COLUMNS}
+        FROM aspects a CROSS JOIN urns u CROSS JOIN aspect_names n CROSS JOIN actors c
+        WHERE a.urn_id = u.id AND a.version = 0 AND n.id = a.aspect_id AND c.id = a.created_by
+          ${where.map((clause) => `AND ${clause}`).join(' ')}
+        ORDER BY u.urn, n.name LIMIT ? OFFSET ?`;
+      return this.queries.get(sql).all(...values, page.limit, page.start) as EncodedAspectRow[];
+    }
+    if (page.after !== undefined) {
+      // The urns index is sought from the cursor's URN; its entity's rows up to the cursor are
+      // left out by pageInUrnOrder.
+      where.push('u.urn >= ?');
+      values.push(page.after.urn);
+    }
+    const sql = `SELECT u.urn AS urn, ${ID_COLUMNS} FROM urns u CROSS JOIN aspects a
+      WHERE a.urn_id = u.id AND a.version = 0 ${where.map((clause) => `AND ${clause}`).join(' ')}
+      ORDER BY u.urn`;
+    const rows = this.queries.get(sql).iterate(...values) as IterableIterator<IdRow>;
+    return pageInUrnOrder(rows, this.stmts, page);
   }
 
   /** Whether fewer than SORTED_READ_MAX_ROWS version-0 rows match `clause`, counted from its index. */
