@@ -1,6 +1,10 @@
 import type Database from 'better-sqlite3';
+import type { EntityDocument, EntityIndexSpec } from '../port.js';
+import { valRowsOf } from './derived-rows.js';
 import { DocChangeFeed } from './doc-change-feed.js';
+import { indexedEntity, type IndexedEntity } from './indexed-entity.js';
 import { FIELD_ID_SQL } from './keyed-values-schema.js';
+import { decodeDocument } from './stored-document.js';
 import { UrnOrder } from './urn-order.js';
 
 /** Per document: 0 absent (or another entity type), 1 live, 2 soft-deleted. */
@@ -43,25 +47,29 @@ interface TypeForward {
  * size is one pass over its ids instead of an index probe per (hit, field). Per type it also keeps
  * which documents are live and, once a filtered page asks, their urn order (UrnOrder). Built lazily
  * from `vals` and kept current by replaying `doc_changes`, the ids the writers record with each
- * document change; call `sync` inside the read transaction of the search so the counts and the match
- * set come from one snapshot.
+ * document change (a changed document's values are derived from its stored fields, as the writer
+ * derived its `vals` rows: the file has no index of `vals` by document); call `sync` inside the read
+ * transaction of the search so the counts and the match set come from one snapshot.
  */
 export class FacetForwardIndex {
   private readonly types = new Map<string, TypeForward>();
   private readonly feed: DocChangeFeed;
-  private readonly docRow: Database.Statement<[number], { entity_type: string; removed: number }>;
-  private readonly docVals: Database.Statement<[number], { field: string; value: string }>;
+  private readonly docRow: Database.Statement<
+    [number],
+    { entity_type: string; removed: number; doc: string | Uint8Array }
+  >;
+  private readonly specRow: Database.Statement<[string], string>;
+  /** The specs of the entity types read since the last sync that replayed changes, by type. */
+  private readonly specs = new Map<string, { json: string; entity: IndexedEntity }>();
+  private specsChecked = new Set<string>();
   private readonly typeDocs: Database.Statement<[string], { id: number; removed: number }>;
   private readonly fieldVals: Database.Statement<[string, string], { doc: number; value: string }>;
   private readonly urnOrderIds: Database.Statement<[string], number>;
 
   constructor(db: Database.Database) {
     this.feed = new DocChangeFeed(db);
-    this.docRow = db.prepare('SELECT entity_type, removed FROM docs WHERE id = ?');
-    this.docVals = db.prepare(
-      `SELECT f.field AS field, x.value AS value FROM vals v
-       JOIN val_fields f ON f.id = v.field JOIN val_values x ON x.id = v.value WHERE v.doc = ?`,
-    );
+    this.docRow = db.prepare('SELECT entity_type, removed, doc FROM docs WHERE id = ?');
+    this.specRow = db.prepare<[string], string>('SELECT spec FROM index_specs WHERE entity_type = ?').pluck();
     this.typeDocs = db.prepare('SELECT id, removed FROM docs WHERE entity_type = ?');
     // Value by value (the field's dictionary in key order), each with its documents from the `vals` key.
     this.fieldVals = db.prepare(
@@ -76,6 +84,8 @@ export class FacetForwardIndex {
 
   /** Catches up with the documents changed since the last call (in the caller's read snapshot). */
   sync(): void {
+    // A spec may have changed since (ensureIndex records every document of the type as changed).
+    this.specsChecked = new Set();
     this.feed.catchUp(
       this.types.size > 0,
       (id) => this.refresh(id),
@@ -262,10 +272,29 @@ export class FacetForwardIndex {
     type.status = grown(type.status, id);
     type.status[id] = row.removed === 1 ? REMOVED : LIVE;
     if (type.fields.size === 0) return;
-    for (const { field, value } of this.docVals.iterate(id)) {
+    const entity = this.entity(row.entity_type);
+    if (entity === undefined) return;
+    const fields = JSON.parse(decodeDocument(row.doc)) as EntityDocument['fields'];
+    for (const { field, value } of valRowsOf(entity, fields)) {
       const forward = type.fields.get(field);
       if (forward !== undefined) addValue(forward, id, value);
     }
+  }
+
+  /** The type's spec as stored in this snapshot (read once per sync). */
+  private entity(entityType: string): IndexedEntity | undefined {
+    const known = this.specs.get(entityType);
+    if (known !== undefined && this.specsChecked.has(entityType)) return known.entity;
+    this.specsChecked.add(entityType);
+    const json = this.specRow.get(entityType);
+    if (json === undefined) {
+      this.specs.delete(entityType);
+      return undefined;
+    }
+    if (known?.json === json) return known.entity;
+    const entity = indexedEntity(JSON.parse(json) as EntityIndexSpec);
+    this.specs.set(entityType, { json, entity });
+    return entity;
   }
 }
 

@@ -4,7 +4,7 @@ import { browseEntityName, normalizeBrowsePath } from '../default-browse-path.js
 import { isMultiPath } from './browse-multi-path.js';
 import { BROWSE_PATHS_FIELD, NAME_FIELD, REMOVED_FIELD, URN_FIELD } from '../document-fields.js';
 import type { EntityDocument, EntityIndexSpec } from '../port.js';
-import { isStructuredPropertyField } from '../structured-property-fields.js';
+import { valKey, valRowsOf, type ValRow } from './derived-rows.js';
 import { REPLAY_AT_MOST } from './doc-change-feed.js';
 import { indexedEntity, valuesOf, type IndexedEntity } from './indexed-entity.js';
 import { KeyedValueIds } from './keyed-value-ids.js';
@@ -26,13 +26,6 @@ interface StoredDocRow extends DocRow {
 }
 
 type Fields = EntityDocument['fields'];
-
-/** One `vals` row of a document: field, value as text, value as number (numbers only). */
-interface ValRow {
-  readonly field: string;
-  readonly value: string;
-  readonly num: number | null;
-}
 
 /** Rows per multi-row INSERT into `vals`: one statement per chunk instead of one per value. */
 const VALS_PER_INSERT = 64;
@@ -360,30 +353,6 @@ export class SqliteDocumentWriter {
     this.pruneChanges.run(2 * REPLAY_AT_MOST);
     this.changesSincePrune = 0;
   }
-}
-
-/**
- * The distinct (field, value) rows of a document's keyed fields (structured property fields included,
- * numbers and dates with `num`); the first of equal texts wins.
- */
-function valRowsOf(entity: IndexedEntity, fields: Fields): ValRow[] {
-  const rows: ValRow[] = [];
-  const seen = new Set<string>();
-  for (const [field, value] of Object.entries(fields)) {
-    if (!entity.keyed.has(field) && !isStructuredPropertyField(field)) continue;
-    for (const v of valuesOf(value)) {
-      const row = { field, value: String(v), num: typeof v === 'number' ? v : null };
-      const key = valKey(row);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      rows.push(row);
-    }
-  }
-  return rows;
-}
-
-function valKey(row: ValRow): string {
-  return `${row.field}\u0000${row.value}`;
 }
 
 function sameValues(a: readonly unknown[], b: readonly unknown[]): boolean {
