@@ -1,13 +1,11 @@
 import type Database from 'better-sqlite3';
 import { ValidationError } from '@catalog/model';
-import { browseEntityName, normalizeBrowsePath } from '../default-browse-path.js';
-import { isMultiPath } from './browse-multi-path.js';
-import { BROWSE_PATHS_FIELD, NAME_FIELD, REMOVED_FIELD, URN_FIELD } from '../document-fields.js';
+import { REMOVED_FIELD } from '../document-fields.js';
 import type { EntityDocument, EntityIndexSpec } from '../port.js';
-import { valKey, valRowsOf, type ValRow } from './derived-rows.js';
+import { DerivedRowStore } from './derived-row-store.js';
+import { browseRowsOf, valKey, valRowsOf } from './derived-rows.js';
 import { REPLAY_AT_MOST } from './doc-change-feed.js';
 import { indexedEntity, valuesOf, type IndexedEntity } from './indexed-entity.js';
-import { KeyedValueIds } from './keyed-value-ids.js';
 import { ftsTableOf } from './sqlite-search-schema.js';
 import { decodeDocument, encodeDocument } from './stored-document.js';
 import { columnTexts, documentWords } from './text-document-words.js';
@@ -27,9 +25,6 @@ interface StoredDocRow extends DocRow {
 
 type Fields = EntityDocument['fields'];
 
-/** Rows per multi-row INSERT into `vals`: one statement per chunk instead of one per value. */
-const VALS_PER_INSERT = 64;
-
 /** Writes entity documents into docs / vals / browse / the text index, and keeps the index specs. */
 export class SqliteDocumentWriter {
   private readonly entities = new Map<string, IndexedEntity>();
@@ -38,13 +33,10 @@ export class SqliteDocumentWriter {
   private readonly updateDocText: Database.Statement<[number, number, number]>;
   private readonly findDoc: Database.Statement<[string, string], StoredDocRow>;
   private readonly deleteDoc: Database.Statement<[number]>;
-  private readonly insertVals = new Map<number, Database.Statement<unknown[]>>();
-  private readonly ids: KeyedValueIds;
-  private readonly deleteVal: Database.Statement<[number, number, number]>;
-  private readonly docVals: Database.Statement<[number], { field: number; value: number }>;
-  private readonly deleteVals: Database.Statement<[number]>;
-  private readonly insertBrowse: Database.Statement<[string, string, number, string, number, number, number]>;
-  private readonly deleteBrowse: Database.Statement<[number]>;
+  private readonly rows: DerivedRowStore;
+  /** The entity types whose stored spec this write transaction has compared with `entities`. */
+  private readonly specsChecked = new Set<string>();
+  private readonly specOf: Database.Statement<[string], string>;
   private readonly text: TextIndexWriter;
   private readonly recordChange: Database.Statement<[number]>;
   private readonly pruneChanges: Database.Statement<[number]>;
@@ -67,33 +59,26 @@ export class SqliteDocumentWriter {
     );
     this.text = new TextIndexWriter(db);
     this.deleteDoc = db.prepare('DELETE FROM docs WHERE id = ?');
-    this.ids = new KeyedValueIds(db);
-    this.deleteVal = db.prepare('DELETE FROM vals WHERE field = ? AND value = ? AND doc = ?');
-    this.docVals = db.prepare('SELECT field, value FROM vals WHERE doc = ?');
-    this.deleteVals = db.prepare('DELETE FROM vals WHERE doc = ?');
-    this.insertBrowse = db.prepare(
-      `INSERT OR IGNORE INTO browse (entity_type, parent, leaf, segment, doc, removed, multi)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.deleteBrowse = db.prepare('DELETE FROM browse WHERE doc = ?');
+    this.rows = new DerivedRowStore(db);
+    this.specOf = db.prepare<[string], string>('SELECT spec FROM index_specs WHERE entity_type = ?').pluck();
     this.recordChange = db.prepare('INSERT INTO doc_changes (doc) VALUES (?)');
     this.pruneChanges = db.prepare(
       'DELETE FROM doc_changes WHERE seq <= (SELECT MAX(seq) FROM doc_changes) - ?',
     );
     this.writeBatch = writeTransaction(db, (documents: readonly EntityDocument[]) => {
-      this.ids.begin();
+      this.beginWrite();
       this.text.begin();
       for (const document of documents) this.writeOne(document);
       this.text.flush();
       this.pruneChangeLog();
     });
     this.deleteBatch = writeTransaction(db, (refs: readonly { entityType: string; urn: string }[]) => {
-      this.ids.begin();
+      this.beginWrite();
       this.text.begin();
       for (const ref of refs) {
         const row = this.findDoc.get(ref.entityType, ref.urn);
         if (row === undefined) continue;
-        this.removeRows(row.id, true);
+        this.removeRows(ref.entityType, row);
         this.text.forget(ref.entityType, row.id, row.text_length);
       }
       this.text.flush();
@@ -115,8 +100,11 @@ export class SqliteDocumentWriter {
         'SELECT spec, fts_columns FROM index_specs WHERE entity_type = ?',
       )
       .get(spec.entityType);
+    // The rows in the file were derived with the stored spec: they are deleted as it derives them.
+    const previous =
+      stored === undefined ? undefined : indexedEntity(JSON.parse(stored.spec) as EntityIndexSpec);
     writeTransaction(this.db, () => {
-      this.ids.begin();
+      this.rows.ids.begin();
       this.db
         .prepare(
           `INSERT INTO index_specs (entity_type, spec, fts_columns) VALUES (?, ?, ?)
@@ -125,13 +113,13 @@ export class SqliteDocumentWriter {
         .run(spec.entityType, specJson, columnsKey);
       this.entities.set(spec.entityType, next);
       // Which values are keyed follows the spec; the writer diffs against rows derived with it.
-      if (stored !== undefined && stored.spec !== specJson) {
+      if (previous !== undefined && stored?.spec !== specJson) {
         const docs = this.db
           .prepare<[string], StoredDocRow>(
             'SELECT id, removed, doc, text_length FROM docs WHERE entity_type = ?',
           )
           .all(spec.entityType);
-        for (const row of docs) this.rederiveRows(spec.entityType, next, row);
+        for (const row of docs) this.rederiveRows(spec.entityType, previous, next, row);
       }
       if (stored?.fts_columns === columnsKey) return;
       // Every document's words are weighted (and the autocomplete columns keyed) by the columns.
@@ -142,11 +130,18 @@ export class SqliteDocumentWriter {
   /** Drops the entity type's documents, text index and spec. */
   deleteIndex(entityType: string): void {
     writeTransaction(this.db, () => {
-      this.ids.begin();
+      this.rows.ids.begin();
       const ids = this.db
-        .prepare<[string], { id: number }>('SELECT id FROM docs WHERE entity_type = ?')
+        .prepare<[string], number>('SELECT id FROM docs WHERE entity_type = ?')
+        .pluck()
         .all(entityType);
-      for (const { id } of ids) this.removeRows(id, false);
+      for (const id of ids) this.changed(id);
+      // Every row of the type goes: found by the keys' prefixes (fields are per entity type), not by
+      // deriving each document's rows.
+      const fieldsOfType = 'SELECT id FROM val_fields WHERE entity_type = ?';
+      this.db.prepare(`DELETE FROM vals WHERE field IN (${fieldsOfType})`).run(entityType);
+      this.db.prepare(`DELETE FROM val_values WHERE field IN (${fieldsOfType})`).run(entityType);
+      this.db.prepare('DELETE FROM browse WHERE entity_type = ?').run(entityType);
       this.db.prepare('DELETE FROM docs WHERE entity_type = ?').run(entityType);
       this.text.dropType(entityType);
       this.db.exec(`DROP TABLE IF EXISTS ${ftsTableOf(entityType)}`);
@@ -171,6 +166,29 @@ export class SqliteDocumentWriter {
     return entity;
   }
 
+  private beginWrite(): void {
+    this.rows.ids.begin();
+    this.specsChecked.clear();
+  }
+
+  /**
+   * The type's spec as the file holds it in this write transaction: rows are found by deriving them
+   * with the spec that wrote them, and another connection may have changed it (and re-derived the rows)
+   * since this one read it. One lookup per type and transaction.
+   */
+  private storedEntity(entityType: string): IndexedEntity {
+    const cached = this.entities.get(entityType);
+    if (cached !== undefined && this.specsChecked.has(entityType)) return cached;
+    const json = this.specOf.get(entityType);
+    if (json === undefined)
+      throw new ValidationError(`Unknown entity type: ${entityType} (no index; run ensureIndex)`);
+    this.specsChecked.add(entityType);
+    if (cached !== undefined && JSON.stringify(cached.spec) === json) return cached;
+    const entity = indexedEntity(JSON.parse(json) as EntityIndexSpec);
+    this.entities.set(entityType, entity);
+    return entity;
+  }
+
   /** Another connection (the indexer's thread or process) may have created the index since we opened the file. */
   private reloadSpec(entityType: string): IndexedEntity | undefined {
     const row = this.db
@@ -189,7 +207,7 @@ export class SqliteDocumentWriter {
    * re-derives them when the spec changes, so the stored document tells what rows exist.
    */
   private writeOne(document: EntityDocument): void {
-    const entity = this.requireEntity(document.entityType);
+    const entity = this.storedEntity(document.entityType);
     const { fields } = document;
     const removed = valuesOf(fields[REMOVED_FIELD]).includes(true) ? 1 : 0;
     const json = JSON.stringify(fields);
@@ -207,8 +225,8 @@ export class SqliteDocumentWriter {
         ).lastInsertRowid,
       );
       this.changed(id);
-      this.insertValRows(id, document.entityType, valRowsOf(entity, fields));
-      this.writeBrowsePaths(document.entityType, id, fields, removed);
+      this.rows.addVals(id, document.entityType, valRowsOf(entity, fields));
+      this.rows.addBrowse(id, document.entityType, browseRowsOf(fields), removed);
       this.text.stage(document.entityType, id, words, undefined);
       return;
     }
@@ -226,9 +244,9 @@ export class SqliteDocumentWriter {
     for (const row of before) {
       const key = valKey(row);
       if (!nextKeys.has(key) || nextKeys.get(key) !== row.num)
-        this.deleteValRow(id, document.entityType, row);
+        this.rows.deleteVals(id, document.entityType, [row]);
     }
-    this.insertValRows(
+    this.rows.addVals(
       id,
       document.entityType,
       next.filter((row) => {
@@ -236,12 +254,12 @@ export class SqliteDocumentWriter {
         return !beforeKeys.has(key) || beforeKeys.get(key) !== row.num;
       }),
     );
-    if (
-      stored.removed !== removed ||
-      !sameValues(valuesOf(previous[BROWSE_PATHS_FIELD]), valuesOf(fields[BROWSE_PATHS_FIELD]))
-    ) {
-      this.deleteBrowse.run(id);
-      this.writeBrowsePaths(document.entityType, id, fields, removed);
+    // Compared as derived: the leaf rows hold the name too, so a rename rewrites them.
+    const browseBefore = browseRowsOf(previous);
+    const browseNext = browseRowsOf(fields);
+    if (stored.removed !== removed || JSON.stringify(browseBefore) !== JSON.stringify(browseNext)) {
+      this.rows.deleteBrowseRows(id, document.entityType, browseBefore);
+      this.rows.addBrowse(id, document.entityType, browseNext, removed);
     }
     const texts = columnTexts(entity, fields);
     if (!sameValues(columnTexts(entity, previous), texts)) {
@@ -251,94 +269,29 @@ export class SqliteDocumentWriter {
     }
   }
 
-  /** Inserts `vals` rows (already distinct by field and value) in multi-row statements. */
-  private insertValRows(id: number, entityType: string, rows: readonly ValRow[]): void {
-    for (let at = 0; at < rows.length; at += VALS_PER_INSERT) {
-      const chunk = rows.slice(at, at + VALS_PER_INSERT);
-      const params: number[] = [];
-      for (const row of chunk) {
-        const field = this.ids.field(entityType, row.field);
-        params.push(field, this.ids.value(field, row.value, row.num), id);
-      }
-      this.insertValsStatement(chunk.length).run(...params);
-    }
-  }
-
-  /** Deletes one `vals` row of a document (and its value, when no other document holds it). */
-  private deleteValRow(id: number, entityType: string, row: ValRow): void {
-    const field = this.ids.existingField(entityType, row.field);
-    const value = field === undefined ? undefined : this.ids.existingValue(field, row.value, row.num);
-    if (field === undefined || value === undefined) return;
-    this.deleteVal.run(field, value, id);
-    this.ids.release(field, value);
-  }
-
-  /** Deletes every `vals` row of a document (and the values no other document holds). */
-  private deleteDocVals(id: number): void {
-    const rows = this.docVals.all(id);
-    this.deleteVals.run(id);
-    for (const row of rows) this.ids.release(row.field, row.value);
-  }
-
-  private insertValsStatement(rows: number): Database.Statement<unknown[]> {
-    let statement = this.insertVals.get(rows);
-    if (statement === undefined) {
-      statement = this.db.prepare(
-        `INSERT OR IGNORE INTO vals (field, value, doc) VALUES ${Array.from(
-          { length: rows },
-          () => '(?, ?, ?)',
-        ).join(', ')}`,
-      );
-      this.insertVals.set(rows, statement);
-    }
-    return statement;
-  }
-
-  /** Deletes and re-inserts a document's vals and browse rows (after a spec change). */
-  private rederiveRows(entityType: string, entity: IndexedEntity, row: StoredDocRow): void {
+  /** Deletes a document's rows as the previous spec derived them and adds them as the new one does. */
+  private rederiveRows(
+    entityType: string,
+    previous: IndexedEntity,
+    next: IndexedEntity,
+    row: StoredDocRow,
+  ): void {
     const fields = JSON.parse(decodeDocument(row.doc)) as Fields;
     this.changed(row.id);
-    this.deleteDocVals(row.id);
-    this.deleteBrowse.run(row.id);
-    this.insertValRows(row.id, entityType, valRowsOf(entity, fields));
-    this.writeBrowsePaths(entityType, row.id, fields, row.removed);
-  }
-
-  private writeBrowsePaths(entityType: string, id: number, fields: Fields, removed: number): void {
-    const name = browseEntityName(String(fields[URN_FIELD] ?? ''), fields[NAME_FIELD]);
-    const paths = valuesOf(fields[BROWSE_PATHS_FIELD]);
-    const multi = isMultiPath(paths) ? 1 : 0;
-    for (const path of paths) this.writeBrowsePath(entityType, id, String(path), name, removed, multi);
+    this.rows.deleteVals(row.id, entityType, valRowsOf(previous, fields));
+    this.rows.addVals(row.id, entityType, valRowsOf(next, fields));
   }
 
   /**
-   * A browse path is the folder the entity is listed in: one group row per folder on the way down
-   * (leaf = 0, under its parent) and the entity's own row in the folder itself (leaf = 1, its name).
+   * Deletes a document and its rows, found by deriving them from its stored fields (derived-rows.ts);
+   * its words are dead with it (see TextIndexWriter).
    */
-  private writeBrowsePath(
-    entityType: string,
-    id: number,
-    raw: string,
-    name: string,
-    removed: number,
-    multi: number,
-  ): void {
-    const path = normalizeBrowsePath(raw);
-    const segments = path === '' ? [] : path.split('/').slice(1);
-    let parent = '';
-    for (const segment of segments) {
-      this.insertBrowse.run(entityType, parent, 0, segment, id, removed, multi);
-      parent = `${parent}/${segment}`;
-    }
-    this.insertBrowse.run(entityType, path, 1, name, id, removed, multi);
-  }
-
-  /** Deletes a document's rows (and the document: its words are dead with it; see TextIndexWriter). */
-  private removeRows(id: number, andDocument: boolean): void {
-    this.changed(id);
-    this.deleteDocVals(id);
-    this.deleteBrowse.run(id);
-    if (andDocument) this.deleteDoc.run(id);
+  private removeRows(entityType: string, row: StoredDocRow): void {
+    const fields = JSON.parse(decodeDocument(row.doc)) as Fields;
+    this.changed(row.id);
+    this.rows.deleteVals(row.id, entityType, valRowsOf(this.storedEntity(entityType), fields));
+    this.rows.deleteBrowseRows(row.id, entityType, browseRowsOf(fields));
+    this.deleteDoc.run(row.id);
   }
 
   /** Records that a document's rows changed, for readers' in-memory facet indexes (FacetForwardIndex). */

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { migrateDerivedRows } from './derived-rows-schema.js';
 import { migrateGraphEdges } from './graph-edges-schema.js';
 import { migrateKeyedValues } from './keyed-values-schema.js';
 import { seedStructuredPropertyMappings } from './sqlite-structured-property-mappings.js';
@@ -12,12 +13,16 @@ import { migrateTextIndexSchema } from './text-index-schema.js';
  * - `docs`: one row per entity document (the fields as JSON), by id (the text index's document ids).
  * - `vals`: one row per (field, distinct value, document), all ids: fields per entity type in
  *   `val_fields`, values (text, and `num` for numbers) in `val_values`; keyed from the field for
- *   filters, facets and colon queries, indexed by document (keyed-values-schema.ts; a file whose
- *   `vals` rows spell out their texts is converted at open).
+ *   filters, facets and colon queries (keyed-values-schema.ts; a file whose `vals` rows spell out
+ *   their texts is converted at open).
  * - `doc_changes`: the ids of changed documents in commit order, trimmed to the newest; readers replay it
  *   to keep their in-memory facet indexes current (FacetForwardIndex).
  * - `browse`: one row per browse-path step (parent path, child segment, leaf or group), for browse;
  *   `multi` marks the rows of a document listed under several paths (browse-multi-path.ts).
+ * - `vals` and `browse` are derived from `docs` and `index_specs` alone and have no index by document:
+ *   a document's rows are found by deriving them again (derived-rows.ts). `search_meta` records the
+ *   derivation version they were written with; a file of another version has them rebuilt at open
+ *   (derived-rows-schema.ts).
  * - `text_*`: the full-text index (text-index-schema.ts), which replaced one FTS5 table per entity type
  *   (`fts_<entityType>`; a file that has them is converted at open, text-index-conversion.ts).
  * - `structured_properties`: the structured property definitions view, by urn, findable by the field
@@ -67,7 +72,6 @@ export function migrateSearchSchema(db: Database.Database, logger?: ConversionLo
       multi INTEGER NOT NULL DEFAULT 0,
       PRIMARY KEY (entity_type, parent, leaf, segment, doc)
     ) WITHOUT ROWID;
-    CREATE INDEX IF NOT EXISTS browse_by_doc ON browse (doc);
     CREATE TABLE IF NOT EXISTS structured_properties (
       urn TEXT PRIMARY KEY,
       normalized_name TEXT NOT NULL,
@@ -105,6 +109,7 @@ export function migrateSearchSchema(db: Database.Database, logger?: ConversionLo
   migrateBrowseMulti(db, logger);
   // Before the mappings are seeded: that reads `vals`.
   migrateKeyedValues(db, logger);
+  migrateDerivedRows(db, logger);
   migrateGraphEdges(db, logger);
   if (!mappingsExisted) seedStructuredPropertyMappings(db);
   migrateTextIndexSchema(db);

@@ -1,0 +1,230 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { datasetDoc, datasets, datasetSpec, uniqueNamespace } from '@catalog/testkit';
+import type { EntityDocument, EntityIndexSpec } from '../port.js';
+import { browseRowsOf, DERIVATION_VERSION, valRowsOf } from './derived-rows.js';
+import { indexedEntity } from './indexed-entity.js';
+import { openEmbeddedSearch, type EmbeddedSearch } from './open-embedded-search.js';
+import { decodeDocument } from './stored-document.js';
+
+/**
+ * `vals` and `browse` have no index by document: the writer deletes a document's rows by deriving them
+ * from its stored fields (derived-rows.ts). After any sequence of writes the tables must hold exactly
+ * what deriving every stored document gives, and a file whose rows another derivation wrote has them
+ * rebuilt at open.
+ */
+
+/** The spec with `description` keyed (a filter on it), or as the registry has it (free text). */
+function specWith(descriptionKeyed: boolean): EntityIndexSpec {
+  return {
+    ...datasetSpec,
+    fields: datasetSpec.fields.map((f) =>
+      f.name === 'description' ? { ...f, filterable: descriptionKeyed } : f,
+    ),
+  };
+}
+
+/** The rows in the file, as text. */
+function tableRows(db: Database.Database): { vals: string[]; browse: string[]; orphanValues: number } {
+  const vals = db
+    .prepare<[], { entity_type: string; field: string; value: string; num: number | null; doc: number }>(
+      `SELECT f.entity_type, f.field, x.value, x.num, v.doc
+       FROM vals v JOIN val_fields f ON f.id = v.field JOIN val_values x ON x.id = v.value`,
+    )
+    .all()
+    .map((r) => JSON.stringify([r.entity_type, r.field, r.value, r.num, r.doc]));
+  const browse = db
+    .prepare<[], Record<string, unknown>>(
+      'SELECT entity_type, parent, leaf, segment, doc, removed, multi FROM browse',
+    )
+    .all()
+    .map((r) =>
+      JSON.stringify([
+        r['entity_type'],
+        r['parent'],
+        r['leaf'],
+        r['segment'],
+        r['doc'],
+        r['removed'],
+        r['multi'],
+      ]),
+    );
+  const orphanValues = db
+    .prepare<[], number>(
+      `SELECT COUNT(*) FROM val_values x
+       WHERE NOT EXISTS (SELECT 1 FROM vals v WHERE v.field = x.field AND v.value = x.id)`,
+    )
+    .pluck()
+    .get()!;
+  return { vals: vals.sort(), browse: browse.sort(), orphanValues };
+}
+
+/** The rows deriving every stored document with its type's stored spec gives. */
+function derivedRows(db: Database.Database): { vals: string[]; browse: string[]; orphanValues: number } {
+  const specs = new Map(
+    db
+      .prepare<[], { entity_type: string; spec: string }>('SELECT entity_type, spec FROM index_specs')
+      .all()
+      .map((r) => [r.entity_type, indexedEntity(JSON.parse(r.spec) as EntityIndexSpec)]),
+  );
+  const vals: string[] = [];
+  const browse: string[] = [];
+  const docs = db
+    .prepare<[], { id: number; entity_type: string; removed: number; doc: string | Uint8Array }>(
+      'SELECT id, entity_type, removed, doc FROM docs',
+    )
+    .all();
+  for (const d of docs) {
+    const fields = JSON.parse(decodeDocument(d.doc)) as EntityDocument['fields'];
+    for (const r of valRowsOf(specs.get(d.entity_type)!, fields))
+      vals.push(JSON.stringify([d.entity_type, r.field, r.value, r.num, d.id]));
+    for (const r of browseRowsOf(fields))
+      browse.push(JSON.stringify([d.entity_type, r.parent, r.leaf, r.segment, d.id, d.removed, r.multi]));
+  }
+  return { vals: vals.sort(), browse: browse.sort(), orphanValues: 0 };
+}
+
+/** A small deterministic generator (mulberry32), so a failure replays. */
+function generator(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('embedded derived rows', () => {
+  const opened: EmbeddedSearch[] = [];
+  const raws: Database.Database[] = [];
+  const dirs: string[] = [];
+  afterEach(async () => {
+    for (const r of raws.splice(0)) r.close();
+    for (const o of opened.splice(0)) await o.close();
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  const file = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'derived-rows-'));
+    dirs.push(dir);
+    return join(dir, 'search.sqlite');
+  };
+  const open = async (path: string, messages?: string[]) => {
+    const o = await openEmbeddedSearch({
+      file: path,
+      ...(messages === undefined
+        ? {}
+        : { logger: { info: (_: unknown, message: string) => messages.push(message) } }),
+    });
+    opened.push(o);
+    return o;
+  };
+  const raw = (path: string) => {
+    const db = new Database(path);
+    raws.push(db);
+    return db;
+  };
+
+  it('keeps vals and browse exactly as derived through rewrites, renames, soft and hard deletes and spec changes', async () => {
+    const path = file();
+    const { search } = await open(path);
+    const db = raw(path);
+    const ns = uniqueNamespace();
+    const random = generator(7);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+    const some = <T>(list: readonly T[]): T[] => list.filter(() => random() < 0.4);
+    let descriptionKeyed = false;
+    await search.ensureIndex(specWith(descriptionKeyed));
+    const doc = (k: number) =>
+      datasetDoc(ns, {
+        key: `t${k}`,
+        name: pick([`table ${k}`, `renamed ${k}`, 'shared name']),
+        platform: pick(['hive', 'kafka']),
+        tags: some(['pii', 'gold', 'legacy', 'gold']),
+        owners: some(['ann', 'bob']),
+        description: pick([undefined, 'orders of the day', `about ${k}`]),
+        createdAt: pick([undefined, 1_700_000_000_000 + k, 1_700_000_000_000]),
+        removed: random() < 0.2,
+        browsePaths: pick([
+          undefined,
+          [],
+          [`/prod/hive/${ns}`],
+          [`/prod/hive/${ns}`, `//prod/hive/${ns}/`],
+          [`/prod/hive/${ns}`, `/dev/${ns}/x`, `/prod/hive`],
+        ]),
+      });
+    for (let step = 0; step < 40; step++) {
+      const action = random();
+      if (action < 0.6) {
+        await search.upsert(
+          Array.from({ length: 1 + Math.floor(random() * 8) }, () => doc(Math.floor(random() * 30))),
+        );
+      } else if (action < 0.85) {
+        const gone = Array.from({ length: 1 + Math.floor(random() * 4) }, () =>
+          doc(Math.floor(random() * 30)),
+        );
+        await search.delete(gone.map((d) => ({ entityType: d.entityType, urn: d.urn })));
+      } else {
+        descriptionKeyed = !descriptionKeyed;
+        await search.ensureIndex(specWith(descriptionKeyed));
+      }
+      expect(tableRows(db), `after step ${step}`).toEqual(derivedRows(db));
+    }
+    // The writes did reach the tables the check reads.
+    expect(tableRows(db).vals.length).toBeGreaterThan(50);
+    expect(tableRows(db).browse.length).toBeGreaterThan(20);
+  });
+
+  it('rebuilds the rows of a file written by another derivation at open, and drops the indexes by document', async () => {
+    const path = file();
+    const ns = uniqueNamespace();
+    {
+      const { search, close } = await open(path);
+      await search.ensureIndex(datasetSpec);
+      await search.upsert(
+        Array.from({ length: 20 }, (_, k) =>
+          datasetDoc(ns, { name: `t${k}`, tags: k % 2 === 0 ? ['pii'] : ['gold'], removed: k === 3 }),
+        ),
+      );
+      await close();
+      opened.splice(0);
+    }
+    // As another derivation (or a build before the version) would have left it: other rows, the
+    // indexes by document, another version.
+    {
+      const db = new Database(path);
+      db.exec(`
+        DELETE FROM vals WHERE doc % 3 = 0;
+        DELETE FROM browse WHERE leaf = 1 AND doc % 2 = 0;
+        INSERT INTO browse (entity_type, parent, leaf, segment, doc, removed, multi)
+          VALUES ('dataset', '/stale', 1, 'stale', 1, 0, 0);
+        CREATE INDEX browse_by_doc ON browse (doc);
+        CREATE INDEX vals_by_doc ON vals (doc, field, value);
+        UPDATE search_meta SET value = ${DERIVATION_VERSION + 1};
+      `);
+      expect(tableRows(db)).not.toEqual(derivedRows(db));
+      db.close();
+    }
+    const messages: string[] = [];
+    const { search } = await open(path, messages);
+    expect(messages).toContain('rebuilding the search file: derived rows');
+    const db = raw(path);
+    expect(tableRows(db)).toEqual(derivedRows(db));
+    expect(
+      db.prepare("SELECT name FROM sqlite_master WHERE name IN ('browse_by_doc', 'vals_by_doc')").all(),
+    ).toEqual([]);
+    expect(db.prepare("SELECT value FROM search_meta WHERE key = 'derivation_version'").pluck().get()).toBe(
+      DERIVATION_VERSION,
+    );
+    const facets = await search.search(datasets({ input: ns, facets: ['tags'] }));
+    expect(facets.total).toBe(19);
+    // Opened again at the same version: nothing to rebuild.
+    await opened.splice(0)[0]!.close();
+    const again: string[] = [];
+    await open(path, again);
+    expect(again).not.toContain('rebuilding the search file: derived rows');
+  });
+});
