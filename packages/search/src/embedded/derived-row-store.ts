@@ -6,8 +6,8 @@ import { KeyedValueIds } from './keyed-value-ids.js';
 const VALS_PER_INSERT = 64;
 
 /**
- * Adds and deletes a document's `vals` and `browse` rows (derived-rows.ts), by their full keys: the
- * tables have no index by document, so deletes are given the rows the document derived.
+ * Adds and deletes a document's `vals` and `browse` rows (derived-rows.ts), by their full keys: deletes
+ * are given the rows the document derived (`browse` has no index by document).
  */
 export class DerivedRowStore {
   readonly ids: KeyedValueIds;

@@ -11,8 +11,8 @@ const VERSION_KEY = 'derivation_version';
 
 /**
  * `search_meta` holds the DERIVATION_VERSION the `vals` and `browse` rows were derived with
- * (derived-rows.ts). A file of another version (or none: a file made when the rows were indexed by
- * document, `vals_by_doc` and `browse_by_doc`, which are dropped here) has every document's rows
+ * (derived-rows.ts). A file of another version (or none: a file made when the writer found rows by
+ * document, through `browse_by_doc`, which is dropped here) has every document's rows
  * rebuilt from `docs` and the stored specs, in one write transaction: a crash leaves the file as it
  * was, and the next open rebuilds again. Values no document holds any more leave `val_values`; field ids
  * stay (they are never deleted). Every document is recorded as changed, for readers' in-memory indexes.
@@ -21,7 +21,6 @@ export function migrateDerivedRows(db: Database.Database, logger?: ConversionLog
   db.exec(`
     CREATE TABLE IF NOT EXISTS search_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
     DROP INDEX IF EXISTS browse_by_doc;
-    DROP INDEX IF EXISTS vals_by_doc;
   `);
   const stored = storedDerivationVersion(db);
   if (stored === DERIVATION_VERSION) return;

@@ -7,9 +7,9 @@ import { valuesOf, type IndexedEntity } from './indexed-entity.js';
 
 /**
  * The rows of `vals` and `browse` are derived from a document's stored fields (`docs.doc`) and its
- * entity type's spec (`index_specs`), and nothing else. The file keeps no index by document on them:
- * a document's rows are found again by deriving them from its stored fields and deleting them by
- * their full keys. That holds only while the rows in the file were derived the way this code derives
+ * entity type's spec (`index_specs`), and nothing else. The writer finds a document's rows by deriving
+ * them again from its stored fields and deletes them by their full keys, so `browse` needs no index by
+ * document (`vals` keeps one, for sort keys only: see sqlite-page-rows.ts). That holds only while the rows in the file were derived the way this code derives
  * them, so the file records the DERIVATION_VERSION that wrote them, and a file of another version has
  * every document's rows rebuilt at open (derived-rows-schema.ts).
  *

@@ -48,7 +48,7 @@ interface TypeForward {
  * which documents are live and, once a filtered page asks, their urn order (UrnOrder). Built lazily
  * from `vals` and kept current by replaying `doc_changes`, the ids the writers record with each
  * document change (a changed document's values are derived from its stored fields, as the writer
- * derived its `vals` rows: the file has no index of `vals` by document); call `sync` inside the read
+ * derived its `vals` rows, which keeps this off `vals_by_doc`, there for sort keys only); call `sync` inside the read
  * transaction of the search so the counts and the match set come from one snapshot.
  */
 export class FacetForwardIndex {

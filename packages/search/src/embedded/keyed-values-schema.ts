@@ -11,8 +11,9 @@ import type { ConversionLogger } from './text-index-conversion.js';
  *   holds exactly the values there are. Indexed by (field, value, num) for lookups and by (field, num)
  *   for numeric ranges.
  * - `vals`: one row per (field id, value id, document), all integers, keyed in that order for filters
- *   and facets. No index by document (it was 100 bytes an aspect): a document's rows are derived again
- *   from its stored fields to delete them (derived-rows.ts).
+ *   and facets, and indexed by document (`vals_by_doc`, about 100 bytes an aspect) for sort keys, which
+ *   read each match's value of a field (sqlite-page-rows.ts). The writer does not need it: it finds a
+ *   document's rows by deriving them from its stored fields (derived-rows.ts).
  *
  * Before, `vals` spelled out entity type, field and value in each row and again in its index, with the
  * document's `removed` copied in: 690 bytes per aspect written at 100,000 datasets, most of it the same
@@ -52,6 +53,7 @@ function createKeyedValueTables(db: Database.Database): void {
       doc INTEGER NOT NULL,
       PRIMARY KEY (field, value, doc)
     ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS vals_by_doc ON vals (doc, field, value);
   `);
 }
 

@@ -4,6 +4,7 @@ import { compareCodePoints, compareSortValues, MAX_KEYWORD_LENGTH, type SortKind
 import type { NormalizedSearch } from '../validate-search-request.js';
 import type { KeysetPosition, NormalizedSort } from '../validate-sort.js';
 import { jsonPathOf, type IndexedEntity } from './indexed-entity.js';
+import { FIELD_ID_SQL } from './keyed-values-schema.js';
 import type { SqlPart } from './sqlite-filter-sql.js';
 import type { StatementCache } from './statement-cache.js';
 import type { TextMatches } from './text-index-reader.js';
@@ -125,17 +126,16 @@ function sortKeySql(entity: IndexedEntity, key: NormalizedSort): SqlPart {
   const aggregate = key.order === 'ASCENDING' ? 'MIN' : 'MAX';
   const kept = (value: string) => `length(${value}) <= ${MAX_KEYWORD_LENGTH}`;
   if (entity.keyed.has(mapping.name)) {
-    // A keyed field's values as the writer keys them (valRowsOf): numbers for a number key, else the
-    // texts (`true` / `false` for booleans, numbers spelled as SQLite spells them, which differs from
-    // JavaScript only for reals beyond 15 digits). Read from the stored document, not `vals`: the file
-    // has no index of `vals` by document (derived-rows.ts).
-    const text = `CASE type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE CAST(value AS TEXT) END`;
-    const sql =
-      key.kind === 'number'
-        ? `(SELECT ${aggregate}(value) FROM json_each(doc_json(d.doc), ?) WHERE type IN ('integer', 'real'))`
-        : `(SELECT ${aggregate}(${text}) FROM json_each(doc_json(d.doc), ?)
-            WHERE type NOT IN ('null', 'object', 'array')${key.kind === 'string' ? ` AND ${kept(text)}` : ''})`;
-    return { sql, params: [jsonPathOf(mapping.name)] };
+    // Through `vals_by_doc`: the correlated subquery probes each match's values of the field. Reading
+    // them from the stored document instead (json_each over doc_json) measured 3 to 9 times slower
+    // (20,000 datasets, every document matching: 32 ms against 284 sorting by platform).
+    const column = key.kind === 'number' ? 'x.num' : 'x.value';
+    const where = key.kind === 'string' ? ` AND ${kept('x.value')}` : '';
+    return {
+      sql: `(SELECT ${aggregate}(${column}) FROM vals v JOIN val_values x ON x.id = v.value
+             WHERE v.doc = d.id AND v.field = ${FIELD_ID_SQL}${where})`,
+      params: [entity.spec.entityType, mapping.name],
+    };
   }
   // Only free-text fields are not keyed: their string values are read from the stored document.
   return {

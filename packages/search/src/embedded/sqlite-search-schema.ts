@@ -19,8 +19,9 @@ import { migrateTextIndexSchema } from './text-index-schema.js';
  *   to keep their in-memory facet indexes current (FacetForwardIndex).
  * - `browse`: one row per browse-path step (parent path, child segment, leaf or group), for browse;
  *   `multi` marks the rows of a document listed under several paths (browse-multi-path.ts).
- * - `vals` and `browse` are derived from `docs` and `index_specs` alone and have no index by document:
- *   a document's rows are found by deriving them again (derived-rows.ts). `search_meta` records the
+ * - `vals` and `browse` are derived from `docs` and `index_specs` alone: the writer finds a document's
+ *   rows by deriving them again (derived-rows.ts), so `browse` has no index by document (`vals` keeps
+ *   one for sort keys). `search_meta` records the
  *   derivation version they were written with; a file of another version has them rebuilt at open
  *   (derived-rows-schema.ts).
  * - `text_*`: the full-text index (text-index-schema.ts), which replaced one FTS5 table per entity type
