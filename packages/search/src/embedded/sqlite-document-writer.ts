@@ -95,16 +95,17 @@ export class SqliteDocumentWriter {
     const next = indexedEntity(spec);
     const columnsKey = JSON.stringify(next.columns);
     const specJson = JSON.stringify(spec);
-    const stored = this.db
-      .prepare<[string], { spec: string; fts_columns: string }>(
-        'SELECT spec, fts_columns FROM index_specs WHERE entity_type = ?',
-      )
-      .get(spec.entityType);
-    // The rows in the file were derived with the stored spec: they are deleted as it derives them.
-    const previous =
-      stored === undefined ? undefined : indexedEntity(JSON.parse(stored.spec) as EntityIndexSpec);
     writeTransaction(this.db, () => {
       this.rows.ids.begin();
+      // Read in the write transaction: the rows in the file were derived with the stored spec (maybe
+      // another connection's), and are deleted as it derives them.
+      const stored = this.db
+        .prepare<[string], { spec: string; fts_columns: string }>(
+          'SELECT spec, fts_columns FROM index_specs WHERE entity_type = ?',
+        )
+        .get(spec.entityType);
+      const previous =
+        stored === undefined ? undefined : indexedEntity(JSON.parse(stored.spec) as EntityIndexSpec);
       this.db
         .prepare(
           `INSERT INTO index_specs (entity_type, spec, fts_columns) VALUES (?, ?, ?)
