@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 from datahub.emitter.mcp import MetadataChangeProposalWrapper
 from datahub.emitter.rest_emitter import DatahubRestEmitter
@@ -96,7 +97,14 @@ report["missingAspect"] = graph.get_aspect(customers, DatasetPropertiesClass) is
 report["exists"] = graph.exists(orders)
 raw = graph.get_entity_raw(orders, aspects=["datasetProperties", "globalTags"])
 report["rawAspects"] = sorted(raw.get("aspects", {}).keys())
-profiles = graph.get_timeseries_values(orders, DatasetProfileClass, filter={"or": []}, limit=5)
+# Time-series values are read from their index, which the indexer fills after the write is acknowledged
+# (as the ecosystem's smoke tests wait for writes to sync): poll until the profile is there.
+deadline = time.monotonic() + 30
+while True:
+    profiles = graph.get_timeseries_values(orders, DatasetProfileClass, filter={"or": []}, limit=5)
+    if profiles or time.monotonic() > deadline:
+        break
+    time.sleep(0.1)
 report["profileRowCounts"] = [p.rowCount for p in profiles]
 
 cli = subprocess.run(
