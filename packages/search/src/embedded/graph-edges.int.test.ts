@@ -1,10 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EdgeReplacement, RelatedRequest } from '../port.js';
-import { openEmbeddedSearch, type EmbeddedSearch } from './open-embedded-search.js';
+import { scratchSearchFiles } from './search-files.testing.js';
 
 /**
  * The graph edges as urn and name ids (graph-edges-schema.ts): a file whose edges spell out their
@@ -98,34 +95,14 @@ function toTextLayout(path: string): void {
 }
 
 describe('embedded graph edges', () => {
-  const opened: EmbeddedSearch[] = [];
-  const dirs: string[] = [];
-  afterEach(async () => {
-    for (const o of opened.splice(0)) await o.close();
-    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-  });
-  const file = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'graph-edges-'));
-    dirs.push(dir);
-    return join(dir, 'search.sqlite');
-  };
-  const open = async (path: string, messages?: string[]) => {
-    const o = await openEmbeddedSearch({
-      file: path,
-      ...(messages === undefined
-        ? {}
-        : { logger: { info: (_: unknown, message: string) => messages.push(message) } }),
-    });
-    opened.push(o);
-    return o;
-  };
+  const { file, open, closeLast } = scratchSearchFiles('graph-edges');
 
   it('converts a file whose edges hold their urns as text at open, with the same answers', async () => {
     const path = file();
     const first = await open(path);
     await first.graph.replaceEdgesMany!(replacements());
     const before = await Promise.all(requests().map((r) => first.graph.related(r)));
-    await opened.pop()!.close();
+    await closeLast();
     toTextLayout(path);
 
     const messages: string[] = [];

@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { entityRegistry } from '@catalog/model';
 import { datasetDoc, datasets, datasetSpec, uniqueNamespace } from '@catalog/testkit';
 import { indexSpecFor } from '../index-spec-for.js';
 import type { EntityDocument, SearchRequest } from '../port.js';
-import { openEmbeddedSearch, type EmbeddedSearch } from './open-embedded-search.js';
+import { scratchSearchFiles } from './search-files.testing.js';
 
 /**
  * The keyed values as field and value ids (keyed-values-schema.ts): a file whose `vals` rows spell out
@@ -96,27 +93,7 @@ function toTextLayout(path: string): void {
 }
 
 describe('embedded keyed values', () => {
-  const opened: EmbeddedSearch[] = [];
-  const dirs: string[] = [];
-  afterEach(async () => {
-    for (const o of opened.splice(0)) await o.close();
-    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-  });
-  const file = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'keyed-values-'));
-    dirs.push(dir);
-    return join(dir, 'search.sqlite');
-  };
-  const open = async (path: string, messages?: string[]) => {
-    const o = await openEmbeddedSearch({
-      file: path,
-      ...(messages === undefined
-        ? {}
-        : { logger: { info: (_: unknown, message: string) => messages.push(message) } }),
-    });
-    opened.push(o);
-    return o;
-  };
+  const { file, open, closeLast } = scratchSearchFiles('keyed-values');
 
   it('converts a file whose vals rows hold their texts at open, with the same search results', async () => {
     const path = file();
@@ -125,7 +102,7 @@ describe('embedded keyed values', () => {
     await first.search.ensureIndex(datasetSpec);
     await first.search.upsert(documents(ns));
     const before = await Promise.all(requests(ns).map((r) => first.search.search(r)));
-    await opened.pop()!.close();
+    await closeLast();
     toTextLayout(path);
 
     const messages: string[] = [];
