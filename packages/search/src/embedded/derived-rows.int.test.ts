@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { datasetDoc, datasets, datasetSpec, uniqueNamespace } from '@catalog/testkit';
 import type { EntityDocument, EntityIndexSpec } from '../port.js';
 import { browseRowsOf, DERIVATION_VERSION, valRowsOf } from './derived-rows.js';
 import { indexedEntity } from './indexed-entity.js';
-import { openEmbeddedSearch, type EmbeddedSearch } from './open-embedded-search.js';
+import { scratchSearchFiles } from './search-files.testing.js';
 import { decodeDocument } from './stored-document.js';
 
 /**
@@ -99,29 +96,11 @@ function generator(seed: number): () => number {
 }
 
 describe('embedded derived rows', () => {
-  const opened: EmbeddedSearch[] = [];
+  const { file, open, closeLast } = scratchSearchFiles('derived-rows');
   const raws: Database.Database[] = [];
-  const dirs: string[] = [];
-  afterEach(async () => {
+  afterEach(() => {
     for (const r of raws.splice(0)) r.close();
-    for (const o of opened.splice(0)) await o.close();
-    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
-  const file = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'derived-rows-'));
-    dirs.push(dir);
-    return join(dir, 'search.sqlite');
-  };
-  const open = async (path: string, messages?: string[]) => {
-    const o = await openEmbeddedSearch({
-      file: path,
-      ...(messages === undefined
-        ? {}
-        : { logger: { info: (_: unknown, message: string) => messages.push(message) } }),
-    });
-    opened.push(o);
-    return o;
-  };
   const raw = (path: string) => {
     const db = new Database(path);
     raws.push(db);
@@ -182,15 +161,14 @@ describe('embedded derived rows', () => {
     const path = file();
     const ns = uniqueNamespace();
     {
-      const { search, close } = await open(path);
+      const { search } = await open(path);
       await search.ensureIndex(datasetSpec);
       await search.upsert(
         Array.from({ length: 20 }, (_, k) =>
           datasetDoc(ns, { name: `t${k}`, tags: k % 2 === 0 ? ['pii'] : ['gold'], removed: k === 3 }),
         ),
       );
-      await close();
-      opened.splice(0);
+      await closeLast();
     }
     // As another derivation (or a build before the version) would have left it: other rows, the
     // browse index by document, another version.
@@ -224,7 +202,7 @@ describe('embedded derived rows', () => {
     const facets = await search.search(datasets({ input: ns, facets: ['tags'] }));
     expect(facets.total).toBe(19);
     // Opened again at the same version: nothing to rebuild.
-    await opened.splice(0)[0]!.close();
+    await closeLast();
     const again: string[] = [];
     await open(path, again);
     expect(again).not.toContain('rebuilding the search file: derived rows');

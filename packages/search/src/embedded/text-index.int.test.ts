@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { entityRegistry } from '@catalog/model';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { indexSpecFor } from '../index-spec-for.js';
 import type { EntityDocument } from '../port.js';
 import { columnText, indexedEntity } from './indexed-entity.js';
-import { openEmbeddedSearch, type EmbeddedSearch } from './open-embedded-search.js';
+import { scratchSearchFiles } from './search-files.testing.js';
 
 const spec = indexSpecFor(entityRegistry.requireEntity('dataset'));
 const entity = indexedEntity(spec);
@@ -107,22 +104,7 @@ class Fts5Reference {
 }
 
 describe('embedded text index', () => {
-  const opened: EmbeddedSearch[] = [];
-  const dirs: string[] = [];
-  afterEach(async () => {
-    for (const o of opened.splice(0)) await o.close();
-    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-  });
-  const file = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'text-index-'));
-    dirs.push(dir);
-    return join(dir, 'search.sqlite');
-  };
-  const open = async (path: string) => {
-    const o = await openEmbeddedSearch({ file: path });
-    opened.push(o);
-    return o;
-  };
+  const { file, open, closeLast } = scratchSearchFiles('text-index');
 
   it('ranks every text query as FTS5 bm25 did, through rewrites, deletes and segment merges', async () => {
     const path = file();
@@ -258,7 +240,7 @@ describe('embedded text index', () => {
       start: 0,
       count: 50,
     });
-    await opened.pop()!.close();
+    await closeLast();
     // Make the file as an older build left it: an FTS5 table, no text index tables or columns.
     const raw = new Database(path);
     raw.exec(`
