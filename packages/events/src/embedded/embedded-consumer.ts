@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { EventLogLogger } from '../event-log-logger.js';
 import type { ConsumeOptions, Consumer, LogRecord, RecordBatch } from '../port.js';
 import type { GroupCoordinator, GroupMember, TopicPartition } from './group-coordinator.js';
@@ -102,8 +103,14 @@ export class EmbeddedConsumer implements Consumer, GroupMember {
         this.context.logger.error({ ...log, err: error }, 'event log read or commit failed');
         outcome = { kind: 'failed' };
       }
-      if (outcome.kind === 'processed') backoff = this.context.retryInitialMs;
-      else if (outcome.kind === 'failed') {
+      if (outcome.kind === 'processed') {
+        backoff = this.context.retryInitialMs;
+        // A handler that never really waits (synchronous storage) would otherwise chain batch after batch
+        // in microtasks while a backlog lasts, and starve this thread's macrotasks: the deferred commits'
+        // flush (so the durable position, and the lag others read, would not move), timers, and messages
+        // such as a stop or a memory report. One turn of the event loop per batch lets them run.
+        await nextTurn();
+      } else if (outcome.kind === 'failed') {
         this.context.logger.debug({ ...log, backoffMs: backoff }, 'redelivering after handler error');
         await this.sleep(backoff);
         backoff = Math.min(backoff * 2, this.context.retryMaxMs);

@@ -79,6 +79,36 @@ describe('embedded event log', () => {
     expect(await log.lag('g', 'made')).toHaveLength(2);
   });
 
+  it('lets timers run and writes its position durably between batches while a backlog lasts, with a handler that never waits', async () => {
+    const log = await open();
+    const observer = await open();
+    await log.produce(
+      't',
+      Array.from({ length: 3000 }, (_, i) => rec('k', `v${i}`)),
+    );
+    let handled = 0;
+    let handledWhenTimerRan: number | undefined;
+    let durableMidway: string | undefined;
+    const consumer = await log.consume({
+      groupId: 'g',
+      topics: ['t'],
+      fromBeginning: true,
+      maxBatchSize: 10,
+      // Synchronous work, as the embedded stores do: no macrotask between batches unless the consumer yields.
+      handler: async (batch) => {
+        if (handled === 0) setTimeout(() => (handledWhenTimerRan = handled), 0);
+        handled += batch.records.length;
+        if (handled === 2000) durableMidway = (await observer.lag('g', 't'))[0]?.offset;
+      },
+    });
+    await waitFor(() => handled === 3000);
+    await consumer.stop();
+    expect(handledWhenTimerRan).toBeDefined();
+    expect(handledWhenTimerRan!).toBeLessThan(3000);
+    // Another connection (the lag endpoint, another process) sees the position move during the backlog.
+    expect(Number(durableMidway)).toBeGreaterThan(0);
+  });
+
   it('sees records produced by another instance on the same file (another process) by polling', async () => {
     const writer = await open();
     const reader = await open({ pollIntervalMs: 20 });
