@@ -147,6 +147,54 @@ describe('embedded graph edges', () => {
     db.close();
   });
 
+  it('writes only the edges that changed: the same edges again leave the file as it was', async () => {
+    const path = file();
+    const { graph } = await open(path);
+    const db = new Database(path, { readonly: true });
+    const rows = () =>
+      db
+        .prepare(
+          `SELECT s.urn AS source, r.name AS relationship, t.urn AS target, e.created_at AS at, a.name AS actor
+           FROM edges e JOIN edge_urns s ON s.id = e.source JOIN edge_urns t ON t.id = e.target
+           JOIN edge_names r ON r.id = e.relationship LEFT JOIN edge_names a ON a.id = e.created_actor
+           ORDER BY 1, 2, 3`,
+        )
+        .all();
+    const dataVersion = () => db.pragma('data_version', { simple: true }) as number;
+    const owned = (targets: { t: number; at?: number; actor?: string }[]) =>
+      targets.map(({ t, at, actor }) => ({
+        source: dataset(1),
+        aspect: 'globalTags',
+        relationship: 'TaggedWith',
+        target: tag(t),
+        ...(at === undefined ? {} : { createdAt: at }),
+        ...(actor === undefined ? {} : { createdActor: actor }),
+      }));
+    const first = owned([{ t: 1, at: 10, actor: 'urn:li:corpuser:a' }, { t: 2 }, { t: 3, at: 30 }]);
+    await graph.replaceEdges(dataset(1), 'globalTags', first);
+    const written = rows();
+    const version = dataVersion();
+    // Written again unchanged: no row changes, and nothing committed that another connection would see.
+    await graph.replaceEdges(dataset(1), 'globalTags', first);
+    expect(rows()).toEqual(written);
+    expect(dataVersion()).toBe(version);
+    // One edge gone, one added, one with another creation: exactly those change, the gone target's urn goes.
+    await graph.replaceEdges(
+      dataset(1),
+      'globalTags',
+      owned([{ t: 1, at: 11, actor: 'urn:li:corpuser:b' }, { t: 2 }, { t: 4 }]),
+    );
+    expect(rows()).toEqual([
+      { source: dataset(1), relationship: 'TaggedWith', target: tag(1), at: 11, actor: 'urn:li:corpuser:b' },
+      { source: dataset(1), relationship: 'TaggedWith', target: tag(2), at: null, actor: null },
+      { source: dataset(1), relationship: 'TaggedWith', target: tag(4), at: null, actor: null },
+    ]);
+    expect(db.prepare('SELECT urn FROM edge_urns ORDER BY urn').pluck().all()).toEqual(
+      [dataset(1), tag(1), tag(2), tag(4)].sort(),
+    );
+    db.close();
+  });
+
   it('forgets a name id added by a batch that rolled back, which SQLite may give to another name', async () => {
     const path = file();
     const { graph } = await open(path);

@@ -59,32 +59,51 @@ export class SqliteGraphIndex implements GraphIndex {
     const release = (id: number): void => {
       if (hasOutgoing.get(id) === undefined && hasIncoming.get(id) === undefined) deleteUrn.run(id);
     };
-    const aspectTargets = db
-      .prepare<[number, number], number>('SELECT target FROM edges WHERE source = ? AND aspect = ?')
-      .pluck();
-    const deleteAspect = db.prepare<[number, number]>('DELETE FROM edges WHERE source = ? AND aspect = ?');
+    const aspectEdges = db
+      .prepare<[number, number], [number, number, number | null, number | null]>(
+        'SELECT relationship, target, created_at, created_actor FROM edges WHERE source = ? AND aspect = ?',
+      )
+      .raw();
+    const deleteEdge = db.prepare<[number, number, number, number]>(
+      'DELETE FROM edges WHERE source = ? AND aspect = ? AND relationship = ? AND target = ?',
+    );
     const insert = db.prepare<[number, number, number, number, number | null, number | null]>(
       `INSERT OR REPLACE INTO edges (source, aspect, relationship, target, created_at, created_actor)
        VALUES (?, ?, ?, ?, ?, ?)`,
     );
+    // Only what changed is written: an entity written again with the same edges (a restore over an
+    // existing index, a connector's next run) costs one read of its aspect's edges. At a million datasets
+    // deleting and inserting every edge again, and probing each target for release, took a fifth of
+    // a restore.
     this.replace = writeTransaction(db, (items: readonly EdgeReplacement[]) => {
       confirmNames();
       for (const { source: sourceUrn, aspect: aspectName, edges } of items) {
         const source = edges.length > 0 ? urnId(sourceUrn) : findUrn.get(sourceUrn);
         if (source === undefined) continue;
         const aspect = nameId(aspectName);
-        const before = aspectTargets.all(source, aspect);
-        deleteAspect.run(source, aspect);
-        for (const e of edges)
-          insert.run(
-            source,
-            aspect,
-            nameId(e.relationship),
-            urnId(e.target),
-            e.createdAt ?? null,
-            e.createdActor === undefined ? null : nameId(e.createdActor),
-          );
-        for (const target of new Set([source, ...before])) release(target);
+        const before = new Map<string, [number, number, number | null, number | null]>();
+        for (const row of aspectEdges.all(source, aspect)) before.set(`${row[0]}:${row[1]}`, row);
+        // By key, the last edge of a (relationship, target) wins, as INSERT OR REPLACE left it.
+        const after = new Map<string, [number, number, number | null, number | null]>();
+        for (const e of edges) {
+          const relationship = nameId(e.relationship);
+          const target = urnId(e.target);
+          const actor = e.createdActor === undefined ? null : nameId(e.createdActor);
+          after.set(`${relationship}:${target}`, [relationship, target, e.createdAt ?? null, actor]);
+        }
+        const released = new Set<number>();
+        for (const [key, [relationship, target]] of before) {
+          if (after.has(key)) continue;
+          deleteEdge.run(source, aspect, relationship, target);
+          released.add(target);
+        }
+        for (const [key, row] of after) {
+          const old = before.get(key);
+          if (old !== undefined && old[2] === row[2] && old[3] === row[3]) continue;
+          insert.run(source, aspect, ...row);
+        }
+        if (released.size > 0 || after.size === 0) released.add(source);
+        for (const id of released) release(id);
       }
     });
     const outgoing = db
