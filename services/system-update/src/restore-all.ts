@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { EntityProjector, type EntityChange } from '@catalog/projection';
 import type { GraphIndex, ProjectionWriter, SearchIndex } from '@catalog/search';
 import type { AspectStore, StoredAspect } from '@catalog/store';
@@ -64,6 +65,9 @@ export async function restoreAll(
     if (performance.now() - lastReport > 5_000) {
       lastReport = performance.now();
       deps.logger.info({ aspects, entities }, 'restoring indices');
+      // The embedded adapters never really wait, so without a turn of the event loop the progress lines
+      // (written asynchronously) would all come out when the restore ends.
+      await nextTurn();
     }
     if (!page.next) break;
     after = page.next;
