@@ -4,6 +4,7 @@ import { migrateGraphEdges } from './graph-edges-schema.js';
 import { migrateKeyedValues } from './keyed-values-schema.js';
 import { seedStructuredPropertyMappings } from './sqlite-structured-property-mappings.js';
 import { migrateBrowseMulti } from './browse-multi-path.js';
+import { migrateBrowseCounts } from './browse-counts.js';
 import { convertFtsTables, type ConversionLogger } from './text-index-conversion.js';
 import { migrateTextIndexSchema } from './text-index-schema.js';
 
@@ -19,6 +20,8 @@ import { migrateTextIndexSchema } from './text-index-schema.js';
  *   to keep their in-memory facet indexes current (FacetForwardIndex).
  * - `browse`: one row per browse-path step (parent path, child segment, leaf or group), for browse;
  *   `multi` marks the rows of a document listed under several paths (browse-multi-path.ts).
+ * - `browse_groups`, `browse_totals`: browse's counts per path, kept by triggers on `browse`
+ *   (browse-counts.ts; a file made before them has them filled at open).
  * - `vals` and `browse` are derived from `docs` and `index_specs` alone: the writer finds a document's
  *   rows by deriving them again (derived-rows.ts), so `browse` has no index by document (`vals` keeps
  *   one for sort keys). `search_meta` records the
@@ -108,6 +111,7 @@ export function migrateSearchSchema(db: Database.Database, logger?: ConversionLo
   `);
   migrateTimeseriesRunId(db);
   migrateBrowseMulti(db, logger);
+  migrateBrowseCounts(db, logger);
   // Before the mappings are seeded: that reads `vals`.
   migrateKeyedValues(db, logger);
   migrateDerivedRows(db, logger);
