@@ -5,14 +5,19 @@ import { indexSpecFor } from '../index-spec-for.js';
 import type { EntityDocument } from '../port.js';
 import { BROWSE_COUNT_TRIGGERS } from './browse-counts.js';
 import type { EmbeddedSearch } from './open-embedded-search.js';
+import { indexedEntity } from './indexed-entity.js';
 import { scratchSearchFiles } from './search-files.testing.js';
+import { browseCountsByScan, browseCountsOfPath } from './sqlite-browse.js';
+import { StatementCache } from './statement-cache.js';
 
 /**
  * browse_groups and browse_totals (browse-counts.ts) must hold, after any sequence of writes, what
- * counting the `browse` rows gives.
+ * counting the `browse` rows gives; and browse without a filter, served from them, must answer as the
+ * scan of the rows under the path does.
  */
 
 const spec = indexSpecFor(entityRegistry.requireEntity('dataset'));
+const entity = indexedEntity(spec);
 const { file, open, closeLast } = scratchSearchFiles('browse-counts');
 
 /** A small PRNG, so that a failure repeats (mulberry32). */
@@ -98,10 +103,29 @@ function storedAggregates(db: Database.Database): { groups: Row[]; totals: Row[]
   };
 }
 
-/** The aggregates equal the rows' counts. */
-async function expectConsistent(_search: EmbeddedSearch, db: Database.Database, step: string): Promise<void> {
+/** Every path browse could be asked (parents in the file, and some without rows). */
+function pathsOf(db: Database.Database): string[] {
+  const parents = db.prepare<[], string>('SELECT DISTINCT parent FROM browse').pluck().all();
+  return [...new Set([...parents, '/nowhere', '/prod/hive/db3'])].sort();
+}
+
+/** The aggregates equal the rows' counts, and browse (served and from the aggregates) equals the scan. */
+async function expectConsistent(search: EmbeddedSearch, db: Database.Database, step: string): Promise<void> {
   expect(storedAggregates(db), step).toEqual(countedRows(db));
-  return Promise.resolve();
+  const queries = new StatementCache(db);
+  for (const path of pathsOf(db)) {
+    const scan = browseCountsByScan(queries, entity, path, undefined);
+    expect(browseCountsOfPath(queries, 'dataset', path), `${step}: ${path}`).toEqual(scan);
+    const served = await search.search.browse({ entityType: 'dataset', path, start: 0, limit: 0 });
+    expect(
+      {
+        groups: served.groups,
+        totalEntities: served.totalEntities,
+        totalNumEntities: served.totalNumEntities,
+      },
+      `${step}: served ${path}`,
+    ).toEqual(scan);
+  }
 }
 
 describe('browse counts kept per path', () => {
