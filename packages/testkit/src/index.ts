@@ -38,3 +38,4 @@ export {
 export { capturingLogger } from './capturing-logger.js';
 export { readTopic } from './read-topic.js';
 export { freePort } from './free-port.js';
+export { seededRandom } from './seeded-random.js';

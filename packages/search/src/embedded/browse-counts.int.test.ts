@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { entityRegistry } from '@catalog/model';
+import { seededRandom } from '@catalog/testkit';
 import { describe, expect, it } from 'vitest';
 import { indexSpecFor } from '../index-spec-for.js';
 import type { EntityDocument } from '../port.js';
@@ -19,17 +20,6 @@ import { StatementCache } from './statement-cache.js';
 const spec = indexSpecFor(entityRegistry.requireEntity('dataset'));
 const entity = indexedEntity(spec);
 const { file, open, closeLast } = scratchSearchFiles('browse-counts');
-
-/** A small PRNG, so that a failure repeats (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Folders a document may be listed in, some spelled two ways (one path after normalization). */
 const FOLDERS = [
@@ -135,7 +125,7 @@ describe('browse counts kept per path', () => {
     await search.search.ensureIndex(spec);
     const db = new Database(path, { readonly: true });
     try {
-      const next = random(20261128);
+      const next = seededRandom(20261128);
       const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
       const pathsAtRandom = (): string[] =>
         Array.from({ length: Math.floor(next() * 4) }, () => pick(FOLDERS));

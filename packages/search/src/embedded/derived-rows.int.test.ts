@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { datasetDoc, datasets, datasetSpec, uniqueNamespace } from '@catalog/testkit';
+import { datasetDoc, datasets, datasetSpec, seededRandom, uniqueNamespace } from '@catalog/testkit';
 import type { EntityDocument, EntityIndexSpec } from '../port.js';
 import { browseRowsOf, DERIVATION_VERSION, valRowsOf } from './derived-rows.js';
 import { indexedEntity } from './indexed-entity.js';
@@ -84,17 +84,6 @@ function derivedRows(db: Database.Database): { vals: string[]; browse: string[];
   return { vals: vals.sort(), browse: browse.sort(), orphanValues: 0 };
 }
 
-/** A small deterministic generator (mulberry32), so a failure replays. */
-function generator(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('embedded derived rows', () => {
   const { file, open, closeLast } = scratchSearchFiles('derived-rows');
   const raws: Database.Database[] = [];
@@ -112,7 +101,7 @@ describe('embedded derived rows', () => {
     const { search } = await open(path);
     const db = raw(path);
     const ns = uniqueNamespace();
-    const random = generator(7);
+    const random = seededRandom(7);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
     const some = <T>(list: readonly T[]): T[] => list.filter(() => random() < 0.4);
     let descriptionKeyed = false;
