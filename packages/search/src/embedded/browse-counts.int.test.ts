@@ -8,7 +8,7 @@ import { BROWSE_COUNT_TRIGGERS } from './browse-counts.js';
 import type { EmbeddedSearch } from './open-embedded-search.js';
 import { indexedEntity } from './indexed-entity.js';
 import { scratchSearchFiles } from './search-files.testing.js';
-import { browseCountsByScan, browseCountsOfPath } from './sqlite-browse.js';
+import { browseCountsByScan, browseCountsOfPath, browseRowsWhere } from './sqlite-browse.js';
 import { StatementCache } from './statement-cache.js';
 
 /**
@@ -104,7 +104,7 @@ async function expectConsistent(search: EmbeddedSearch, db: Database.Database, s
   expect(storedAggregates(db), step).toEqual(countedRows(db));
   const queries = new StatementCache(db);
   for (const path of pathsOf(db)) {
-    const scan = browseCountsByScan(queries, entity, path, undefined);
+    const scan = browseCountsByScan(queries, browseRowsWhere(entity, path, undefined));
     expect(browseCountsOfPath(queries, 'dataset', path), `${step}: ${path}`).toEqual(scan);
     const served = await search.search.browse({ entityType: 'dataset', path, start: 0, limit: 0 });
     expect(

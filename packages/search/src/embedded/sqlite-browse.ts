@@ -24,13 +24,11 @@ export function runBrowse(
   start: number,
   limit: number,
 ): BrowseResponse {
-  const f = filterSql(entity, filter, 'b.doc');
-  const where = `b.entity_type = ? AND b.parent = ? AND b.removed = 0 AND ${f.sql}`;
-  const params = [entity.spec.entityType, path, ...f.params];
+  const { where, params } = browseRowsWhere(entity, path, filter);
   const counts =
     filter === undefined
       ? browseCountsOfPath(queries, entity.spec.entityType, path)
-      : browseCountsByScan(queries, entity, path, filter);
+      : browseCountsByScan(queries, { where, params });
   const entities =
     limit === 0
       ? []
@@ -41,7 +39,7 @@ export function runBrowse(
         );
   return {
     groups: counts.groups,
-    entities: entities.map((e) => ({ urn: e.urn, name: e.name })),
+    entities,
     totalEntities: counts.totalEntities,
     totalNumEntities: counts.totalNumEntities,
   };
@@ -68,22 +66,32 @@ export function browseCountsOfPath(queries: StatementCache, entityType: string, 
     [entityType, path, entityType, path],
   )!;
   return {
-    groups: groups.map((g) => ({ name: g.name, count: g.count })),
+    groups,
     totalEntities: totals.leaves,
     totalNumEntities: totals.single + totals.multi,
   };
 }
 
-/** The counts of a browse by a scan of the rows under the path: with a filter, which the aggregates do not know. */
-export function browseCountsByScan(
-  queries: StatementCache,
-  entity: IndexedEntity,
-  path: string,
-  filter: Filter | undefined,
-): BrowseCounts {
+/**
+ * The condition selecting a path's live `browse` rows (alias `b`) that a filter keeps, with its
+ * parameters: built once per browse, for the entities page and the counts.
+ */
+export interface BrowseRowsWhere {
+  readonly where: string;
+  readonly params: readonly unknown[];
+}
+
+/** The rows of `path` (of the entity's type) that `filter` keeps. */
+export function browseRowsWhere(entity: IndexedEntity, path: string, filter: Filter | undefined): BrowseRowsWhere {
   const f = filterSql(entity, filter, 'b.doc');
-  const where = `b.entity_type = ? AND b.parent = ? AND b.removed = 0 AND ${f.sql}`;
-  const params = [entity.spec.entityType, path, ...f.params];
+  return {
+    where: `b.entity_type = ? AND b.parent = ? AND b.removed = 0 AND ${f.sql}`,
+    params: [entity.spec.entityType, path, ...f.params],
+  };
+}
+
+/** The counts of a browse by a scan of the rows under the path: with a filter, which the aggregates do not know. */
+export function browseCountsByScan(queries: StatementCache, { where, params }: BrowseRowsWhere): BrowseCounts {
   const groups = queries.all<{ name: string; count: number }>(
     `SELECT b.segment AS name, COUNT(*) AS count FROM browse b
      WHERE ${where} AND b.leaf = 0 GROUP BY b.segment ORDER BY b.segment`,
@@ -98,5 +106,5 @@ export function browseCountsByScan(
             + (SELECT COUNT(DISTINCT b.doc) FROM browse b WHERE ${where} AND b.multi = 1) AS n`,
       [...params, ...params],
     )?.n ?? 0;
-  return { groups: groups.map((g) => ({ name: g.name, count: g.count })), totalEntities, totalNumEntities };
+  return { groups, totalEntities, totalNumEntities };
 }
