@@ -11,21 +11,61 @@ export const BACKSTOP_CHECKPOINT_PAGES = 100_000;
 export interface WalCheckpointerOptions {
   /** How often each watched file is checkpointed. Default 250 ms. */
   readonly intervalMs?: number;
+  /**
+   * The WAL size at which the thread forces the log to start over (a TRUNCATE checkpoint) when passive
+   * checkpoints have not let it. Default 64 MiB, the embedded files' journal_size_limit.
+   */
+  readonly truncateAtBytes?: number;
   readonly logger?: Logger;
 }
+
+/** How long a TRUNCATE checkpoint waits for readers of older snapshots (writers wait meanwhile). */
+export const TRUNCATE_WAIT_MS = 100;
+/** The first pause after a TRUNCATE checkpoint that readers held off; doubled after each, up to the most. */
+export const TRUNCATE_RETRY_MS = 1_000;
+export const TRUNCATE_RETRY_MAX_MS = 60_000;
 
 /**
  * The thread's code. PASSIVE checkpoints copy committed WAL frames back into the database file without
  * waiting for readers or blocking writers; the next writer then restarts the WAL from the beginning.
+ *
+ * A writer can only start the WAL over when no reader still reads from it. Under a steady load the
+ * readers overlap (searches on the main thread, the consumers' reads), some reader always holds an older
+ * snapshot, and the WAL only grows: a million datasets left 244 MiB of it beside the search index and
+ * 301 MiB beside the store. So once the WAL passes its bound, the thread asks for a TRUNCATE checkpoint:
+ * it holds new writers back (they wait in their busy handler) for at most TRUNCATE_WAIT_MS while the
+ * readers of older snapshots finish, copies the rest, and cuts the WAL to zero bytes. If readers are still
+ * there when the wait ends (a restore reading the whole store), it gives up without harm and tries again
+ * later, backing off so that a long reader does not make writers wait every interval.
  */
 const THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const files = new Map();
+const truncateIfLong = (file, watched, frames) => {
+  if (frames * (watched.pageSize + 24) < workerData.truncateAtBytes) return;
+  const now = Date.now();
+  if (now < watched.retryAt) return;
+  watched.db.pragma('busy_timeout = ' + workerData.truncateWaitMs);
+  try {
+    const [result] = watched.db.pragma('wal_checkpoint(TRUNCATE)');
+    if (result.busy === 0) {
+      watched.pauseMs = workerData.retryMs;
+      watched.retryAt = 0;
+      parentPort.postMessage({ type: 'truncated', file, frames });
+    } else {
+      watched.retryAt = now + watched.pauseMs;
+      watched.pauseMs = Math.min(watched.pauseMs * 2, workerData.retryMaxMs);
+    }
+  } finally {
+    watched.db.pragma('busy_timeout = 0');
+  }
+};
 const checkpoint = () => {
-  for (const [file, db] of files) {
+  for (const [file, watched] of files) {
     try {
-      db.pragma('wal_checkpoint(PASSIVE)');
+      const [result] = watched.db.pragma('wal_checkpoint(PASSIVE)');
+      if (result.busy === 0 && result.log > 0) truncateIfLong(file, watched, result.log);
     } catch (error) {
       parentPort.postMessage({ type: 'failed', file, message: String(error && error.message) });
     }
@@ -38,17 +78,18 @@ parentPort.on('message', (message) => {
       const db = new Database(message.file, { fileMustExist: true, timeout: 0 });
       // A checkpoint copies WAL frames without the page cache: keep it small, out of the memory bound.
       db.pragma('cache_size = -256');
-      files.set(message.file, db);
+      const pageSize = db.pragma('page_size', { simple: true });
+      files.set(message.file, { db, pageSize, retryAt: 0, pauseMs: workerData.retryMs });
     } catch (error) {
       parentPort.postMessage({ type: 'failed', file: message.file, message: String(error && error.message) });
     }
   } else if (message.type === 'unwatch') {
-    const db = files.get(message.file);
+    const watched = files.get(message.file);
     files.delete(message.file);
-    if (db) db.close();
+    if (watched) watched.db.close();
   } else if (message.type === 'stop') {
     clearInterval(timer);
-    for (const db of files.values()) db.close();
+    for (const watched of files.values()) watched.db.close();
     files.clear();
     parentPort.close();
   }
@@ -58,7 +99,8 @@ parentPort.on('message', (message) => {
 /** Thread failures survived before the checkpointer gives up (commits then checkpoint at the backstop). */
 const MAX_RESTARTS = 3;
 
-type ThreadReport = { type: 'failed'; file: string; message: string };
+type ThreadReport =
+  { type: 'failed'; file: string; message: string } | { type: 'truncated'; file: string; frames: number };
 
 /**
  * Checkpoints SQLite files in WAL mode from a thread of its own, so that no commit on an event loop
@@ -70,12 +112,16 @@ export class WalCheckpointer {
   private worker: Worker | undefined;
   private readonly watchers = new Map<string, number>();
   private readonly intervalMs: number;
+  private readonly truncateAtBytes: number;
   private restarts = 0;
 
   constructor(private readonly options: WalCheckpointerOptions = {}) {
     this.intervalMs = options.intervalMs ?? 250;
     if (!Number.isInteger(this.intervalMs) || this.intervalMs < 1)
       throw new RangeError(`intervalMs must be a positive integer, got ${this.intervalMs}`);
+    this.truncateAtBytes = options.truncateAtBytes ?? 64 * 1024 * 1024;
+    if (!Number.isInteger(this.truncateAtBytes) || this.truncateAtBytes < 1)
+      throw new RangeError(`truncateAtBytes must be a positive integer, got ${this.truncateAtBytes}`);
   }
 
   /** Starts checkpointing the file (counted: each watch needs its own unwatch). */
@@ -113,12 +159,21 @@ export class WalCheckpointer {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     const worker = new Worker(THREAD_SOURCE, {
       eval: true,
-      workerData: { driver, intervalMs: this.intervalMs },
+      workerData: {
+        driver,
+        intervalMs: this.intervalMs,
+        truncateAtBytes: this.truncateAtBytes,
+        truncateWaitMs: TRUNCATE_WAIT_MS,
+        retryMs: TRUNCATE_RETRY_MS,
+        retryMaxMs: TRUNCATE_RETRY_MAX_MS,
+      },
     });
     worker.unref();
-    worker.on('message', (report: ThreadReport) =>
-      this.options.logger?.warn({ file: report.file, reason: report.message }, 'WAL checkpoint failed'),
-    );
+    worker.on('message', (report: ThreadReport) => {
+      if (report.type === 'failed')
+        this.options.logger?.warn({ file: report.file, reason: report.message }, 'WAL checkpoint failed');
+      else this.options.logger?.debug({ file: report.file, frames: report.frames }, 'WAL truncated');
+    });
     worker.on('error', (error) => {
       if (this.worker !== worker) return;
       this.worker = undefined;
