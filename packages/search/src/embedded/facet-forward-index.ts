@@ -3,6 +3,7 @@ import type { EntityDocument, EntityIndexSpec } from '../port.js';
 import { valRowsOf } from './derived-rows.js';
 import { DocChangeFeed } from './doc-change-feed.js';
 import { indexedEntity, type IndexedEntity } from './indexed-entity.js';
+import { grown } from './grown-array.js';
 import { FIELD_ID_SQL } from './keyed-values-schema.js';
 import { decodeDocument } from './stored-document.js';
 import { UrnOrder } from './urn-order.js';
@@ -377,14 +378,4 @@ function clear(type: TypeForward, id: number): void {
     }
     forward.first[id] = 0;
   }
-}
-
-/** The array, or a copy twice as large, so that `index` fits. */
-function grown<T extends Uint8Array | Int32Array>(array: T, index: number): T {
-  if (index < array.length) return array;
-  let length = Math.max(array.length, 1024);
-  while (length <= index) length *= 2;
-  const next = new (array.constructor as new (n: number) => T)(length);
-  next.set(array);
-  return next;
 }

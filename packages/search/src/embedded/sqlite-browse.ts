@@ -82,7 +82,11 @@ export interface BrowseRowsWhere {
 }
 
 /** The rows of `path` (of the entity's type) that `filter` keeps. */
-export function browseRowsWhere(entity: IndexedEntity, path: string, filter: Filter | undefined): BrowseRowsWhere {
+export function browseRowsWhere(
+  entity: IndexedEntity,
+  path: string,
+  filter: Filter | undefined,
+): BrowseRowsWhere {
   const f = filterSql(entity, filter, 'b.doc');
   return {
     where: `b.entity_type = ? AND b.parent = ? AND b.removed = 0 AND ${f.sql}`,
@@ -91,7 +95,10 @@ export function browseRowsWhere(entity: IndexedEntity, path: string, filter: Fil
 }
 
 /** The counts of a browse by a scan of the rows under the path: with a filter, which the aggregates do not know. */
-export function browseCountsByScan(queries: StatementCache, { where, params }: BrowseRowsWhere): BrowseCounts {
+export function browseCountsByScan(
+  queries: StatementCache,
+  { where, params }: BrowseRowsWhere,
+): BrowseCounts {
   const groups = queries.all<{ name: string; count: number }>(
     `SELECT b.segment AS name, COUNT(*) AS count FROM browse b
      WHERE ${where} AND b.leaf = 0 GROUP BY b.segment ORDER BY b.segment`,

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { IndexedEntity } from './indexed-entity.js';
 import { DocChangeFeed } from './doc-change-feed.js';
+import { grown, resized } from './grown-array.js';
 import { forEachEntry, placeOf } from './postings-blocks.js';
 import { ALL_COLUMNS, WEIGHT_SCALE } from './text-document-words.js';
 import { indexTerm, prefixUpperBound } from './text-words.js';
@@ -242,16 +243,11 @@ export class TextIndexReader {
   /** Grows the scratch arrays to cover document ids below `size`. */
   private fit(size: number): void {
     if (this.mark.length >= size) return;
-    const grow = <T extends Int32Array | Float32Array | Float64Array | Uint16Array>(array: T): T => {
-      const next = new (array.constructor as new (n: number) => T)(size);
-      next.set(array);
-      return next;
-    };
-    this.mark = grow(this.mark);
-    this.freq = grow(this.freq);
-    this.matched = grow(this.matched);
-    this.touched = grow(this.touched);
-    this.score = grow(this.score);
+    this.mark = resized(this.mark, size);
+    this.freq = resized(this.freq, size);
+    this.matched = resized(this.matched, size);
+    this.touched = resized(this.touched, size);
+    this.score = resized(this.score, size);
   }
 
   private type(entityType: string): TypeText {
@@ -282,17 +278,9 @@ export class TextIndexReader {
 
 function set(type: TypeText, id: number, removed: number, seq: number, length: number): void {
   if (id >= type.gen.length) {
-    let size = type.gen.length;
-    while (size <= id) size *= 2;
-    const gen = new Int32Array(size);
-    gen.set(type.gen);
-    const lengths = new Int32Array(size);
-    lengths.set(type.length);
-    const flags = new Uint8Array(size);
-    flags.set(type.removed);
-    type.gen = gen;
-    type.length = lengths;
-    type.removed = flags;
+    type.gen = grown(type.gen, id);
+    type.length = resized(type.length, type.gen.length);
+    type.removed = resized(type.removed, type.gen.length);
   }
   type.gen[id] = seq;
   type.length[id] = length;
