@@ -12,10 +12,7 @@ const SLACK = 1.25;
 /** The array itself when `index` fits, else a copy with room for `index` and a quarter more. */
 export function grown<T extends GrowableArray>(array: T, index: number): T {
   if (index < array.length) return array;
-  const length = Math.max(1024, Math.ceil((index + 1) * SLACK));
-  const next = new (array.constructor as new (n: number) => T)(length);
-  next.set(array);
-  return next;
+  return resized(array, Math.max(1024, Math.ceil((index + 1) * SLACK)));
 }
 
 /** The array itself when it holds `size` elements or more, else a copy of exactly `size` elements. */
