@@ -85,16 +85,28 @@ async function latency(
   label: string,
   body: (i: number) => [string, unknown],
 ): Promise<void> {
+  // Each query's latency with its index and wall-clock start, so a tail can be told from the first
+  // query (which builds the in-memory structures) and lined up with the catalog's own logs.
+  const timed: { ms: number; i: number; at: number }[] = [];
   const result = await runLoad(queries, 1, async (i) => {
     const [path, payload] = body(i);
+    const at = Date.now();
+    const t0 = performance.now();
     await client.expectOk('POST', path, payload);
+    timed.push({ ms: performance.now() - t0, i, at });
   });
   const sorted = [...result.latenciesMs].sort((a, b) => a - b);
+  const slowest = [...timed].sort((a, b) => b.ms - a.ms).slice(0, 3);
   row(label, {
     'p50 ms': +percentile(sorted, 50).toFixed(2),
     'p99 ms': +percentile(sorted, 99).toFixed(2),
+    'slowest ms@query': slowest.map(({ ms, i }) => `${ms.toFixed(0)}@${i}`).join(' '),
     errors: result.errors,
   });
+  for (const { ms, i, at } of slowest)
+    console.log(
+      JSON.stringify({ slow: label, query: i, ms: +ms.toFixed(1), at: new Date(at).toISOString() }),
+    );
 }
 
 const CATALOG_MAIN = 'services/catalog/src/main.ts';
