@@ -113,8 +113,17 @@ export interface SearchAdapters {
   close(): Promise<void>;
 }
 
-/** Opens the search, graph and time-series indices: OpenSearch when OPENSEARCH_URL is set, else embedded. */
-export async function openSearchAdapters(settings: AdapterSettings, logger: Logger): Promise<SearchAdapters> {
+/**
+ * Opens the search, graph and time-series indices: OpenSearch when OPENSEARCH_URL is set, else embedded.
+ * `servesSearches`: this process answers searches (the gateway), so the embedded index reads its large
+ * entity types' query structures when it opens and keeps them current (SearchWarmer); a process that
+ * only writes or restores leaves it unset.
+ */
+export async function openSearchAdapters(
+  settings: AdapterSettings,
+  logger: Logger,
+  options: { readonly servesSearches?: boolean } = {},
+): Promise<SearchAdapters> {
   if (settings.opensearch) {
     const { openOpenSearch } = await import('@catalog/search/opensearch');
     return openOpenSearch({
@@ -135,6 +144,7 @@ export async function openSearchAdapters(settings: AdapterSettings, logger: Logg
     autoCheckpointPages: BACKSTOP_CHECKPOINT_PAGES,
     cacheKiB: sqliteCacheKiB(settings.sqliteCacheBytes, 'search'),
     logger: logger.child({ component: 'search' }),
+    ...(options.servesSearches === true ? { warm: { logger: logger.child({ component: 'search' }) } } : {}),
   });
   return checkpointInBackground(search, file, logger);
 }

@@ -110,6 +110,7 @@ export { compareCodePoints, compareSortValues, sortKindOf, type SortKind } from 
 export { matchesFilter } from './matches-filter.js';
 export { anyTermMatchesText, fullTextOf, termsMatchText, tokenize } from './text-tokens.js';
 export { openEmbeddedSearch, type EmbeddedSearch } from './embedded/open-embedded-search.js';
+export type { WarmOptions } from './embedded/search-warmer.js';
 export type { EmbeddedSearchOptions } from './embedded/sqlite-handle.js';
 export { SqliteSearchIndex } from './embedded/sqlite-search-index.js';
 export { SqliteGraphIndex } from './embedded/sqlite-graph-index.js';

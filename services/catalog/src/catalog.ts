@@ -48,7 +48,7 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
     lifecycle.onClose('event log', () => log.close());
     const store = await openAspectStore(config.adapters, logger);
     lifecycle.onClose('aspect store', () => store.close());
-    const readModels = await openSearchAdapters(config.adapters, logger);
+    const readModels = await openSearchAdapters(config.adapters, logger, { servesSearches: true });
     lifecycle.onClose('search indices', () => readModels.close());
     const audit = await openAuditIndex(config.adapters, logger, {
       retentionDays: config.audit.retentionDays,

@@ -172,6 +172,17 @@ export class FacetForwardIndex {
     };
   }
 
+  /** Reads the entity type's documents and the fields' values now (see SearchWarmer), not at first use. */
+  warm(entityType: string, fields: Iterable<string>): void {
+    const type = this.type(entityType);
+    for (const field of fields) this.field(entityType, type, field);
+  }
+
+  /** Whether the entity type's documents are in memory. */
+  holds(entityType: string): boolean {
+    return this.types.has(entityType);
+  }
+
   /** Whether the field's values are in memory (a facet or filter brought them in). */
   inMemory(entityType: string, field: string): boolean {
     return this.types.get(entityType)?.fields.has(field) === true;

@@ -30,6 +30,7 @@ import { runBrowse } from './sqlite-browse.js';
 import { SqliteDocumentWriter } from './sqlite-document-writer.js';
 import type { SqliteHandle } from './sqlite-handle.js';
 import { runSearch } from './sqlite-search-query.js';
+import { SearchWarmer, type WarmOptions } from './search-warmer.js';
 import { registerSliceFunction } from './sqlite-slice.js';
 import { SqliteStructuredProperties } from './sqlite-structured-properties.js';
 import { SqliteStructuredPropertyCleanup } from './sqlite-structured-property-cleanup.js';
@@ -51,7 +52,14 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly cleanup: SqliteStructuredPropertyCleanup;
   private released = false;
 
-  constructor(private readonly handle: SqliteHandle) {
+  /**
+   * With `warm`, the large entity types' query structures are read here and kept current between
+   * queries (SearchWarmer): for the process that serves searches, not for one that only writes.
+   */
+  constructor(
+    private readonly handle: SqliteHandle,
+    options: { readonly warm?: WarmOptions } = {},
+  ) {
     handle.acquire();
     this.writer = new SqliteDocumentWriter(handle.db);
     this.queries = new StatementCache(handle.db);
@@ -83,7 +91,19 @@ export class SqliteSearchIndex implements SearchIndex {
         return runAutocomplete(this.queries, this.text, entity, fields, query, filter, limit);
       },
     );
+    if (options.warm !== undefined) {
+      this.warmer = new SearchWarmer(
+        handle.db,
+        this.forward,
+        this.text,
+        (entityType) => this.writer.entity(entityType),
+        options.warm,
+      );
+      this.warmer.start();
+    }
   }
+
+  private readonly warmer: SearchWarmer | undefined;
 
   private readonly text: TextIndexReader;
   private readonly autocompleteInSnapshot: (
@@ -226,6 +246,7 @@ export class SqliteSearchIndex implements SearchIndex {
   async close(): Promise<void> {
     if (this.released) return;
     this.released = true;
+    this.warmer?.stop();
     this.handle.release();
   }
 }

@@ -100,6 +100,16 @@ export class TextIndexReader {
     );
   }
 
+  /** Reads the entity type's per-document state now (see SearchWarmer) instead of at its first query. */
+  warm(entityType: string): void {
+    this.fit(this.type(entityType).gen.length);
+  }
+
+  /** Whether the entity type's per-document state is in memory. */
+  holds(entityType: string): boolean {
+    return this.types.has(entityType);
+  }
+
   /** The documents having, for every term, a word starting with it in a text column; bm25-scored. */
   search(entity: IndexedEntity, terms: readonly string[], includeRemoved: boolean): TextMatches {
     return this.match(entity, terms, SEARCH_GROUPS, includeRemoved);
