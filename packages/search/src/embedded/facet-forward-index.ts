@@ -172,10 +172,20 @@ export class FacetForwardIndex {
     };
   }
 
-  /** Reads the entity type's documents and the fields' values now (see SearchWarmer), not at first use. */
+  /**
+   * Reads the entity type's documents, the fields' values and its urn order now (see SearchWarmer),
+   * not at first use; the urn order again once many documents changed since.
+   */
   warm(entityType: string, fields: Iterable<string>): void {
     const type = this.type(entityType);
     for (const field of fields) this.field(entityType, type, field);
+    this.urnOrder(entityType);
+  }
+
+  /** Whether the entity type's urn order is built and not stale. */
+  ordered(entityType: string): boolean {
+    const order = this.types.get(entityType)?.order;
+    return order !== undefined && !order.stale;
   }
 
   /** Whether the entity type's documents are in memory. */

@@ -75,8 +75,10 @@ describe('search warmer', () => {
     // Keyed but not offered as a filter: left to the first query that asks.
     expect(forward.inMemory('dataset', 'name')).toBe(false);
     expect(forward.valueCount('dataset', 'tags', ['urn:li:tag:pii', 'urn:li:tag:gold'])).toBe(2);
+    expect(forward.ordered('dataset')).toBe(true);
     expect(text.holds('corpuser')).toBe(false);
     expect(forward.holds('corpuser')).toBe(false);
+    expect(forward.ordered('corpuser')).toBe(false);
   });
 
   it('keeps them current with what another connection writes, with no query in between', async () => {

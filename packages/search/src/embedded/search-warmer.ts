@@ -18,14 +18,14 @@ const DEFAULT_INTERVAL_MS = 1_000;
 
 /**
  * Keeps the in-memory query structures of the large entity types (TextIndexReader's per-document
- * state, FacetForwardIndex's documents and filterable fields) built and current between queries, so
- * that no search pays for them:
+ * state, FacetForwardIndex's documents, filterable fields and urn order) built and current between
+ * queries, so that no search pays for them:
  * - `start` reads them for every entity type with at least `minDocuments` documents, before the
  *   catalog takes requests. At a million datasets that is seconds, which the first search of the type
  *   used to spend.
  * - Then, every `intervalMs`, they catch up with the documents changed since: a few hundred a second
  *   under a bulk load. Without this the next search replayed every change since the one before it,
- *   or, past REPLAY_AT_MOST changes, read everything again.
+ *   or, past REPLAY_AT_MOST changes, read everything again. The urn order is rebuilt here once stale.
  * Smaller entity types are read at their first query, which costs milliseconds at that size. The
  * fields read ahead are the keyed ones offered as filters: the ecosystem's default facets.
  */
