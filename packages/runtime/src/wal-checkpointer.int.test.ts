@@ -38,9 +38,14 @@ async function eventually(check: () => boolean, timeoutMs = 5_000): Promise<void
 /**
  * A writer on a thread of its own commits ~12 KiB every millisecond or so for `durationMs`, while this
  * thread keeps a read transaction open at every moment (each reader opens before the last one closes,
- * as overlapping searches do). Returns the largest WAL seen.
+ * as overlapping searches do). Returns the largest WAL seen and how many times it was seen cut back: the
+ * WAL file only shrinks when a TRUNCATE checkpoint empties it (a writer restarting the log reuses the file
+ * from its start and leaves its size), so a smaller size than the last one seen is a truncation.
  */
-async function largestWalUnderOverlappingReaders(file: string, durationMs: number): Promise<number> {
+async function walUnderOverlappingReaders(
+  file: string,
+  durationMs: number,
+): Promise<{ largest: number; cuts: number }> {
   const setup = new Database(file);
   setup.pragma('journal_mode = WAL');
   setup.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB NOT NULL)');
@@ -73,6 +78,8 @@ async function largestWalUnderOverlappingReaders(file: string, durationMs: numbe
   const readers = [new Database(file), new Database(file)];
   const count = readers.map((db) => db.prepare('SELECT COUNT(*) AS n FROM t'));
   let largest = 0;
+  let last = 0;
+  let cuts = 0;
   let open = -1;
   try {
     for (let i = 0; !finished; i = 1 - i) {
@@ -80,7 +87,10 @@ async function largestWalUnderOverlappingReaders(file: string, durationMs: numbe
       count[i]!.get();
       if (open >= 0) readers[open]!.exec('COMMIT');
       open = i;
-      if (existsSync(`${file}-wal`)) largest = Math.max(largest, statSync(`${file}-wal`).size);
+      const size = existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0;
+      if (size < last) cuts++;
+      last = size;
+      largest = Math.max(largest, size);
       await sleep(3);
     }
     await done;
@@ -89,7 +99,7 @@ async function largestWalUnderOverlappingReaders(file: string, durationMs: numbe
     for (const db of readers) db.close();
     await writer.terminate();
   }
-  return largest;
+  return { largest, cuts };
 }
 
 describe('WalCheckpointer', () => {
@@ -119,29 +129,38 @@ describe('WalCheckpointer', () => {
 
   it('cuts back a WAL that overlapping readers keep passive checkpoints from restarting', async () => {
     const directory = tempDir();
-    const runs = {
-      unbounded: join(directory, 'unbounded.sqlite'),
-      bounded: join(directory, 'bounded.sqlite'),
-    };
     // The same load, first with a bound the WAL never reaches: passive checkpoints alone let it grow.
-    const never = new WalCheckpointer({ intervalMs: 20, truncateAtBytes: 2 ** 40 });
-    const bound = new WalCheckpointer({ intervalMs: 20, truncateAtBytes: 1024 * 1024 });
-    const largest: Record<string, number> = {};
-    for (const [name, checkpointer] of [
-      ['unbounded', never],
-      ['bounded', bound],
-    ] as const) {
-      const file = runs[name];
+    // Retries come every 20 ms, so that a reader the machine's load stretches past a TRUNCATE checkpoint's
+    // wait costs one retry, not the seconds of the default backoff.
+    const retry = { intervalMs: 20, truncateRetryMs: 20, truncateRetryMaxMs: 20 };
+    const runs = [
+      ['unbounded', new WalCheckpointer({ ...retry, truncateAtBytes: 2 ** 40 })],
+      ['bounded', new WalCheckpointer({ ...retry, truncateAtBytes: 1024 * 1024 })],
+    ] as const;
+    const seen: Record<string, { largest: number; cuts: number }> = {};
+    for (const [name, checkpointer] of runs) {
+      const file = join(directory, `${name}.sqlite`);
       new Database(file).close();
       checkpointer.watch(file);
       try {
-        largest[name] = await largestWalUnderOverlappingReaders(file, 2_500);
+        seen[name] = await walUnderOverlappingReaders(file, 2_500);
       } finally {
         checkpointer.unwatch(file);
       }
     }
-    expect(largest['unbounded']).toBeGreaterThan(8 * 1024 * 1024);
-    expect(largest['bounded']).toBeLessThan(6 * 1024 * 1024);
+    expect(seen['unbounded']).toMatchObject({ cuts: 0 });
+    expect(seen['unbounded']!.largest).toBeGreaterThan(8 * 1024 * 1024);
+    expect(seen['bounded']!.cuts).toBeGreaterThanOrEqual(2);
+    expect(seen['bounded']!.largest).toBeLessThan(seen['unbounded']!.largest / 2);
+  });
+
+  it('refuses options that are not positive integers, or a retry ceiling below the first retry', () => {
+    expect(() => new WalCheckpointer({ intervalMs: 0 })).toThrow(/intervalMs must be a positive integer/);
+    expect(() => new WalCheckpointer({ truncateAtBytes: 1.5 })).toThrow(/truncateAtBytes/);
+    expect(() => new WalCheckpointer({ truncateRetryMs: -1 })).toThrow(/truncateRetryMs/);
+    expect(() => new WalCheckpointer({ truncateRetryMs: 100, truncateRetryMaxMs: 50 })).toThrow(
+      /truncateRetryMaxMs \(50\) must not be below truncateRetryMs \(100\)/,
+    );
   });
 
   it('keeps watching a file until every watcher has let go', () => {

@@ -16,6 +16,12 @@ export interface WalCheckpointerOptions {
    * checkpoints have not let it. Default 64 MiB, the embedded files' journal_size_limit.
    */
   readonly truncateAtBytes?: number;
+  /**
+   * The pause after a TRUNCATE checkpoint that readers held off, doubled after each such checkpoint up to
+   * `truncateRetryMaxMs`. Defaults TRUNCATE_RETRY_MS and TRUNCATE_RETRY_MAX_MS.
+   */
+  readonly truncateRetryMs?: number;
+  readonly truncateRetryMaxMs?: number;
   readonly logger?: Logger;
 }
 
@@ -96,6 +102,12 @@ parentPort.on('message', (message) => {
 });
 `;
 
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1)
+    throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  return value;
+}
+
 /** Thread failures survived before the checkpointer gives up (commits then checkpoint at the backstop). */
 const MAX_RESTARTS = 3;
 
@@ -113,15 +125,22 @@ export class WalCheckpointer {
   private readonly watchers = new Map<string, number>();
   private readonly intervalMs: number;
   private readonly truncateAtBytes: number;
+  private readonly truncateRetryMs: number;
+  private readonly truncateRetryMaxMs: number;
   private restarts = 0;
 
   constructor(private readonly options: WalCheckpointerOptions = {}) {
-    this.intervalMs = options.intervalMs ?? 250;
-    if (!Number.isInteger(this.intervalMs) || this.intervalMs < 1)
-      throw new RangeError(`intervalMs must be a positive integer, got ${this.intervalMs}`);
-    this.truncateAtBytes = options.truncateAtBytes ?? 64 * 1024 * 1024;
-    if (!Number.isInteger(this.truncateAtBytes) || this.truncateAtBytes < 1)
-      throw new RangeError(`truncateAtBytes must be a positive integer, got ${this.truncateAtBytes}`);
+    this.intervalMs = positiveInteger('intervalMs', options.intervalMs ?? 250);
+    this.truncateAtBytes = positiveInteger('truncateAtBytes', options.truncateAtBytes ?? 64 * 1024 * 1024);
+    this.truncateRetryMs = positiveInteger('truncateRetryMs', options.truncateRetryMs ?? TRUNCATE_RETRY_MS);
+    this.truncateRetryMaxMs = positiveInteger(
+      'truncateRetryMaxMs',
+      options.truncateRetryMaxMs ?? Math.max(TRUNCATE_RETRY_MAX_MS, this.truncateRetryMs),
+    );
+    if (this.truncateRetryMaxMs < this.truncateRetryMs)
+      throw new RangeError(
+        `truncateRetryMaxMs (${this.truncateRetryMaxMs}) must not be below truncateRetryMs (${this.truncateRetryMs})`,
+      );
   }
 
   /** Starts checkpointing the file (counted: each watch needs its own unwatch). */
