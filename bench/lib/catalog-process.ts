@@ -7,23 +7,43 @@ import { freePort } from '@catalog/testkit';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
+/** How `pnpm start` runs the catalog: the environment its script sets, and the Node flags. */
+export interface CatalogStartCommand {
+  readonly env: Readonly<Record<string, string>>;
+  readonly nodeFlags: readonly string[];
+}
+
 /**
- * The Node flags `pnpm start` runs the catalog with (the root package.json's start script, read so
- * that a bench runs it as users do): flags between `node` and the catalog's entry.
+ * Reads how `pnpm start` runs the catalog from a start script, so that a bench runs it as users do:
+ * the `NAME=value` assignments before `node` (the allocator settings) and the flags between `node` and
+ * the catalog's entry.
  */
-export function catalogNodeFlags(): string[] {
-  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
-    scripts?: Record<string, string>;
-  };
-  const match = /\bnode((?:\s+--\S+)*)\s+services\/catalog\/dist\/main\.js/.exec(
-    pkg.scripts?.['start'] ?? '',
-  );
+export function parseStartScript(script: string): CatalogStartCommand {
+  const match =
+    /(?:^|&&|;)\s*((?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*)node((?:\s+--\S+)*)\s+services\/catalog\/dist\/main\.js/.exec(
+      script,
+    );
   if (!match)
     throw new Error("the root package.json's start script does not run services/catalog/dist/main.js");
-  return match[1]!
+  const env: Record<string, string> = {};
+  for (const assignment of match[1]!.trim().split(/\s+/)) {
+    if (assignment === '') continue;
+    const at = assignment.indexOf('=');
+    env[assignment.slice(0, at)] = assignment.slice(at + 1);
+  }
+  const nodeFlags = match[2]!
     .trim()
     .split(/\s+/)
     .filter((flag) => flag !== '');
+  return { env, nodeFlags };
+}
+
+/** How the root package.json's start script runs the catalog. */
+export function catalogStartCommand(): CatalogStartCommand {
+  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+    scripts?: Record<string, string>;
+  };
+  return parseStartScript(pkg.scripts?.['start'] ?? '');
 }
 
 export interface CatalogProcess {
@@ -45,11 +65,12 @@ export async function startCatalogProcess(
   options: { readonly built?: boolean } = {},
 ): Promise<CatalogProcess> {
   const port = await freePort();
+  const start = catalogStartCommand();
   const dataDir = env['CATALOG_DATA_DIR'] ?? mkdtempSync(join(tmpdir(), 'catalog-bench-'));
   const child: ChildProcess = spawn(
     process.execPath,
     [
-      ...catalogNodeFlags(),
+      ...start.nodeFlags,
       ...(options.built
         ? [resolve(repoRoot, builtEntry(main))]
         : ['--conditions=source', '--import', 'tsx', resolve(repoRoot, main)]),
@@ -58,6 +79,7 @@ export async function startCatalogProcess(
       cwd: repoRoot,
       env: {
         ...embeddedEnv(),
+        ...start.env,
         PORT: String(port),
         HOST: '127.0.0.1',
         CATALOG_DATA_DIR: dataDir,
