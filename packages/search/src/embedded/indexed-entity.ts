@@ -24,6 +24,8 @@ export interface IndexedEntity {
    * fields are not in the stored spec (their definitions name them) but are always keyed.
    */
   readonly keyed: ReadonlySet<string>;
+  /** The keyed fields offered as filters (the ecosystem's default facets), in the spec's order. */
+  readonly filterFields: readonly string[];
 }
 
 const FREE_TEXT: ReadonlySet<SearchFieldType> = new Set(['TEXT', 'TEXT_PARTIAL']);
@@ -60,11 +62,13 @@ export function indexedEntity(spec: EntityIndexSpec): IndexedEntity {
       weight: f.boost ?? 0,
       autocomplete: f.autocomplete === true,
     }));
+  const keyed = spec.fields.filter(isKeyed);
   return {
     spec,
     columns,
     mappings: new Map(spec.fields.map((f) => [f.name, f])),
-    keyed: new Set(spec.fields.filter(isKeyed).map((f) => f.name)),
+    keyed: new Set(keyed.map((f) => f.name)),
+    filterFields: keyed.filter((f) => f.filterable === true).map((f) => f.name),
   };
 }
 

@@ -87,10 +87,7 @@ export class SearchWarmer {
       const entity = this.entity(entityType);
       if (entity === undefined) continue;
       this.text.warm(entityType);
-      this.forward.warm(
-        entityType,
-        [...entity.keyed].filter((field) => entity.mappings.get(field)?.filterable === true),
-      );
+      this.forward.warm(entityType, entity.filterFields);
     }
   }
 }
