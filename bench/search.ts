@@ -1,11 +1,13 @@
 /**
  * The read side at scale, through the whole pipeline: loads N datasets (5 aspects each) over HTTP,
  * measures indexing throughput (until the indexer's lag is zero), search / browse / autocomplete latency
- * over HTTP, then a full restore of the indices from the store with the system-update job. Prints what it
+ * over HTTP, a search across every entity type (GraphQL) once a few entities of other types follow the
+ * datasets, then a full restore of the indices from the store with the system-update job. Prints what it
  * costs as well: the catalog's resident memory (as the catalog reports it) after loading, after the
- * queries and once restarted on the restored data, the restore's peak; and, embedded, the data
- * directory's size by file and component, in total and per aspect written, with the tables of each file,
- * and as a multiple of the written aspects' own JSON (the store and search index together; the whole).
+ * queries, after the cross-entity searches and once restarted on the restored data, the restore's peak;
+ * and, embedded, the data directory's size by file and component, in total and per aspect written, with
+ * the tables of each file, and as a multiple of the written aspects' own JSON (the store and search index
+ * together; the whole).
  *   pnpm bench:search [--n 100000] [--family embedded|distributed] [--from built|source]
  * The catalog and system-update run from the built output (`pnpm build` first), as users run them;
  * `--from source` runs them through tsx instead (no build, more memory).
@@ -36,6 +38,7 @@ import {
   BENCH_TAGS,
   COMMONEST_FIELD_WORD,
   datasetProposals,
+  laterEntityProposals,
   SEARCH_WORDS,
 } from './lib/dataset-aspects.js';
 import { JsonClient, percentile, runLoad } from './lib/load.js';
@@ -110,11 +113,18 @@ async function latency(
     );
 }
 
+const word = (i: number) => SEARCH_WORDS[(i * 7) % SEARCH_WORDS.length]!;
+const SEARCH_ACROSS_ENTITIES = `query ($input: SearchAcrossEntitiesInput!) {
+  searchAcrossEntities(input: $input) { total searchResults { entity { urn type } } }
+}`;
+
 const CATALOG_MAIN = 'services/catalog/src/main.ts';
 const catalog = await startCatalogProcess({ ...env, LOG_LEVEL: 'warn' }, CATALOG_MAIN, { built });
 const client = new JsonClient(catalog.baseUrl, 8);
 /** Datasets written so far (5 aspects each): the load, then those of the consistency check. */
 let datasets = n;
+/** Aspects of other entity types, written for the cross-entity searches. */
+let laterAspects = 0;
 try {
   const batch = 100; // datasets per request: 500 aspects
   const started = performance.now();
@@ -145,7 +155,6 @@ try {
     '/entities?action=search',
     { entity: 'dataset', input, start: 0, count: 10, ...(filter ? { filter } : {}) },
   ];
-  const word = (i: number) => SEARCH_WORDS[(i * 7) % SEARCH_WORDS.length]!;
   await latency(client, 'search: full text, 1 word (~23% match; with facets)', (i) => search(word(i)));
   await latency(client, 'search: full text, 2 words', (i) => search(`${word(i)} ${word(i + 3)}`));
   await latency(client, 'search: full text, commonest column word (99% match)', () =>
@@ -224,11 +233,36 @@ try {
     'p99 ms': +percentile(sortedLags, 99).toFixed(1),
   });
   await recordMemory(client, 'after the queries');
+
+  // A search across every entity type, as the UI's search bar sends it, once entities of other types
+  // have been written after the datasets (as a catalog grows): measured after the memory above, so that
+  // what it adds shows on a row of its own.
+  const later = Array.from({ length: 100 }, (_, i) => laterEntityProposals(i, run)).flat();
+  jsonBytes += proposalJsonBytes(later);
+  await client.expectOk('POST', '/aspects?action=ingestProposalBatch', { proposals: later, async: 'false' });
+  laterAspects = later.length;
+  while ((await totalLag(client)) > 0) await new Promise((r) => setTimeout(r, 200));
+  const across = (i: number): [string, unknown] => [
+    '/api/graphql',
+    { query: SEARCH_ACROSS_ENTITIES, variables: { input: { query: word(i), start: 0, count: 10 } } },
+  ];
+  await latency(client, 'search across entities, 1 word (GraphQL, every type)', across);
+  const answer = JSON.parse(await client.expectOk('POST', ...across(0))) as {
+    data?: { searchAcrossEntities?: { total: number; searchResults: { entity: { type: string } }[] } };
+    errors?: unknown;
+  };
+  const types = new Set(answer.data?.searchAcrossEntities?.searchResults.map((r) => r.entity.type));
+  if (answer.errors !== undefined || (answer.data?.searchAcrossEntities?.total ?? 0) === 0)
+    throw new Error(`searchAcrossEntities answered ${JSON.stringify(answer).slice(0, 500)}`);
+  console.log(
+    JSON.stringify({ across: word(0), total: answer.data?.searchAcrossEntities?.total, types: [...types] }),
+  );
+  await recordMemory(client, 'after the cross-entity searches');
 } finally {
   client.close();
   await catalog.stop({ keepData: true });
 }
-recordDisk('stopped', datasets * 5, SQLITE_FILES);
+recordDisk('stopped', datasets * 5 + laterAspects, SQLITE_FILES);
 
 // A full restore of every index from the store, as the system-update job does it.
 let restorePeakRss: number | undefined;
@@ -274,7 +308,7 @@ if (restorePeakRss !== undefined)
     '': 'restore (system-update process), peak',
     'rss MiB': +(restorePeakRss / 2 ** 20).toFixed(1),
   });
-recordDisk('restored', datasets * 5, ['search.sqlite']);
+recordDisk('restored', datasets * 5 + laterAspects, ['search.sqlite']);
 
 // The catalog again, on the restored data: what a fresh start on it holds once it has served queries.
 const restarted = await startCatalogProcess({ ...env, LOG_LEVEL: 'warn' }, CATALOG_MAIN, { built });

@@ -95,9 +95,14 @@ export function benchDatasetUrn(i: number, run: string): string {
   return `urn:li:dataset:(urn:li:dataPlatform:${platform},${run}_db${i % 40}.${word(i, 1)}_${word(i, 2)}_${i},PROD)`;
 }
 
-function aspect(urn: string, aspectName: string, value: unknown): Record<string, unknown> {
+function aspect(
+  urn: string,
+  aspectName: string,
+  value: unknown,
+  entityType = 'dataset',
+): Record<string, unknown> {
   return {
-    entityType: 'dataset',
+    entityType,
     entityUrn: urn,
     changeType: 'UPSERT',
     aspectName,
@@ -138,6 +143,31 @@ export function datasetProposals(i: number, run: string): Record<string, unknown
     }),
     aspect(urn, 'ownership', { owners: [{ owner: OWNERS[i % OWNERS.length]!, type: 'DATAOWNER' }] }),
     aspect(urn, 'browsePaths', { paths: [`/prod/${platform}/${run}_db${i % 40}/${name}`] }),
+  ];
+}
+
+/**
+ * Three entities of other types, written after the datasets as a catalog grows: a tag, a glossary term
+ * and a user (one aspect each), named and described with the business words, so that a search across
+ * every entity type finds some of each.
+ */
+export function laterEntityProposals(i: number, run: string): Record<string, unknown>[] {
+  const name = `${word(i, 1)} ${word(i, 2)} ${i}`;
+  const description = `The ${word(i, 3)} of every ${word(i, 4)}.`;
+  return [
+    aspect(`urn:li:tag:${run}_tag_${i}`, 'tagProperties', { name, description }, 'tag'),
+    aspect(
+      `urn:li:glossaryTerm:${run}_term_${i}`,
+      'glossaryTermInfo',
+      { name, definition: description, termSource: 'INTERNAL' },
+      'glossaryTerm',
+    ),
+    aspect(
+      `urn:li:corpuser:${run}_user_${i}`,
+      'corpUserInfo',
+      { active: true, displayName: name, title: description },
+      'corpuser',
+    ),
   ];
 }
 
