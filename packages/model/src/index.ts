@@ -37,6 +37,7 @@ export {
 } from './urn.js';
 export { entityRegistry, EntityRegistry, type KeyAspect } from './registry/entity-registry.js';
 export { validateAspect } from './validate.js';
+export { isRestrictedAspect, RESTRICTED_ASPECTS } from './registry/restricted-aspects.js';
 export { defaultAspectsFor, type DefaultAspect } from './registry/default-aspects.js';
 export { applyAspectPatch, parseAspectPatch, type AspectPatch } from './patch/apply-patch.js';
 export { PATCH_TEMPLATES, type ArrayKeys, type PatchTemplate } from './patch/patch-templates.js';

@@ -78,6 +78,8 @@ export interface AspectSpec {
   readonly kind: AspectKind;
   /** True for the entity's key aspect (derived from its URN). */
   readonly isKey: boolean;
+  /** Holds secret material: returned to nobody but the system actor (see `RESTRICTED_ASPECTS`). */
+  readonly restricted: boolean;
   readonly searchable: readonly SearchableField[];
   readonly relationships: readonly RelationshipAnnotation[];
   /** The avsc type of the record: validates JSON input and serializes events. */

@@ -15,6 +15,7 @@ import {
 import { requestLogging } from './request-log/request-logging.js';
 import type { ProposalSubmitter } from './ingest/proposal-submitter.js';
 import { mountGraphQL } from './graphql/graphql-endpoint.js';
+import { createCatalogApplication } from './application/catalog-application.js';
 import { stringify as stringifyYaml } from 'yaml';
 import { API_GROUPS, type ApiGroup } from './api-contract/operation.js';
 import { requestValidator } from './api-contract/catalog-validator.js';
@@ -51,7 +52,6 @@ import { batchIngestEntitiesAction } from './restli/entities-batch-ingest-action
 import { existsEntityAction } from './restli/entities-exists-action.js';
 import { getBrowsePathsAction } from './restli/entities-browse-paths-action.js';
 import { listEntitiesAction } from './restli/entities-list-action.js';
-import { readListParam } from './restli/list-param.js';
 import { batchEvaluateAction, evaluateAction } from './restli/metadata-tests.js';
 import { restoreIndices } from './restli/restore-indices.js';
 import { describeRun, listRuns } from './restli/runs/run-listing.js';
@@ -112,15 +112,6 @@ export interface GatewayDeps {
 
 type Handler = (req: Request, res: Response) => Promise<void> | void;
 
-/** The items of a `List(a,b)` parameter, or none when it is malformed (its route then answers 400). */
-function safeListParam(raw: unknown): readonly string[] {
-  try {
-    return readListParam(raw, 'ids') ?? [];
-  } catch {
-    return [];
-  }
-}
-
 /** Dispatches `?action=` of a Rest.li resource; an unknown action is a 400 naming the supported ones. */
 function actions(resource: string, table: Record<string, Handler>): Handler {
   return async (req, res) => {
@@ -139,6 +130,7 @@ function actions(resource: string, table: Record<string, Handler>): Handler {
 export function createGatewayApp(deps: GatewayDeps): Express {
   const { store, settings, logger, readModels, auth } = deps;
   const guard = new RouteGuards(auth);
+  const application = createCatalogApplication({ store, auth });
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -211,27 +203,11 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       },
     }),
   );
-  app.get('/aspects/:urn', async (req, res) => {
-    await guard.readEntity(res, String(req.params['urn']));
-    await getVersionedAspect(req, res, store);
-  });
-  app.get('/entitiesV2/:urn', async (req, res) => {
-    await guard.readEntity(res, String(req.params['urn']));
-    await getEntityV2(req, res, store);
-  });
-  app.get('/entitiesV2', async (req, res) => {
-    // Each entity asked for must be readable (a malformed list is the handler's 400).
-    for (const urn of safeListParam(req.query['ids'])) await guard.readEntity(res, urn);
-    await batchGetEntitiesV2(req, res, store);
-  });
-  app.get('/entities/:urn', async (req, res) => {
-    await guard.readEntity(res, String(req.params['urn']));
-    await getEntitySnapshot(req, res, store);
-  });
-  app.get('/entities', async (req, res) => {
-    for (const urn of safeListParam(req.query['ids'])) await guard.readEntity(res, urn);
-    await batchGetEntitySnapshots(req, res, store);
-  });
+  app.get('/aspects/:urn', (req, res) => getVersionedAspect(req, res, application.entities));
+  app.get('/entitiesV2/:urn', (req, res) => getEntityV2(req, res, application.entities));
+  app.get('/entitiesV2', (req, res) => batchGetEntitiesV2(req, res, application.entities));
+  app.get('/entities/:urn', (req, res) => getEntitySnapshot(req, res, application.entities));
+  app.get('/entities', (req, res) => batchGetEntitySnapshots(req, res, application.entities));
   const searchGuarded =
     (handler: Handler): Handler =>
     async (req, res) => {

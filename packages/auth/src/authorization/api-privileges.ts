@@ -80,6 +80,22 @@ const ENTITY_TYPE_OPERATIONS: ReadonlyMap<string, OperationPrivileges> = new Map
       DELETE: ['MANAGE_SECRETS'],
       EXISTS: ENTITY_EXISTS_PRIVILEGES,
     },
+    // An invite is a sign-up credential: only those who may mint one may read it.
+    inviteToken: {
+      READ: ['MANAGE_USER_CREDENTIALS'],
+      CREATE: ['MANAGE_USER_CREDENTIALS'],
+      UPDATE: ['MANAGE_USER_CREDENTIALS'],
+      DELETE: ['MANAGE_USER_CREDENTIALS'],
+      EXISTS: ['MANAGE_USER_CREDENTIALS'],
+    },
+    // Connections hold (encrypted) credentials of external systems.
+    dataHubConnection: {
+      READ: ['MANAGE_CONNECTIONS'],
+      CREATE: ['MANAGE_CONNECTIONS'],
+      UPDATE: ['MANAGE_CONNECTIONS'],
+      DELETE: ['MANAGE_CONNECTIONS'],
+      EXISTS: ['MANAGE_CONNECTIONS'],
+    },
     globalSettings: {
       READ: [...ENTITY_READ_PRIVILEGES, 'MANAGE_GLOBAL_SETTINGS'],
       CREATE: ['MANAGE_GLOBAL_SETTINGS'],
@@ -87,8 +103,10 @@ const ENTITY_TYPE_OPERATIONS: ReadonlyMap<string, OperationPrivileges> = new Map
       DELETE: ['MANAGE_GLOBAL_SETTINGS'],
       EXISTS: [...ENTITY_EXISTS_PRIVILEGES, 'MANAGE_GLOBAL_SETTINGS'],
     },
+    // Token metadata (names, owners, expiry) is for token managers; a user lists its own tokens through
+    // listAccessTokens, which asks GENERATE_PERSONAL_ACCESS_TOKENS and filters by owner.
     dataHubAccessToken: {
-      READ: ['MANAGE_ACCESS_TOKENS', ...ENTITY_READ_PRIVILEGES],
+      READ: ['MANAGE_ACCESS_TOKENS'],
       CREATE: ['MANAGE_ACCESS_TOKENS', 'CREATE_ENTITY', 'EDIT_ENTITY'],
       UPDATE: ['MANAGE_ACCESS_TOKENS', 'EDIT_ENTITY'],
       DELETE: ['MANAGE_ACCESS_TOKENS', 'DELETE_ENTITY'],

@@ -6,6 +6,7 @@ import type { AspectSpec, EntitySpec, Urn } from '../types.js';
 import { formatUrn } from '../urn.js';
 import { validateAspect } from '../validate.js';
 import type { RegistryEntityData } from './registry-data.js';
+import { isRestrictedAspect } from './restricted-aspects.js';
 
 /** A key aspect derived from a URN: the aspect name and its value. */
 export interface KeyAspect {
@@ -115,6 +116,7 @@ function buildAspectSpecs(): Map<string, AspectSpec> {
       recordName: data.recordName,
       kind: data.kind,
       isKey: keyNames.has(data.name),
+      restricted: isRestrictedAspect(data.name),
       searchable: data.searchable,
       relationships: data.relationships,
       schema,

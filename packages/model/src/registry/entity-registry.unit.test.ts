@@ -4,6 +4,7 @@ import { ValidationError } from '../errors.js';
 import { UrnType } from '../schemas/urn-type.js';
 import { formatUrn, parseUrn } from '../urn.js';
 import { entityRegistry } from './entity-registry.js';
+import { RESTRICTED_ASPECTS } from './restricted-aspects.js';
 
 /** Hand-written URNs of the common shapes, as the ecosystem's SDK formats them. */
 const SAMPLE_URNS: Record<string, string> = {
@@ -207,5 +208,21 @@ describe('entityRegistry', () => {
     const fieldType = (aspect: string, field: string) =>
       (entityRegistry.getAspect('dataset', aspect)?.schema as types.RecordType).field(field).type;
     expect(fieldType('ownership', 'lastModified')).toBe(fieldType('editableDatasetProperties', 'created'));
+  });
+});
+
+describe('restricted aspects', () => {
+  it('names only aspects the registry has, and marks exactly those', () => {
+    const everyAspect = new Map(
+      entityRegistry.entities().flatMap((entity) => [...entity.aspects.values()].map((a) => [a.name, a])),
+    );
+    for (const name of RESTRICTED_ASPECTS) expect(everyAspect.get(name)?.restricted, name).toBe(true);
+    const marked = [...everyAspect.values()].filter((a) => a.restricted).map((a) => a.name);
+    expect(marked.sort()).toEqual([...RESTRICTED_ASPECTS].sort());
+  });
+
+  it('restricts the password credentials of native users', () => {
+    expect(entityRegistry.getAspect('corpuser', 'corpUserCredentials')?.restricted).toBe(true);
+    expect(entityRegistry.getAspect('corpuser', 'corpUserInfo')?.restricted).toBe(false);
   });
 });

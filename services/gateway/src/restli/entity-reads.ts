@@ -1,15 +1,12 @@
 import type { Request, Response } from 'express';
 import { entityRegistry, parseUrn, ValidationError, type EntitySpec, type Urn } from '@catalog/model';
-import type { AspectStore, StoredAspect } from '@catalog/store';
+import type { StoredAspect } from '@catalog/store';
+import type { EntityReads } from '../application/entity-reads.js';
+import { requestContextOf } from '../auth/request-context.js';
 import { readListParam } from './list-param.js';
 import { sendJson } from './send-json.js';
 import { sendRestliError } from './restli-errors.js';
 import { snapshotOf } from './snapshot-codec.js';
-import {
-  hideSoftDeletedPropertyValues,
-  visibleAspect,
-  visibleAspects,
-} from './soft-deleted-property-values.js';
 
 /** The enveloped aspect of the v2 entity read. */
 export function envelope(stored: StoredAspect): Record<string, unknown> {
@@ -53,15 +50,14 @@ function versionedAspectNames(
 }
 
 /** GET /entitiesV2/{urn}?aspects=List(...): a missing entity is a 200 with no aspects, as in the ecosystem. */
-export async function getEntityV2(req: Request, res: Response, store: AspectStore): Promise<void> {
+export async function getEntityV2(req: Request, res: Response, reads: EntityReads): Promise<void> {
   const { urn, entity } = parseEntityUrn(req.params['urn']);
   const names = versionedAspectNames(entity, readListParam(req.query['aspects'], 'aspects'));
-  const aspects = names && names.length === 0 ? [] : await store.getLatest(urn.raw, names);
-  sendJson(res, entityResponse(urn, await visibleAspects(store, aspects)));
+  sendJson(res, entityResponse(urn, await reads.latest(requestContextOf(res), urn.raw, names)));
 }
 
 /** GET /entitiesV2?ids=List(...): the Rest.li batch-get shape, keyed by URN. */
-export async function batchGetEntitiesV2(req: Request, res: Response, store: AspectStore): Promise<void> {
+export async function batchGetEntitiesV2(req: Request, res: Response, reads: EntityReads): Promise<void> {
   const ids = readListParam(req.query['ids'], 'ids');
   if (!ids || ids.length === 0) throw new ValidationError('ids is required, as ids=List(<urn>,...)');
   const requested = readListParam(req.query['aspects'], 'aspects');
@@ -73,29 +69,22 @@ export async function batchGetEntitiesV2(req: Request, res: Response, store: Asp
     group.urns.push(urn);
     byType.set(entity.name, group);
   }
-  const read: { urn: Urn; aspects: readonly StoredAspect[] }[] = [];
+  const ctx = requestContextOf(res);
+  const results: Record<string, unknown> = {};
   for (const { entity, urns } of byType.values()) {
     const names = versionedAspectNames(entity, requested);
-    const found =
-      names && names.length === 0
-        ? new Map<string, readonly StoredAspect[]>()
-        : await store.getLatestMany(
-            urns.map((u) => u.raw),
-            names,
-          );
-    for (const urn of urns) read.push({ urn, aspects: found.get(urn.raw) ?? [] });
+    const found = await reads.latestOfEach(
+      ctx,
+      urns.map((u) => u.raw),
+      names,
+    );
+    for (const urn of urns) results[urn.raw] = entityResponse(urn, found.get(urn.raw) ?? []);
   }
-  const visible = await hideSoftDeletedPropertyValues(
-    store,
-    read.map((r) => r.aspects),
-  );
-  const results: Record<string, unknown> = {};
-  read.forEach(({ urn }, i) => (results[urn.raw] = entityResponse(urn, visible[i]!)));
   sendJson(res, { results, statuses: {}, errors: {} });
 }
 
 /** GET /aspects/{urn}?aspect=&version=: the union is keyed by the record's fully qualified name; absent is a bare 404. */
-export async function getVersionedAspect(req: Request, res: Response, store: AspectStore): Promise<void> {
+export async function getVersionedAspect(req: Request, res: Response, reads: EntityReads): Promise<void> {
   const { urn, entity } = parseEntityUrn(req.params['urn']);
   const aspectName = req.query['aspect'];
   if (typeof aspectName !== 'string' || aspectName === '') throw new ValidationError('aspect is required');
@@ -107,7 +96,7 @@ export async function getVersionedAspect(req: Request, res: Response, store: Asp
     );
   }
   const version = readVersion(req.query['version']);
-  const stored = await visibleAspect(store, await store.get(urn.raw, aspectName, version));
+  const stored = await reads.version(requestContextOf(res), urn.raw, aspectName, version);
   if (!stored) {
     res.status(404).end();
     return;
@@ -137,16 +126,16 @@ function requireSnapshot(entity: EntitySpec): void {
  * GET /entities/{urn}[?aspects=List(a,b)] (legacy): the snapshot union, the key aspect always included,
  * or 404 "Did not find <urn>".
  */
-export async function getEntitySnapshot(req: Request, res: Response, store: AspectStore): Promise<void> {
+export async function getEntitySnapshot(req: Request, res: Response, reads: EntityReads): Promise<void> {
   const { urn, entity } = parseEntityUrn(req.params['urn']);
   requireSnapshot(entity);
   const names = snapshotAspectNames(entity, readListParam(req.query['aspects'], 'aspects'));
-  const aspects = await store.getLatest(urn.raw, names);
+  const aspects = await reads.latest(requestContextOf(res), urn.raw, names);
   if (aspects.length === 0) {
     sendRestliError(res, 404, `Did not find ${urn.raw}`);
     return;
   }
-  sendJson(res, { value: snapshotOf(entity, urn.raw, await visibleAspects(store, aspects)) });
+  sendJson(res, { value: snapshotOf(entity, urn.raw, aspects) });
 }
 
 /**
@@ -156,26 +145,19 @@ export async function getEntitySnapshot(req: Request, res: Response, store: Aspe
 export async function batchGetEntitySnapshots(
   req: Request,
   res: Response,
-  store: AspectStore,
+  reads: EntityReads,
 ): Promise<void> {
   const ids = readListParam(req.query['ids'], 'ids');
   if (!ids || ids.length === 0) throw new ValidationError('ids is required, as ids=List(<urn>,...)');
   const requested = readListParam(req.query['aspects'], 'aspects');
   const parsed = ids.map((id) => parseEntityUrn(id, 'ids'));
-  const read: { urn: Urn; entity: EntitySpec; aspects: readonly StoredAspect[] }[] = [];
+  const ctx = requestContextOf(res);
+  const results: Record<string, unknown> = {};
   for (const { urn, entity } of parsed) {
     requireSnapshot(entity);
-    const aspects = await store.getLatest(urn.raw, snapshotAspectNames(entity, requested));
-    if (aspects.length > 0) read.push({ urn, entity, aspects });
+    const aspects = await reads.latest(ctx, urn.raw, snapshotAspectNames(entity, requested));
+    if (aspects.length > 0) results[urn.raw] = { value: snapshotOf(entity, urn.raw, aspects) };
   }
-  const visible = await hideSoftDeletedPropertyValues(
-    store,
-    read.map((r) => r.aspects),
-  );
-  const results: Record<string, unknown> = {};
-  read.forEach(({ urn, entity }, i) => {
-    results[urn.raw] = { value: snapshotOf(entity, urn.raw, visible[i]!) };
-  });
   sendJson(res, { results, statuses: {}, errors: {} });
 }
 

@@ -24,6 +24,7 @@ const fakeAspect = (
   recordName: `test.${name}`,
   kind,
   isKey: false,
+  restricted: false,
   searchable,
   relationships,
   schema: undefined as unknown as AspectSpec['schema'],

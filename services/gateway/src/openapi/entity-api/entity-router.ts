@@ -35,7 +35,7 @@ import {
   visibleAspect,
   visibleAspects,
   visibleAspectsByUrn,
-} from '../../restli/soft-deleted-property-values.js';
+} from '../../application/soft-deleted-property-values.js';
 import type { RequestInput } from '../../api-contract/request-input.js';
 import { openApiErrorHandler } from '../openapi-errors.js';
 import {

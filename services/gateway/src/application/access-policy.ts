@@ -1,0 +1,216 @@
+import {
+  ANALYTICS_READ_PRIVILEGES,
+  entityOperationPrivileges,
+  RESTORE_INDICES_PRIVILEGES,
+  SEARCH_PRIVILEGES,
+  SYSTEM_OPERATIONS_PRIVILEGES,
+  TIMESERIES_READ_PRIVILEGES,
+  timeseriesViewPrivilege,
+  type RequestContext,
+} from '@catalog/auth';
+import { ForbiddenError } from '@catalog/model';
+import type { GatewayAuth } from '../auth/gateway-auth.js';
+import { unlessUnavailable } from '../auth/auth-unavailable.js';
+
+/** One privilege question: every group must hold (any one privilege of each). */
+export interface Requirement {
+  /** Any-of groups that must all be satisfied (MANAGE = update set AND delete set). */
+  readonly privileges: readonly (readonly string[])[];
+  readonly resourceUrn?: string;
+  readonly resourceType?: string;
+  /** The 403 message, in the ecosystem's words for the operation. */
+  readonly message: string;
+}
+
+/**
+ * Entity types whose reads are decided whatever REST_API_AUTHORIZATION_ENABLED says: what they hold
+ * (secrets, invites, access tokens, connections) must not become readable by every authenticated caller
+ * because an operator turned the ecosystem's REST toggle off.
+ */
+const ALWAYS_GUARDED_TYPES: ReadonlySet<string> = new Set([
+  'dataHubSecret',
+  'inviteToken',
+  'dataHubAccessToken',
+  'dataHubConnection',
+]);
+
+/** The entity type named by a urn (`urn:li:<type>:…`), or '' when it names none. */
+export function entityTypeOfUrn(urn: string): string {
+  return /^urn:li:([A-Za-z][\w]*):/.exec(urn)?.[1] ?? '';
+}
+
+/** The acting user's urn. */
+export function actorOf(ctx: RequestContext): string {
+  return ctx.authentication.actorUrn;
+}
+
+/**
+ * The one place the catalog asks whether the acting identity may do what it asked. Every application
+ * operation calls it; no interface does. The system actor always may. GraphQL decides always; the
+ * Rest.li and OpenAPI routes decide only with REST_API_AUTHORIZATION_ENABLED (the ecosystem's toggle),
+ * except for platform operations and the always-guarded entity types. A refusal is a ForbiddenError with
+ * the ecosystem's text; an authorizer that cannot read its facts is a 503.
+ */
+export class AccessPolicy {
+  constructor(private readonly auth: GatewayAuth) {}
+
+  /** Whether the interface the request came through enforces entity privileges. */
+  enforcesEntityPrivileges(ctx: RequestContext, entityType?: string): boolean {
+    if (ctx.origin.eventSource === 'GRAPHQL') return true;
+    if (entityType !== undefined && ALWAYS_GUARDED_TYPES.has(entityType)) return true;
+    return this.auth.settings.restApiAuthorization;
+  }
+
+  /** Whether the actor holds any of `privileges` (on the resource, when one is named). */
+  async holds(
+    ctx: RequestContext,
+    privileges: readonly string[],
+    resource: { readonly resourceUrn?: string; readonly resourceType?: string } = {},
+  ): Promise<boolean> {
+    const { authentication } = ctx;
+    if (authentication.isSystem) return true;
+    return unlessUnavailable('Authorization could not be decided', () =>
+      this.auth.authorizer.isAllowed({
+        actorUrn: authentication.actorUrn,
+        privileges,
+        ...(resource.resourceUrn === undefined ? {} : { resourceUrn: resource.resourceUrn }),
+        ...(resource.resourceType === undefined ? {} : { resourceType: resource.resourceType }),
+      }),
+    );
+  }
+
+  /** Throws a 403 unless every group of the requirement holds; asked whatever the REST toggle says. */
+  async require(ctx: RequestContext, requirement: Requirement): Promise<void> {
+    if (ctx.authentication.isSystem) return;
+    for (const anyOf of requirement.privileges) {
+      const resource = {
+        ...(requirement.resourceUrn === undefined ? {} : { resourceUrn: requirement.resourceUrn }),
+        ...(requirement.resourceType === undefined ? {} : { resourceType: requirement.resourceType }),
+      };
+      if (!(await this.holds(ctx, anyOf, resource))) throw new ForbiddenError(requirement.message);
+    }
+  }
+
+  /** As require, but only where the interface enforces entity privileges (see enforcesEntityPrivileges). */
+  async requireForEntity(ctx: RequestContext, requirement: Requirement): Promise<void> {
+    const type =
+      requirement.resourceType ??
+      (requirement.resourceUrn === undefined ? undefined : entityTypeOfUrn(requirement.resourceUrn));
+    if (!this.enforcesEntityPrivileges(ctx, type)) return;
+    await this.require(ctx, requirement);
+  }
+
+  /** Whether the actor may read the entity (its aspects, versions, relationships). */
+  async mayRead(ctx: RequestContext, urn: string): Promise<boolean> {
+    const type = entityTypeOfUrn(urn);
+    if (!this.enforcesEntityPrivileges(ctx, type)) return true;
+    return this.holds(ctx, entityOperationPrivileges('READ', type), { resourceUrn: urn });
+  }
+
+  /**
+   * Those of `urns` the actor may read, in their order: what a list, a scroll, a search page or a
+   * relationship answer keeps. Each urn is decided as a single read of it would be.
+   */
+  async readable(ctx: RequestContext, urns: readonly string[]): Promise<string[]> {
+    if (ctx.authentication.isSystem || urns.length === 0) return [...urns];
+    const allowed = await Promise.all(urns.map((urn) => this.mayRead(ctx, urn)));
+    return urns.filter((_, i) => allowed[i]);
+  }
+
+  /** Reading an entity; refused with the ecosystem's text. */
+  async readEntity(ctx: RequestContext, urn: string | undefined): Promise<void> {
+    const type = urn === undefined ? '' : entityTypeOfUrn(urn);
+    await this.requireForEntity(ctx, {
+      privileges: [entityOperationPrivileges('READ', type)],
+      ...(urn === undefined ? {} : { resourceUrn: urn }),
+      message:
+        urn === undefined
+          ? 'User is unauthorized to get entities'
+          : `User is unauthorized to get entity ${urn}`,
+    });
+  }
+
+  /** Whether an entity exists (HEAD). */
+  async entityExists(ctx: RequestContext, urn: string): Promise<void> {
+    await this.requireForEntity(ctx, {
+      privileges: [entityOperationPrivileges('EXISTS', entityTypeOfUrn(urn))],
+      resourceUrn: urn,
+      message: `User is unauthorized to check existence of entity ${urn}`,
+    });
+  }
+
+  /** Deleting an entity or aspects of it. */
+  async deleteEntity(ctx: RequestContext, urn: string): Promise<void> {
+    await this.requireForEntity(ctx, {
+      privileges: [entityOperationPrivileges('DELETE', entityTypeOfUrn(urn))],
+      resourceUrn: urn,
+      message: `User is unauthorized to delete entity: ${urn}`,
+    });
+  }
+
+  /** Searching, browsing, listing or scrolling entities of a type (all types when absent). */
+  async search(ctx: RequestContext, entityType?: string): Promise<void> {
+    await this.requireForEntity(ctx, {
+      privileges: [SEARCH_PRIVILEGES],
+      ...(entityType === undefined || entityType === '' ? {} : { resourceType: entityType }),
+      message: 'User is unauthorized to search.',
+    });
+  }
+
+  /**
+   * Reading time-series values (spec 5.3): viewing the entity, the matching View Dataset Profile /
+   * Usage / Operations privilege for those aspects, and with REST API authorization the Get Timeseries
+   * Aspect API privilege.
+   */
+  async readTimeseries(ctx: RequestContext, urn: string, aspectName: string): Promise<void> {
+    const type = entityTypeOfUrn(urn);
+    const message = `User ${actorOf(ctx)} is unauthorized to get timeseries aspect ${aspectName} of ${urn}`;
+    const view = timeseriesViewPrivilege(type, aspectName);
+    await this.require(ctx, {
+      privileges: [entityOperationPrivileges('READ', type), ...(view ? [[view]] : [])],
+      resourceUrn: urn,
+      message,
+    });
+    await this.requireForEntity(ctx, { privileges: [TIMESERIES_READ_PRIVILEGES], resourceUrn: urn, message });
+  }
+
+  /** Scrolling one time-series aspect across the entities of a type. */
+  async scrollTimeseries(ctx: RequestContext, entityType: string, aspectName: string): Promise<void> {
+    const message = `User ${actorOf(ctx)} is unauthorized to get timeseries aspect ${aspectName}`;
+    const view = timeseriesViewPrivilege(entityType, aspectName);
+    await this.require(ctx, {
+      privileges: [entityOperationPrivileges('READ', entityType), ...(view ? [[view]] : [])],
+      resourceType: entityType,
+      message,
+    });
+    await this.requireForEntity(ctx, {
+      privileges: [TIMESERIES_READ_PRIVILEGES],
+      resourceType: entityType,
+      message,
+    });
+  }
+
+  /** Restoring indices from the store. */
+  async restoreIndices(ctx: RequestContext): Promise<void> {
+    await this.requireForEntity(ctx, {
+      privileges: [RESTORE_INDICES_PRIVILEGES],
+      message: `User ${actorOf(ctx)} is unauthorized to restore indices.`,
+    });
+  }
+
+  /** Reading analytics: the audit event search (ANALYTICS READ; there is no analytics write). */
+  async readAnalytics(ctx: RequestContext): Promise<void> {
+    await this.requireForEntity(ctx, {
+      privileges: [ANALYTICS_READ_PRIVILEGES],
+      message: `${actorOf(ctx)} is unauthorized to READ ANALYTICS.`,
+    });
+  }
+
+  /** The operations endpoints (consumer lag, transport, clean-up progress). */
+  async systemOperation(ctx: RequestContext, what: string): Promise<void> {
+    await this.requireForEntity(ctx, {
+      privileges: [SYSTEM_OPERATIONS_PRIVILEGES],
+      message: `${actorOf(ctx)} is unauthorized to ${what}.`,
+    });
+  }
+}

@@ -1,0 +1,124 @@
+import type { RequestContext } from '@catalog/auth';
+import { ForbiddenError, isRestrictedAspect } from '@catalog/model';
+import type { AspectStore, StoredAspect } from '@catalog/store';
+import type { AccessPolicy } from './access-policy.js';
+import { hideSoftDeletedPropertyValues } from './soft-deleted-property-values.js';
+
+type Aspects = readonly StoredAspect[];
+
+/** The aspects of the entities read, by urn, in the order asked (entities with nothing stored have none). */
+export type AspectsByUrn = ReadonlyMap<string, Aspects>;
+
+/**
+ * Reads of stored entities, as the acting identity may see them: the one read policy every interface's
+ * single reads, batch reads, lists, scrolls and search hits go through.
+ *
+ * - An entity the actor may not read is refused (single and batch reads: 403, as the ecosystem) or left
+ *   out (lists, scrolls, search pages), decided per entity exactly as a single read of it is.
+ * - Restricted aspects (credentials, secret values, invite tokens: `RESTRICTED_ASPECTS` of the model)
+ *   never leave: only the system actor reads them, whatever it asked for.
+ * - Values of soft-deleted structured properties are left out (spec 3.2).
+ */
+export class EntityReads {
+  constructor(
+    private readonly store: AspectStore,
+    private readonly policy: AccessPolicy,
+  ) {}
+
+  /** One entity's latest aspects (all, or those named); 403 when the actor may not read it. */
+  async latest(ctx: RequestContext, urn: string, aspects?: readonly string[]): Promise<Aspects> {
+    await this.policy.readEntity(ctx, urn);
+    const names = readableNames(ctx, aspects);
+    if (names !== undefined && names.length === 0) return [];
+    return this.visible(ctx, [await this.store.getLatest(urn, names)]).then((lists) => lists[0]!);
+  }
+
+  /** Several entities' latest aspects; 403 on the first the actor may not read (a batch get). */
+  async latestOfEach(
+    ctx: RequestContext,
+    urns: readonly string[],
+    aspects?: readonly string[],
+  ): Promise<AspectsByUrn> {
+    for (const urn of urns) await this.policy.readEntity(ctx, urn);
+    return this.read(ctx, urns, aspects);
+  }
+
+  /**
+   * The entities of a page (a list, a scroll, search hits) the actor may read, with their aspects: the
+   * others are left out of the returned map, and of `urns`.
+   */
+  async latestOfReadable(
+    ctx: RequestContext,
+    urns: readonly string[],
+    aspects?: readonly string[],
+  ): Promise<{ readonly urns: readonly string[]; readonly aspects: AspectsByUrn }> {
+    const readable = await this.policy.readable(ctx, urns);
+    return { urns: readable, aspects: await this.read(ctx, readable, aspects) };
+  }
+
+  /** Those of `urns` the actor may read, in order (for pages that return urns only). */
+  readable(ctx: RequestContext, urns: readonly string[]): Promise<readonly string[]> {
+    return this.policy.readable(ctx, urns);
+  }
+
+  /** One version of one aspect (0 the latest), or null; 403 for a restricted aspect or an unreadable entity. */
+  async version(
+    ctx: RequestContext,
+    urn: string,
+    aspect: string,
+    version: number,
+  ): Promise<StoredAspect | null> {
+    await this.policy.readEntity(ctx, urn);
+    requireUnrestricted(ctx, aspect);
+    const stored = await this.store.get(urn, aspect, version);
+    if (stored === null) return null;
+    return (await this.visible(ctx, [[stored]]))[0]![0] ?? null;
+  }
+
+  /** Every stored version of one aspect, newest first as the store lists them. */
+  async versions(ctx: RequestContext, urn: string, aspect: string): Promise<Aspects> {
+    await this.policy.readEntity(ctx, urn);
+    requireUnrestricted(ctx, aspect);
+    return (await this.visible(ctx, [await this.store.listVersions(urn, aspect)]))[0]!;
+  }
+
+  private async read(
+    ctx: RequestContext,
+    urns: readonly string[],
+    aspects: readonly string[] | undefined,
+  ): Promise<AspectsByUrn> {
+    const names = readableNames(ctx, aspects);
+    if (urns.length === 0 || (names !== undefined && names.length === 0)) return new Map();
+    const found = await this.store.getLatestMany(urns, names);
+    const lists = urns.map((urn) => found.get(urn) ?? []);
+    const visible = await this.visible(ctx, lists);
+    return new Map(urns.map((urn, i) => [urn, visible[i]!]));
+  }
+
+  /** What leaves the store: restricted aspects dropped (unless the system asks), soft-deleted values hidden. */
+  private async visible(ctx: RequestContext, lists: readonly Aspects[]): Promise<readonly Aspects[]> {
+    const unrestricted = ctx.authentication.isSystem ? lists : lists.map(withoutRestricted);
+    return hideSoftDeletedPropertyValues(this.store, unrestricted);
+  }
+}
+
+function withoutRestricted(aspects: Aspects): Aspects {
+  return aspects.some((a) => isRestrictedAspect(a.aspect))
+    ? aspects.filter((a) => !isRestrictedAspect(a.aspect))
+    : aspects;
+}
+
+/** The aspect names to read: restricted ones asked for by anyone but the system are not read at all. */
+function readableNames(
+  ctx: RequestContext,
+  aspects: readonly string[] | undefined,
+): readonly string[] | undefined {
+  if (aspects === undefined || ctx.authentication.isSystem) return aspects;
+  return aspects.some(isRestrictedAspect) ? aspects.filter((a) => !isRestrictedAspect(a)) : aspects;
+}
+
+function requireUnrestricted(ctx: RequestContext, aspect: string): void {
+  if (!ctx.authentication.isSystem && isRestrictedAspect(aspect)) {
+    throw new ForbiddenError(`${aspect} holds secret material and is not returned`);
+  }
+}
