@@ -56,7 +56,6 @@ import { batchEvaluateAction, evaluateAction } from './restli/metadata-tests.js'
 import { restoreIndices } from './restli/restore-indices.js';
 import { describeRun, listRuns } from './restli/runs/run-listing.js';
 import { rollbackRun } from './restli/runs/run-rollback.js';
-import { authorizeRollback } from './restli/runs/rollback-authorization.js';
 import { restliErrorHandler, sendRestliError } from './restli/restli-errors.js';
 import { autocompleteAction, browseAction, searchAction } from './restli/search-actions.js';
 import { getTimeseriesAspectValues } from './restli/timeseries-values.js';
@@ -64,7 +63,6 @@ import { schemaRegistryRouter } from './schema-registry/schema-registry-router.j
 import { serverConfig } from './server-config.js';
 import type { GatewayAuth } from './auth/gateway-auth.js';
 import { authenticationMiddleware } from './auth/authentication-middleware.js';
-import { authorizeProposals } from './auth/proposal-authorization.js';
 import { actorOf } from './auth/rest-authorization.js';
 import { requestContextOf } from './auth/request-context.js';
 import { queryUrn, RouteGuards } from './auth/route-guards.js';
@@ -130,7 +128,7 @@ function actions(resource: string, table: Record<string, Handler>): Handler {
 export function createGatewayApp(deps: GatewayDeps): Express {
   const { store, settings, logger, readModels, auth } = deps;
   const guard = new RouteGuards(auth);
-  const application = createCatalogApplication({ store, auth });
+  const application = createCatalogApplication({ store, auth, submitter: deps.submitter });
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -143,7 +141,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     settings,
     actorOf,
     originOf: (res) => requestContextOf(res).origin,
-    authorize: (res, proposals) => authorizeProposals(auth, store, res, proposals),
+    authorize: (res, proposals) => application.proposals.authorize(requestContextOf(res), proposals),
     waitForIndex: (outcomes) =>
       deps.indexWaiter.waitFor(
         outcomes.flatMap((o) => o.changeLogs ?? []),
@@ -255,7 +253,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
           timeseries: readModels.timeseries,
           submitter: deps.submitter,
           originOf: ingest.originOf,
-          authorize: (r, urns) => authorizeRollback(auth, r, urns),
+          authorize: (r, urns) => application.proposals.authorizeRollback(requestContextOf(r), urns),
           ...(ingest.waitForIndex === undefined ? {} : { waitForIndex: ingest.waitForIndex }),
         }),
     }),
@@ -326,7 +324,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     logger,
     guard,
     authorize: (res: Response, proposals: readonly CheckedProposal[]) =>
-      authorizeProposals(auth, store, res, proposals),
+      application.proposals.authorize(requestContextOf(res), proposals),
     maxBodyBytes: settings.maxBodyBytes,
   };
   // Each document is built once, when first asked for (the whole one has a path per entity and aspect).
@@ -374,6 +372,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   mountGraphQL(
     app,
     {
+      app: application,
       store,
       search: readModels.search,
       graph: readModels.graph,

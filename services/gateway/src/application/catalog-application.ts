@@ -2,11 +2,14 @@ import type { AspectStore } from '@catalog/store';
 import type { GatewayAuth } from '../auth/gateway-auth.js';
 import { AccessPolicy } from './access-policy.js';
 import { EntityReads } from './entity-reads.js';
+import { Proposals } from './proposals.js';
+import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
 
 /** What the application layer is built over: the ports and the authorizer, chosen by the composition root. */
 export interface CatalogApplicationDeps {
   readonly store: AspectStore;
   readonly auth: GatewayAuth;
+  readonly submitter: ProposalSubmitter;
 }
 
 /**
@@ -19,9 +22,15 @@ export interface CatalogApplication {
   readonly policy: AccessPolicy;
   /** Entity reads: single, batch, and the pages of lists, scrolls and searches. */
   readonly entities: EntityReads;
+  /** Aspect writes as proposals on the log. */
+  readonly proposals: Proposals;
 }
 
 export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogApplication {
   const policy = new AccessPolicy(deps.auth);
-  return { policy, entities: new EntityReads(deps.store, policy) };
+  return {
+    policy,
+    entities: new EntityReads(deps.store, policy),
+    proposals: new Proposals(deps.store, deps.submitter, policy),
+  };
 }

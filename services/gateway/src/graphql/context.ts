@@ -6,9 +6,12 @@ import type { GatewayAuth } from '../auth/gateway-auth.js';
 import type { NativeUserService } from '../identity/native-user-service.js';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
 import type { EntityLoader } from './entities/entity-loader.js';
+import type { CatalogApplication } from '../application/catalog-application.js';
 
 /** What the GraphQL resolvers reach: the same ports as the Rest.li routes. */
 export interface GraphQLServices {
+  /** The use cases: resolvers call these; the ports below are on their way out of this interface. */
+  readonly app: CatalogApplication;
   readonly store: AspectStore;
   readonly search: SearchIndex;
   readonly graph: GraphIndex;

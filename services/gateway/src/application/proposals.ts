@@ -1,0 +1,119 @@
+import { entityOperationPrivileges, manageRequires, type RequestContext } from '@catalog/auth';
+import { ForbiddenError, type CheckedProposal } from '@catalog/model';
+import type { ProposalOutcome } from '@catalog/runtime';
+import type { AspectStore } from '@catalog/store';
+import { unlessUnavailable } from '../auth/auth-unavailable.js';
+import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
+import { entityTypeOfUrn, type AccessPolicy } from './access-policy.js';
+
+/** How a proposal write is answered. */
+export interface ProposeOptions {
+  /** Wait for persistence's outcome of each proposal (a synchronous write). */
+  readonly sync: boolean;
+}
+
+/**
+ * Writes as metadata change proposals: the generic routes' upsert, patch and delete of aspects, and the
+ * writes of the use cases that decided their own privileges. Every write goes to the log with the
+ * acting identity and where the request came from.
+ */
+export class Proposals {
+  constructor(
+    private readonly store: AspectStore,
+    private readonly submitter: ProposalSubmitter,
+    private readonly policy: AccessPolicy,
+  ) {}
+
+  /**
+   * Proposes aspect changes of the generic routes (ingestProposal, snapshots, the entity API): refused
+   * (403, nothing written) unless the actor may make every one of them; then produced in one append.
+   */
+  async propose(
+    ctx: RequestContext,
+    proposals: readonly CheckedProposal[],
+    options: ProposeOptions,
+  ): Promise<readonly ProposalOutcome[] | undefined> {
+    await this.authorize(ctx, proposals);
+    return this.submitDecided(ctx, proposals, options);
+  }
+
+  /**
+   * Produces proposals whose authorization the calling use case has decided itself (a GraphQL mutation
+   * that asked its own privilege, sign-up, token minting).
+   */
+  submitDecided(
+    ctx: RequestContext,
+    proposals: readonly CheckedProposal[],
+    options: ProposeOptions,
+  ): Promise<readonly ProposalOutcome[] | undefined> {
+    if (proposals.length === 0) return Promise.resolve(options.sync ? [] : undefined);
+    return this.submitter.submit(proposals, {
+      sync: options.sync,
+      actor: ctx.authentication.actorUrn,
+      origin: ctx.origin,
+    });
+  }
+
+  /**
+   * Whether the actor may make these writes, asked once per entity and kind of change (the ecosystem's
+   * rule for ingestProposal): DELETE needs the delete privileges; PATCH, UPDATE and RESTATE the edit ones;
+   * an UPSERT or CREATE the edit ones, or the create ones when the entity does not exist yet (read only
+   * when the edit privileges are missing). Restricted aspects (secret material) are written by the system
+   * actor only, whatever the REST toggle says. Throws a 403 naming the first write refused.
+   */
+  async authorize(ctx: RequestContext, proposals: readonly CheckedProposal[]): Promise<void> {
+    if (ctx.authentication.isSystem) return;
+    const restricted = proposals.find((p) => p.aspect.restricted && p.changeType !== 'DELETE');
+    if (restricted !== undefined) {
+      throw new ForbiddenError(
+        `${restricted.aspect.name} holds secret material; only the catalog itself writes it`,
+      );
+    }
+    const actorUrn = ctx.authentication.actorUrn;
+    const asked = new Set<string>();
+    for (const proposal of proposals) {
+      const urn = proposal.urn.raw;
+      const entityType = proposal.entity.name;
+      if (!this.policy.enforcesEntityPrivileges(ctx, entityType)) continue;
+      const kind = proposal.changeType === 'DELETE' ? 'DELETE' : 'WRITE';
+      if (asked.has(`${kind} ${urn}`)) continue;
+      asked.add(`${kind} ${urn}`);
+      const allowed = (operation: 'UPDATE' | 'DELETE' | 'CREATE') =>
+        this.policy.holds(ctx, entityOperationPrivileges(operation, entityType), { resourceUrn: urn });
+      if (kind === 'DELETE') {
+        if (!(await allowed('DELETE')))
+          throw new ForbiddenError(`User is unauthorized to delete entity: ${urn}`);
+        continue;
+      }
+      if (await allowed('UPDATE')) continue;
+      const creates = ['UPSERT', 'CREATE', 'CREATE_ENTITY'].includes(proposal.changeType);
+      if (creates && (await allowed('CREATE'))) {
+        const key = await unlessUnavailable('Authorization could not be decided', () =>
+          this.store.get(urn, proposal.entity.keyAspect),
+        );
+        if (key === null) continue;
+      }
+      throw new ForbiddenError(`User ${actorUrn} is unauthorized to edit entity ${urn}`);
+    }
+  }
+
+  /**
+   * The ecosystem's rollback gate: MANAGE on ingestion sources (their UPDATE and DELETE privileges),
+   * then DELETE on every entity the run's rows name. Off with REST API authorization, as its other
+   * Rest.li checks.
+   */
+  async authorizeRollback(ctx: RequestContext, urns: readonly string[]): Promise<void> {
+    await this.policy.requireForEntity(ctx, {
+      privileges: manageRequires('dataHubIngestionSource'),
+      resourceType: 'dataHubIngestionSource',
+      message: 'User is unauthorized to update entity',
+    });
+    for (const urn of urns) {
+      await this.policy.requireForEntity(ctx, {
+        privileges: [entityOperationPrivileges('DELETE', entityTypeOfUrn(urn))],
+        resourceUrn: urn,
+        message: `User is unauthorized to delete entity: ${urn}`,
+      });
+    }
+  }
+}
