@@ -14,6 +14,7 @@ import {
 } from '@catalog/runtime';
 import { requestLogging } from './request-log/request-logging.js';
 import type { ProposalSubmitter } from './ingest/proposal-submitter.js';
+import type { ProposalOutcome } from '@catalog/runtime';
 import { mountGraphQL } from './graphql/graphql-endpoint.js';
 import { createCatalogApplication } from './application/catalog-application.js';
 import { stringify as stringifyYaml } from 'yaml';
@@ -54,8 +55,7 @@ import { getBrowsePathsAction } from './restli/entities-browse-paths-action.js';
 import { listEntitiesAction } from './restli/entities-list-action.js';
 import { batchEvaluateAction, evaluateAction } from './restli/metadata-tests.js';
 import { restoreIndices } from './restli/restore-indices.js';
-import { describeRun, listRuns } from './restli/runs/run-listing.js';
-import { rollbackRun } from './restli/runs/run-rollback.js';
+import { describeRun, listRuns, rollbackRunAction } from './restli/runs/run-listing.js';
 import { restliErrorHandler, sendRestliError } from './restli/restli-errors.js';
 import { autocompleteAction, browseAction, searchAction } from './restli/search-actions.js';
 import { getTimeseriesAspectValues } from './restli/timeseries-values.js';
@@ -128,7 +128,18 @@ function actions(resource: string, table: Record<string, Handler>): Handler {
 export function createGatewayApp(deps: GatewayDeps): Express {
   const { store, settings, logger, readModels, auth } = deps;
   const guard = new RouteGuards(auth);
-  const application = createCatalogApplication({ store, auth, submitter: deps.submitter });
+  const waitForIndex = (outcomes: readonly ProposalOutcome[]) =>
+    deps.indexWaiter.waitFor(
+      outcomes.flatMap((o) => o.changeLogs ?? []),
+      settings.indexWaitTimeoutMs,
+    );
+  const application = createCatalogApplication({
+    store,
+    auth,
+    submitter: deps.submitter,
+    readModels,
+    waitForIndex,
+  });
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -142,11 +153,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     actorOf,
     originOf: (res) => requestContextOf(res).origin,
     authorize: (res, proposals) => application.proposals.authorize(requestContextOf(res), proposals),
-    waitForIndex: (outcomes) =>
-      deps.indexWaiter.waitFor(
-        outcomes.flatMap((o) => o.changeLogs ?? []),
-        settings.indexWaitTimeoutMs,
-      ),
+    waitForIndex,
   };
   const restore = { store, log: deps.log, versionedTopic: deps.topics.metadataChangeLogVersioned };
   // Hard deletes and reference removal (`POST /entities?action=delete|deleteReferences`).
@@ -206,56 +213,35 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.get('/entitiesV2', (req, res) => batchGetEntitiesV2(req, res, application.entities));
   app.get('/entities/:urn', (req, res) => getEntitySnapshot(req, res, application.entities));
   app.get('/entities', (req, res) => batchGetEntitySnapshots(req, res, application.entities));
-  const searchGuarded =
-    (handler: Handler): Handler =>
-    async (req, res) => {
-      const entity = (req.body as Record<string, unknown> | undefined)?.['entity'];
-      await guard.search(res, typeof entity === 'string' ? entity : undefined);
-      await handler(req, res);
-    };
   app.post(
     '/entities',
     json,
     actions('entities', {
-      search: searchGuarded((req, res) => searchAction(req, res, readModels.search)),
-      browse: searchGuarded((req, res) => browseAction(req, res, readModels.search)),
-      autocomplete: searchGuarded((req, res) => autocompleteAction(req, res, readModels.search)),
+      search: (req, res) => searchAction(req, res, application.search),
+      browse: (req, res) => browseAction(req, res, application.search),
+      autocomplete: (req, res) => autocompleteAction(req, res, application.search),
       ingest: (req, res) => ingestEntityAction(req, res, ingest),
       batchIngest: (req, res) => batchIngestEntitiesAction(req, res, ingest),
-      exists: (req, res) => existsEntityAction(req, res, { store, guard }),
-      getBrowsePaths: (req, res) => getBrowsePathsAction(req, res, { search: readModels.search, guard }),
-      list: (req, res) => listEntitiesAction(req, res, { search: readModels.search, guard }),
+      exists: (req, res) => existsEntityAction(req, res, application.entities),
+      getBrowsePaths: (req, res) => getBrowsePathsAction(req, res, application.search),
+      list: (req, res) => listEntitiesAction(req, res, application.search),
       delete: (req, res) => deleteEntityAction(req, res, entityDelete),
       deleteReferences: (req, res) => deleteReferencesAction(req, res, entityDelete),
     }),
   );
-  app.get('/relationships', async (req, res) => {
-    await guard.readEntity(res, queryUrn(req));
-    await getRelationships(req, res, readModels.graph);
-  });
+  app.get('/relationships', (req, res) => getRelationships(req, res, application.search));
   app.get(['/openapi/relationships/v1', '/openapi/relationships/v1/'], async (req, res) => {
     await guard.readEntity(res, queryUrn(req));
     await getRelationshipsV1(req, res, readModels.graph);
   });
-  // Ingestion runs (the ecosystem's BatchIngestionRunResource): list has no privilege check there.
+  // Ingestion runs (the ecosystem's BatchIngestionRunResource).
   app.post(
     '/runs',
     json,
     actions('runs', {
-      list: (req, res) => listRuns(req, res, store),
-      describe: async (req, res) => {
-        await guard.readEntity(res, undefined);
-        await describeRun(req, res, store);
-      },
-      rollback: (req, res) =>
-        rollbackRun(req, res, {
-          store,
-          timeseries: readModels.timeseries,
-          submitter: deps.submitter,
-          originOf: ingest.originOf,
-          authorize: (r, urns) => application.proposals.authorizeRollback(requestContextOf(r), urns),
-          ...(ingest.waitForIndex === undefined ? {} : { waitForIndex: ingest.waitForIndex }),
-        }),
+      list: (req, res) => listRuns(req, res, application.runs),
+      describe: (req, res) => describeRun(req, res, application.runs),
+      rollback: (req, res) => rollbackRunAction(req, res, application.runs),
     }),
   );
   for (const path of ['/operations', '/gms/operations', '/api/gms/operations']) {

@@ -1,4 +1,8 @@
 import type { AspectStore } from '@catalog/store';
+import type { GraphIndex, SearchIndex, TimeseriesIndex } from '@catalog/search';
+import type { ProposalOutcome } from '@catalog/runtime';
+import { IngestionRuns } from './ingestion-runs.js';
+import { CatalogSearch } from './catalog-search.js';
 import type { GatewayAuth } from '../auth/gateway-auth.js';
 import { AccessPolicy } from './access-policy.js';
 import { EntityReads } from './entity-reads.js';
@@ -10,6 +14,13 @@ export interface CatalogApplicationDeps {
   readonly store: AspectStore;
   readonly auth: GatewayAuth;
   readonly submitter: ProposalSubmitter;
+  readonly readModels: {
+    readonly search: SearchIndex;
+    readonly graph: GraphIndex;
+    readonly timeseries: TimeseriesIndex;
+  };
+  /** Waits until the outcomes' change logs are indexed (read-your-writes). */
+  readonly waitForIndex: (outcomes: readonly ProposalOutcome[]) => Promise<void>;
 }
 
 /**
@@ -22,15 +33,28 @@ export interface CatalogApplication {
   readonly policy: AccessPolicy;
   /** Entity reads: single, batch, and the pages of lists, scrolls and searches. */
   readonly entities: EntityReads;
+  /** Search, browse, autocomplete and relationships, as the actor may see them. */
+  readonly search: CatalogSearch;
+  /** Ingestion runs: list, describe, roll back. */
+  readonly runs: IngestionRuns;
   /** Aspect writes as proposals on the log. */
   readonly proposals: Proposals;
 }
 
 export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogApplication {
   const policy = new AccessPolicy(deps.auth);
+  const proposals = new Proposals(deps.store, deps.submitter, policy);
   return {
     policy,
     entities: new EntityReads(deps.store, policy),
-    proposals: new Proposals(deps.store, deps.submitter, policy),
+    proposals,
+    runs: new IngestionRuns(deps.store, policy, {
+      store: deps.store,
+      timeseries: deps.readModels.timeseries,
+      submitter: deps.submitter,
+      authorize: (ctx, urns) => proposals.authorizeRollback(ctx, urns),
+      waitForIndex: deps.waitForIndex,
+    }),
+    search: new CatalogSearch(deps.readModels.search, deps.readModels.graph, policy),
   };
 }

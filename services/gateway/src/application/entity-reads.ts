@@ -61,6 +61,24 @@ export class EntityReads {
     return this.policy.readable(ctx, urns);
   }
 
+  /**
+   * Whether the entity's key aspect is stored; a soft-deleted entity (status.removed) counts unless
+   * `includeSoftDeleted` is false. Asks the EXISTS privileges, not READ.
+   */
+  async exists(
+    ctx: RequestContext,
+    urn: string,
+    entity: { readonly keyAspect: string; readonly hasStatus: boolean },
+    includeSoftDeleted: boolean,
+  ): Promise<boolean> {
+    await this.policy.entityExists(ctx, urn);
+    const names = entity.hasStatus ? [entity.keyAspect, 'status'] : [entity.keyAspect];
+    const stored = await this.store.getLatest(urn, names);
+    const key = stored.some((a) => a.aspect === entity.keyAspect);
+    const removed = stored.some((a) => a.aspect === 'status' && a.value['removed'] === true);
+    return key && (includeSoftDeleted || !removed);
+  }
+
   /** One version of one aspect (0 the latest), or null; 403 for a restricted aspect or an unreadable entity. */
   async version(
     ctx: RequestContext,

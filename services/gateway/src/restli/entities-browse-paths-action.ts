@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
-import { BROWSE_PATHS_FIELD, type SearchIndex } from '@catalog/search';
-import type { RouteGuards } from '../auth/route-guards.js';
+import type { CatalogSearch } from '../application/catalog-search.js';
+import { requestContextOf } from '../auth/request-context.js';
 import { ActionBody } from './action-body.js';
 import { parseEntityUrn } from './entity-reads.js';
 import { sendJson } from './send-json.js';
@@ -12,13 +12,11 @@ import { sendJson } from './send-json.js';
 export async function getBrowsePathsAction(
   req: Request,
   res: Response,
-  deps: { readonly search: SearchIndex; readonly guard: RouteGuards },
+  search: CatalogSearch,
 ): Promise<void> {
-  const raw = ActionBody.of(req).requiredString('urn');
-  await deps.guard.readEntity(res, raw);
-  const { urn, entity } = parseEntityUrn(raw);
-  const document = entity.searchable ? await deps.search.getDocument(entity.name, urn.raw) : null;
-  const paths = document?.fields[BROWSE_PATHS_FIELD];
-  const value = paths === undefined ? [] : (Array.isArray(paths) ? paths : [paths]).map(String);
+  const { urn, entity } = parseEntityUrn(ActionBody.of(req).requiredString('urn'));
+  const value = entity.searchable
+    ? await search.browsePaths(requestContextOf(res), entity.name, urn.raw)
+    : [];
   sendJson(res, { value });
 }

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { ValidationError } from '@catalog/model';
-import type { AspectStore } from '@catalog/store';
-import type { RouteGuards } from '../auth/route-guards.js';
+import type { EntityReads } from '../application/entity-reads.js';
+import { requestContextOf } from '../auth/request-context.js';
 import { ActionBody } from './action-body.js';
 import { parseEntityUrn } from './entity-reads.js';
 import { sendJson } from './send-json.js';
@@ -11,21 +11,17 @@ import { sendJson } from './send-json.js';
  * aspect is stored. A soft-deleted entity (status.removed) exists unless includeSoftDelete is false
  * (absent counts as true, as in the ecosystem).
  */
-export async function existsEntityAction(
-  req: Request,
-  res: Response,
-  deps: { readonly store: AspectStore; readonly guard: RouteGuards },
-): Promise<void> {
+export async function existsEntityAction(req: Request, res: Response, reads: EntityReads): Promise<void> {
   const body = ActionBody.of(req);
-  const raw = body.requiredString('urn');
-  await deps.guard.entityExists(res, raw);
-  const { urn, entity } = parseEntityUrn(raw);
+  const { urn, entity } = parseEntityUrn(body.requiredString('urn'));
   const includeSoftDelete = readBoolean(body.raw('includeSoftDelete'), 'includeSoftDelete', true);
-  const names = entity.aspects.has('status') ? [entity.keyAspect, 'status'] : [entity.keyAspect];
-  const stored = await deps.store.getLatest(urn.raw, names);
-  const key = stored.some((a) => a.aspect === entity.keyAspect);
-  const removed = stored.some((a) => a.aspect === 'status' && a.value['removed'] === true);
-  sendJson(res, { value: key && (includeSoftDelete || !removed) });
+  const exists = await reads.exists(
+    requestContextOf(res),
+    urn.raw,
+    { keyAspect: entity.keyAspect, hasStatus: entity.aspects.has('status') },
+    includeSoftDelete,
+  );
+  sendJson(res, { value: exists });
 }
 
 function readBoolean(raw: unknown, name: string, fallback: boolean): boolean {

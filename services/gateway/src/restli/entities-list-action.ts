@@ -4,12 +4,12 @@ import {
   normalizeFilter,
   validateSearchRequest,
   withoutStructuredProperties,
-  type SearchIndex,
   type SearchRequest,
   type SortCriterion,
 } from '@catalog/search';
 import { ValidationError } from '@catalog/model';
-import type { RouteGuards } from '../auth/route-guards.js';
+import type { CatalogSearch } from '../application/catalog-search.js';
+import { requestContextOf } from '../auth/request-context.js';
 import { ActionBody } from './action-body.js';
 import { searchSpecOf } from './search-actions.js';
 import { sendJson } from './send-json.js';
@@ -19,14 +19,9 @@ import { sendJson } from './send-json.js';
  * `{"value": {entities: [urn], start, count, total}}`: the entities of a type matching the filter, from the
  * search index (soft-deleted ones left out), as the ecosystem's `list` (the ListResult of `listUrns`).
  */
-export async function listEntitiesAction(
-  req: Request,
-  res: Response,
-  deps: { readonly search: SearchIndex; readonly guard: RouteGuards },
-): Promise<void> {
+export async function listEntitiesAction(req: Request, res: Response, search: CatalogSearch): Promise<void> {
   const body = ActionBody.of(req);
   const entity = body.requiredString('entity');
-  await deps.guard.search(res, entity);
   searchSpecOf(entity);
   const filter = body.raw('filter');
   const sort = sortOf(body);
@@ -39,7 +34,7 @@ export async function listEntitiesAction(
     ...(sort.length > 0 ? { sort } : {}),
   };
   validateSearchRequest(searchSpecOf, withoutStructuredProperties(request));
-  const result = await deps.search.search(request);
+  const result = await search.search(requestContextOf(res), request);
   sendJson(res, {
     value: {
       entities: result.hits.map((h) => h.urn),

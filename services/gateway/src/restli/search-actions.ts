@@ -10,9 +10,10 @@ import {
   withoutStructuredProperties,
   type EntityIndexSpec,
   type Filter,
-  type SearchIndex,
   type SearchRequest,
 } from '@catalog/search';
+import type { CatalogSearch } from '../application/catalog-search.js';
+import { requestContextOf } from '../auth/request-context.js';
 import { ActionBody } from './action-body.js';
 
 const specs = new Map<string, EntityIndexSpec>();
@@ -58,7 +59,7 @@ const FACETS = new Set([
  * on `structuredProperties.<qualifiedName>` are left to the search index, which resolves them against
  * its definitions view (an unknown or soft-deleted property is a 400 from there).
  */
-export async function searchAction(req: Request, res: Response, index: SearchIndex): Promise<void> {
+export async function searchAction(req: Request, res: Response, search: CatalogSearch): Promise<void> {
   const body = ActionBody.of(req);
   const entity = body.requiredString('entity');
   const spec = searchSpecOf(entity);
@@ -71,7 +72,7 @@ export async function searchAction(req: Request, res: Response, index: SearchInd
     ...optionalFilter(filterOf(body)),
   };
   validateSearchRequest(searchSpecOf, withoutStructuredProperties(request));
-  const result = await index.search(request);
+  const result = await search.search(requestContextOf(res), request);
   const urns = result.hits.map((h) => h.urn);
   const matches = result.hits.map((h) => ({ matchedFields: h.matchedFields }));
   const searchResultMetadatas = result.aggregations.map((a) => ({
@@ -100,7 +101,7 @@ export async function searchAction(req: Request, res: Response, index: SearchInd
 }
 
 /** POST /entities?action=browse */
-export async function browseAction(req: Request, res: Response, index: SearchIndex): Promise<void> {
+export async function browseAction(req: Request, res: Response, search: CatalogSearch): Promise<void> {
   const body = ActionBody.of(req);
   const entity = body.requiredString('entity');
   const path = body.optionalString('path') ?? '/';
@@ -108,7 +109,7 @@ export async function browseAction(req: Request, res: Response, index: SearchInd
   const limit = body.int('limit', 10, { min: 0, max: MAX_PAGE_SIZE });
   const request = { entityType: entity, path, start, limit, ...optionalFilter(filterOf(body)) };
   validateBrowseRequest(searchSpecOf, withoutStructuredProperties(request));
-  const result = await index.browse(request);
+  const result = await search.browse(requestContextOf(res), request);
   res.json({
     value: {
       numEntities: result.totalEntities,
@@ -124,7 +125,7 @@ export async function browseAction(req: Request, res: Response, index: SearchInd
 }
 
 /** POST /entities?action=autocomplete */
-export async function autocompleteAction(req: Request, res: Response, index: SearchIndex): Promise<void> {
+export async function autocompleteAction(req: Request, res: Response, search: CatalogSearch): Promise<void> {
   const body = ActionBody.of(req);
   const entity = body.requiredString('entity');
   const query = body.optionalString('query') ?? '';
@@ -137,7 +138,7 @@ export async function autocompleteAction(req: Request, res: Response, index: Sea
     ...optionalFilter(filterOf(body)),
   };
   validateAutocompleteRequest(searchSpecOf, withoutStructuredProperties(request));
-  const result = await index.autocomplete(request);
+  const result = await search.autocomplete(requestContextOf(res), request);
   res.json({
     value: { query, suggestions: result.suggestions, entities: result.entities.map((urn) => ({ urn })) },
   });

@@ -1,4 +1,3 @@
-import type { Request, Response } from 'express';
 import {
   checkProposal,
   entityRegistry,
@@ -9,13 +8,10 @@ import {
   type CheckedProposal,
 } from '@catalog/model';
 import type { TimeseriesIndex, TimeseriesRunGroup } from '@catalog/search';
-import { SYSTEM_ACTOR_URN, type RequestOrigin } from '@catalog/auth';
+import { SYSTEM_ACTOR_URN, type RequestContext } from '@catalog/auth';
 import type { ProposalOutcome } from '@catalog/runtime';
 import { DEFAULT_RUN_ID, type AspectStore, type StoredAspect } from '@catalog/store';
-import type { ProposalSubmitter } from '../../ingest/proposal-submitter.js';
-import { ActionBody } from '../action-body.js';
-import { sendJson } from '../send-json.js';
-import { readFlag } from './run-listing.js';
+import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
 import { allRunRows, lastObservedOf, rowSummary, runIdOf, type AspectRowSummary } from './run-rows.js';
 
 export interface RollbackDeps {
@@ -23,9 +19,8 @@ export interface RollbackDeps {
   /** Where the run's time-series values are found (and counted) by run id. */
   readonly timeseries: TimeseriesIndex;
   readonly submitter: ProposalSubmitter;
-  readonly originOf: (res: Response) => RequestOrigin;
   /** Refuses (403) the rollback of these entities when the caller may not. */
-  readonly authorize: (res: Response, urns: readonly string[]) => Promise<void>;
+  readonly authorize: (ctx: RequestContext, urns: readonly string[]) => Promise<void>;
   /** Waits until the outcomes' change logs are indexed; absent when there is no indexer to wait for. */
   readonly waitForIndex?: (outcomes: readonly ProposalOutcome[]) => Promise<void>;
 }
@@ -52,9 +47,17 @@ export interface RollbackResponse {
   readonly timeseriesAspectsReverted: number;
 }
 
+/** What a rollback is asked to do. */
+export interface RollbackRequest {
+  readonly runId: string;
+  readonly dryRun: boolean;
+  /** Delete entities whose key the run wrote (else soft-delete them). */
+  readonly hard: boolean;
+}
+
 /**
- * POST /runs?action=rollback {runId, dryRun=false, safe?, hardDelete? (deprecated)}: undoes what an
- * ingestion run wrote last. Hard when `safe` is false, else when hardDelete is true; soft otherwise.
+ * Rolls back an ingestion run (Rest.li `POST /runs?action=rollback`): undoes what it wrote last,
+ * hard or soft as asked.
  *
  * For each (urn, aspect) whose latest row carries the run: the newest older version written by another
  * run (or by none) is written again through the log, an UPSERT carrying that version's runId and
@@ -72,30 +75,26 @@ export interface RollbackResponse {
  * back no longer carry the run (deleted documents are gone), so calling it again after a crash finishes
  * the rest.
  */
-export async function rollbackRun(req: Request, res: Response, deps: RollbackDeps): Promise<void> {
-  const body = ActionBody.of(req);
-  const runId = body.requiredString('runId');
+export async function rollbackRun(
+  ctx: RequestContext,
+  request: RollbackRequest,
+  deps: RollbackDeps,
+): Promise<RollbackResponse> {
+  const { runId, dryRun, hard } = request;
   if (runId === DEFAULT_RUN_ID) {
     throw new ValidationError(
       `${DEFAULT_RUN_ID} is a default run-id provided for non labeled ingestion runs. ` +
         'You cannot delete using this reserved run-id',
     );
   }
-  const dryRun = readFlag(body, 'dryRun');
-  const safe = body.raw('safe');
-  const hard = safe === undefined || safe === null ? readFlag(body, 'hardDelete') : !readFlag(body, 'safe');
-
   const rows = await allRunRows(deps.store, runId, hard);
   const groups = await deps.timeseries.runGroups(runId);
   const timeseriesDocs = groups.reduce((sum, g) => sum + g.count, 0);
-  await deps.authorize(res, [...new Set([...rows.map((r) => r.urn), ...groups.map((g) => g.urn)])]);
+  await deps.authorize(ctx, [...new Set([...rows.map((r) => r.urn), ...groups.map((g) => g.urn)])]);
   const plan = await planRollback(deps.store, runId, rows, hard);
   if (dryRun) {
     const shown = hard ? rows : rows.filter((r) => !isKeyRow(r));
-    sendJson(res, {
-      value: summary(plan, shown, { aspectsReverted: shown.length, timeseriesDocs }),
-    });
-    return;
+    return summary(plan, shown, { aspectsReverted: shown.length, timeseriesDocs });
   }
 
   const { proposals: timeseriesDeletes, unproposable } = timeseriesDeletesOf(runId, groups);
@@ -107,7 +106,7 @@ export async function rollbackRun(req: Request, res: Response, deps: RollbackDep
       (await deps.submitter.submit(chunk, {
         sync: true,
         actor: SYSTEM_ACTOR_URN,
-        origin: deps.originOf(res),
+        origin: ctx.origin,
       })) ?? [];
     // A DELETE of what is already gone (a rollback that ran before, or ran concurrently) is done.
     const failed = results.filter((o) => !o.ok && o.code !== 'NOT_FOUND');
@@ -125,12 +124,10 @@ export async function rollbackRun(req: Request, res: Response, deps: RollbackDep
   // deletes them directly.
   for (const g of unproposable) await deps.timeseries.delete({ ...g, runId });
   if (deps.waitForIndex) await deps.waitForIndex(outcomes);
-  sendJson(res, {
-    value: summary(plan, rows, {
-      aspectsAffected: plan.otherRunAspects,
-      aspectsReverted: plan.rowsRolledBack + plan.extraRowsDeleted + timeseriesDocs,
-      timeseriesDocs,
-    }),
+  return summary(plan, rows, {
+    aspectsAffected: plan.otherRunAspects,
+    aspectsReverted: plan.rowsRolledBack + plan.extraRowsDeleted + timeseriesDocs,
+    timeseriesDocs,
   });
 }
 
