@@ -147,28 +147,9 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.set('trust proxy', settings.trustedProxies.length > 0 ? [...settings.trustedProxies] : false);
   // Rest.li clients send JSON, whatever Content-Type they set.
   const json = express.json({ limit: settings.maxBodyBytes, type: () => true, strict: false });
-  const ingest: IngestContext = {
-    submitter: deps.submitter,
-    settings,
-    actorOf,
-    originOf: (res) => requestContextOf(res).origin,
-    authorize: (res, proposals) => application.proposals.authorize(requestContextOf(res), proposals),
-    waitForIndex,
-  };
+  const ingest: IngestContext = { proposals: application.proposals, settings, waitForIndex };
+
   const restore = { store, log: deps.log, versionedTopic: deps.topics.metadataChangeLogVersioned };
-  // Hard deletes and reference removal (`POST /entities?action=delete|deleteReferences`).
-  const entityDelete = {
-    store,
-    graph: readModels.graph,
-    search: readModels.search,
-    timeseries: readModels.timeseries,
-    submitter: deps.submitter,
-    guard,
-    actorOf,
-    originOf: ingest.originOf,
-    authorize: ingest.authorize,
-    ...(ingest.waitForIndex ? { waitForIndex: ingest.waitForIndex } : {}),
-  };
 
   // First, so that every request gets its id and its line, whatever answers it.
   app.use(requestLogging(logger));
@@ -225,8 +206,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       exists: (req, res) => existsEntityAction(req, res, application.entities),
       getBrowsePaths: (req, res) => getBrowsePathsAction(req, res, application.search),
       list: (req, res) => listEntitiesAction(req, res, application.search),
-      delete: (req, res) => deleteEntityAction(req, res, entityDelete),
-      deleteReferences: (req, res) => deleteReferencesAction(req, res, entityDelete),
+      delete: (req, res) => deleteEntityAction(req, res, application.deletion),
+      deleteReferences: (req, res) => deleteReferencesAction(req, res, application.deletion),
     }),
   );
   app.get('/relationships', (req, res) => getRelationships(req, res, application.search));
@@ -261,8 +242,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     store,
     submitter: deps.submitter,
     auth,
-    originOf: ingest.originOf,
-    waitForIndex: ingest.waitForIndex,
+    originOf: (res: Response) => requestContextOf(res).origin,
+    waitForIndex,
   };
   for (const path of ['/test', '/gms/test']) {
     app.post(

@@ -2,6 +2,7 @@ import type { AspectStore } from '@catalog/store';
 import type { GraphIndex, SearchIndex, TimeseriesIndex } from '@catalog/search';
 import type { ProposalOutcome } from '@catalog/runtime';
 import { IngestionRuns } from './ingestion-runs.js';
+import { EntityDeletion } from './entity-deletion.js';
 import { CatalogSearch } from './catalog-search.js';
 import type { GatewayAuth } from '../auth/gateway-auth.js';
 import { AccessPolicy } from './access-policy.js';
@@ -35,6 +36,8 @@ export interface CatalogApplication {
   readonly entities: EntityReads;
   /** Search, browse, autocomplete and relationships, as the actor may see them. */
   readonly search: CatalogSearch;
+  /** Hard deletes of entities and removal of references to them. */
+  readonly deletion: EntityDeletion;
   /** Ingestion runs: list, describe, roll back. */
   readonly runs: IngestionRuns;
   /** Aspect writes as proposals on the log. */
@@ -48,6 +51,15 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     policy,
     entities: new EntityReads(deps.store, policy),
     proposals,
+    deletion: new EntityDeletion({
+      store: deps.store,
+      graph: deps.readModels.graph,
+      search: deps.readModels.search,
+      timeseries: deps.readModels.timeseries,
+      proposals,
+      policy,
+      waitForIndex: deps.waitForIndex,
+    }),
     runs: new IngestionRuns(deps.store, policy, {
       store: deps.store,
       timeseries: deps.readModels.timeseries,

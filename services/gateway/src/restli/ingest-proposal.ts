@@ -10,9 +10,9 @@ import {
   type FieldProblem,
 } from '@catalog/model';
 import type { ProposalOutcome } from '@catalog/runtime';
-import type { RequestOrigin } from '@catalog/auth';
 import { sendJson } from './send-json.js';
-import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
+import type { Proposals } from '../application/proposals.js';
+import { requestContextOf } from '../auth/request-context.js';
 import { RESTLI_STATUS, sendRestliError } from './restli-errors.js';
 
 /** Header a client sets to be answered only once its writes are searchable (read-your-writes). */
@@ -33,16 +33,11 @@ export function readAsyncFlag(raw: unknown, fallback: boolean): boolean {
 }
 
 export interface IngestContext {
-  readonly submitter: ProposalSubmitter;
+  /** The write use case: authorizes as the caller, then produces the proposals. */
+  readonly proposals: Proposals;
   readonly settings: IngestSettings;
-  /** Who acts: the request's authenticated actor. */
-  readonly actorOf: (res: Response) => string;
-  /** Where the request came from, recorded in each proposal's system metadata. */
-  readonly originOf: (res: Response) => RequestOrigin;
-  /** Refuses (403) writes the caller may not make; resolves when every one is allowed. */
-  readonly authorize: (res: Response, proposals: readonly CheckedProposal[]) => Promise<void>;
-  /** Waits until the outcomes' change logs are indexed; absent when the deployment has no indexer. */
-  readonly waitForIndex?: (outcomes: readonly ProposalOutcome[]) => Promise<void>;
+  /** Waits until the outcomes' change logs are indexed. */
+  readonly waitForIndex: (outcomes: readonly ProposalOutcome[]) => Promise<void>;
 }
 
 export function wantsIndexWait(req: Request): boolean {
@@ -58,23 +53,18 @@ export async function ingestProposal(req: Request, res: Response, ctx: IngestCon
   const waitIndex = wantsIndexWait(req);
   // Waiting for the index needs the outcome, so it makes the write synchronous.
   const sync = waitIndex || !readAsyncFlag(body['async'], ctx.settings.asyncDefault);
-  await ctx.authorize(res, [proposal]);
-  const outcomes = await ctx.submitter.submit([proposal], {
-    sync,
-    actor: ctx.actorOf(res),
-    origin: ctx.originOf(res),
-  });
+  const outcomes = await ctx.proposals.propose(requestContextOf(res), [proposal], { sync });
   const failure = outcomes?.find((o) => !o.ok);
   if (failure) {
     sendRestliError(res, statusOf(failure), failure.message ?? 'The proposal was rejected');
     return;
   }
-  if (waitIndex && outcomes && ctx.waitForIndex) await ctx.waitForIndex(outcomes);
+  if (waitIndex && outcomes) await ctx.waitForIndex(outcomes);
   sendJson(res, { value: proposal.urn.raw });
 }
 
 export async function ingestProposalBatch(req: Request, res: Response, ctx: IngestContext): Promise<void> {
-  const { submitter, settings } = ctx;
+  const { settings } = ctx;
   const body = requireBody(req);
   const raw = body['proposals'] ?? missing('proposals');
   if (!Array.isArray(raw)) throw new ValidationError('proposals must be an array');
@@ -86,11 +76,7 @@ export async function ingestProposalBatch(req: Request, res: Response, ctx: Inge
   const waitIndex = wantsIndexWait(req);
   const sync = waitIndex || !readAsyncFlag(body['async'], settings.asyncDefault);
   const checked = checkAll(raw);
-  await ctx.authorize(res, checked);
-  const outcomes =
-    checked.length > 0
-      ? await submitter.submit(checked, { sync, actor: ctx.actorOf(res), origin: ctx.originOf(res) })
-      : [];
+  const outcomes = await ctx.proposals.propose(requestContextOf(res), checked, { sync });
   const failures = (outcomes ?? []).map((o, i) => ({ o, i })).filter(({ o }) => !o.ok);
   const first = failures[0];
   if (first) {
@@ -102,7 +88,7 @@ export async function ingestProposalBatch(req: Request, res: Response, ctx: Inge
     );
     return;
   }
-  if (waitIndex && outcomes && ctx.waitForIndex) await ctx.waitForIndex(outcomes);
+  if (waitIndex && outcomes) await ctx.waitForIndex(outcomes);
   sendJson(res, { value: 'success' });
 }
 

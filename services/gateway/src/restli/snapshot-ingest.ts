@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { ValidationError, type CheckedProposal } from '@catalog/model';
+import { requestContextOf } from '../auth/request-context.js';
 import { wantsIndexWait, type IngestContext } from './ingest-proposal.js';
 import { RESTLI_STATUS, sendRestliError } from './restli-errors.js';
 
@@ -20,15 +21,7 @@ export async function submitSnapshotProposals(
     );
   }
   const waitIndex = wantsIndexWait(req);
-  await ctx.authorize(res, proposals);
-  const outcomes =
-    proposals.length > 0
-      ? await ctx.submitter.submit(proposals, {
-          sync: true,
-          actor: ctx.actorOf(res),
-          origin: ctx.originOf(res),
-        })
-      : [];
+  const outcomes = await ctx.proposals.propose(requestContextOf(res), proposals, { sync: true });
   const failures = (outcomes ?? []).map((o, i) => ({ o, i })).filter(({ o }) => !o.ok);
   const first = failures[0];
   if (first) {
@@ -42,6 +35,6 @@ export async function submitSnapshotProposals(
     );
     return;
   }
-  if (waitIndex && outcomes && ctx.waitForIndex) await ctx.waitForIndex(outcomes);
+  if (waitIndex && outcomes) await ctx.waitForIndex(outcomes);
   res.status(200).end();
 }
