@@ -10,7 +10,7 @@ export const DEFAULT_SECRET_ENCRYPTION_KEY = 'ENCRYPTION_KEY';
 
 /**
  * EXTERNAL_OAUTH_MAX_TOKEN_LIFETIME_SECONDS when unset: one day. RFC 9068 / OAuth 2.0 Security BCP want
- * short-lived access tokens (most providers issue 5 min to 1 h), and the longest common provider default
+ * short-lived access tokens (most providers issue 5 to 90 minutes), and the longest common provider default
  * is one day (Auth0's API token lifetime, 86,400 s), so providers work unconfigured while a token valid
  * for years is refused.
  */
