@@ -38,13 +38,61 @@ describe('authentication settings', () => {
 
   it('refuses a production start with a default or empty secret, and only warns elsewhere', () => {
     expect(() => checkSecrets(read({ CATALOG_ENVIRONMENT: 'production' }))).toThrow(
-      /DATAHUB_SYSTEM_CLIENT_SECRET is empty or at its published default/,
+      /DATAHUB_SYSTEM_CLIENT_SECRET is at its published default/,
     );
     expect(() =>
       checkSecrets(read({ ...OWN, ROOT_USER_PASSWORD: '', CATALOG_ENVIRONMENT: 'production' })),
     ).toThrow(/ROOT_USER_PASSWORD/);
     expect(checkSecrets(read({ ...OWN, CATALOG_ENVIRONMENT: 'production' }))).toEqual([]);
     expect(checkSecrets(read({}))).toHaveLength(5);
+  });
+
+  it('a production configuration with a default, empty or placeholder secret is refused at the read, naming each', () => {
+    const production = (extra: Record<string, string>) => {
+      const env = new EnvReader({ ...OWN, CATALOG_ENVIRONMENT: 'production', ...extra });
+      readAuthSettings(env);
+      return () => env.finish();
+    };
+    expect(production({})).not.toThrow();
+    expect(production({ DATAHUB_SYSTEM_CLIENT_SECRET: 'JohnSnowKnowsNothing' })).toThrow(
+      /DATAHUB_SYSTEM_CLIENT_SECRET is at its published default/,
+    );
+    expect(production({ ROOT_USER_PASSWORD: 'datahub' })).toThrow(
+      /ROOT_USER_PASSWORD is at its published default/,
+    );
+    expect(production({ DATAHUB_TOKEN_SERVICE_SIGNING_KEY: 'REPLACE_ME' })).toThrow(
+      /DATAHUB_TOKEN_SERVICE_SIGNING_KEY is still a placeholder/,
+    );
+    expect(production({ SECRET_SERVICE_ENCRYPTION_KEY: 'replace-me-with-openssl-rand' })).toThrow(
+      /SECRET_SERVICE_ENCRYPTION_KEY is still a placeholder/,
+    );
+    // Authentication off does not excuse them: the root password is still stored.
+    expect(production({ METADATA_SERVICE_AUTH_ENABLED: 'false', ROOT_USER_PASSWORD: 'datahub' })).toThrow(
+      /ROOT_USER_PASSWORD/,
+    );
+    const { SECRET_SERVICE_ENCRYPTION_KEY: _, ...withoutKey } = OWN;
+    const env = new EnvReader({ ...withoutKey, CATALOG_ENVIRONMENT: 'production' });
+    readAuthSettings(env);
+    expect(() => env.finish()).toThrow(/SECRET_SERVICE_ENCRYPTION_KEY is at its published default/);
+  });
+
+  it('an explicitly empty ROOT_USER_PASSWORD is refused, not read as the default', () => {
+    const env = new EnvReader({ ROOT_USER_PASSWORD: ' ' });
+    readAuthSettings(env);
+    expect(() => env.finish()).toThrow(/ROOT_USER_PASSWORD is set but empty/);
+    const unset = new EnvReader({});
+    expect(readAuthSettings(unset).rootPassword).toBe('datahub');
+    expect(() => unset.finish()).not.toThrow();
+  });
+
+  it('bounds the lifetime of external tokens, one day unless configured', () => {
+    expect(read({}).externalOAuth.maxTokenLifetimeSeconds).toBe(86_400);
+    expect(
+      read({ EXTERNAL_OAUTH_MAX_TOKEN_LIFETIME_SECONDS: '3600' }).externalOAuth.maxTokenLifetimeSeconds,
+    ).toBe(3_600);
+    const env = new EnvReader({ EXTERNAL_OAUTH_MAX_TOKEN_LIFETIME_SECONDS: '315360000' });
+    readAuthSettings(env);
+    expect(() => env.finish()).toThrow(/EXTERNAL_OAUTH_MAX_TOKEN_LIFETIME_SECONDS/);
   });
 
   it('bounds the clock skew tolerated on external tokens', () => {

@@ -30,6 +30,12 @@ export class EnvReader {
     return this.raw(name);
   }
 
+  /** Whether the variable is present but empty or blank (which every reader treats as unset). */
+  setButBlank(name: string): boolean {
+    const value = this.env[name];
+    return value !== undefined && value.trim() === '';
+  }
+
   requiredString(name: string): string {
     const value = this.raw(name);
     if (value === undefined) this.problems.push(`${name} is required`);

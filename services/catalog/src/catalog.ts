@@ -71,15 +71,18 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
       logger: logger.child({ component: 'bootstrap' }),
     });
     // The root user, roles and default policies, as system-update bootstraps them; the catalog waits
-    // until they are stored, so a login right after the start works.
-    await bootstrapIdentity({
+    // until they are stored (a rotated root password too), so a login right after the start works.
+    // The configuration, secrets included, was validated before anything here was opened.
+    const identity = await bootstrapIdentity({
       log,
       store,
       topic: config.adapters.topics.metadataChangeProposal,
       logger: logger.child({ component: 'bootstrap' }),
       rootPassword: config.auth.rootPassword,
     });
-    await awaitIdentityBootstrap(store, logger);
+    await awaitIdentityBootstrap(store, logger, {
+      ...(identity.rootCredentials === undefined ? {} : { rootCredentials: identity.rootCredentials }),
+    });
 
     const gateway = await composeGateway({
       adapters: config.adapters,

@@ -93,6 +93,40 @@ describe('deployment files set only variables the services read', () => {
     }
   });
 
+  it('k8s: the shipped auth secrets are placeholders the gateway and the system-update job refuse, naming each', () => {
+    const [secret] = parseAllDocuments(
+      readFileSync(resolve(root, 'infra/k8s/auth-secrets.yaml'), 'utf8'),
+    ).map((d) => d.toJS() as { stringData: Record<string, string> });
+    const shipped = secret!.stringData;
+    expect(Object.keys(shipped).sort()).toEqual([
+      'DATAHUB_SYSTEM_CLIENT_SECRET',
+      'DATAHUB_TOKEN_SERVICE_SALT',
+      'DATAHUB_TOKEN_SERVICE_SIGNING_KEY',
+      'ROOT_USER_PASSWORD',
+      'SECRET_SERVICE_ENCRYPTION_KEY',
+    ]);
+    const gateway = () => readGatewayConfig({ ...shipped, CATALOG_ENVIRONMENT: 'production' });
+    for (const name of Object.keys(shipped))
+      expect(gateway).toThrow(new RegExp(`${name} is still a placeholder`));
+
+    const job = parseAllDocuments(
+      readFileSync(resolve(root, 'infra/k8s/system-update-job.yaml'), 'utf8'),
+    ).map(
+      (d) =>
+        d.toJS() as {
+          spec: { template: { spec: { containers: { env?: { name: string; value?: string }[] }[] } } };
+        },
+    )[0]!.spec.template.spec.containers[0]!.env!;
+    expect(job.find((e) => e.name === 'CATALOG_ENVIRONMENT')?.value).toBe('production');
+    expect(job.map((e) => e.name)).toContain('ROOT_USER_PASSWORD');
+    expect(() =>
+      readSystemUpdateConfig(
+        { CATALOG_ENVIRONMENT: 'production', ROOT_USER_PASSWORD: shipped['ROOT_USER_PASSWORD'] },
+        [],
+      ),
+    ).toThrow(/ROOT_USER_PASSWORD is still a placeholder/);
+  });
+
   it('the all-in-one catalog reads everything its parts read', () => {
     for (const part of ['gateway', 'persistence', 'indexer', 'audit']) {
       const missing = [...readers[part]!].filter(

@@ -1,4 +1,4 @@
-import { DEFAULT_ROOT_PASSWORD } from '@catalog/auth';
+import { DEFAULT_ROOT_PASSWORD, readRootPassword, secretValueProblem } from '@catalog/auth';
 import { readStructuredPropertySettings, type StructuredPropertySettings } from '@catalog/model';
 import { EnvReader, readAdapterSettings, type AdapterSettings } from '@catalog/runtime';
 
@@ -22,7 +22,11 @@ export interface SystemUpdateConfig {
    * properties left behind (spec 3.2), and free their names, once no entity holds their values.
    */
   readonly structuredPropertyMappingCleanup: boolean;
-  /** ROOT_USER_PASSWORD: the root user's first password (ignored once it has credentials). */
+  /**
+   * ROOT_USER_PASSWORD: the root user's first password; when not the default, also the one its stored
+   * credential is brought back to. Set but empty is refused; with CATALOG_ENVIRONMENT=production, so are
+   * the default and a placeholder.
+   */
   readonly rootPassword: string;
 }
 
@@ -59,8 +63,15 @@ export function readSystemUpdateConfig(
     ...(urnLike ? { urnLike } : {}),
     structuredProperties: readStructuredPropertySettings(env),
     structuredPropertyMappingCleanup: env.bool('ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE', false),
-    rootPassword: env.string('ROOT_USER_PASSWORD', DEFAULT_ROOT_PASSWORD),
+    rootPassword: readRootPassword(env),
   };
+  // The job holds no other secret: the root password is the one it writes.
+  const production =
+    env.oneOf('CATALOG_ENVIRONMENT', ['development', 'production'] as const, 'development') === 'production';
+  const problem = production ? secretValueProblem(config.rootPassword, DEFAULT_ROOT_PASSWORD) : undefined;
+  if (problem !== undefined && !env.setButBlank('ROOT_USER_PASSWORD')) {
+    env.invalid('ROOT_USER_PASSWORD', `${problem}; set it (CATALOG_ENVIRONMENT=production refuses it)`);
+  }
   env.finish();
   if (unknown.length > 0)
     throw new Error(`Unknown arguments: ${unknown.join(' ')}; known: restore-indices --clean`);

@@ -33,6 +33,26 @@ describe('system-update configuration', () => {
     expect(both).toMatchObject({ clean: true, structuredPropertyMappingCleanup: true });
   });
 
+  it('system-update refuses the empty ROOT_USER_PASSWORD the Kubernetes secret shipped, naming it', () => {
+    expect(() => readSystemUpdateConfig({ ROOT_USER_PASSWORD: '' }, [])).toThrow(
+      /ROOT_USER_PASSWORD is set but empty/,
+    );
+    expect(readSystemUpdateConfig({}, []).rootPassword).toBe('datahub');
+  });
+
+  it('system-update in production refuses the default or a placeholder root password', () => {
+    const production = { CATALOG_ENVIRONMENT: 'production' };
+    expect(() => readSystemUpdateConfig(production, [])).toThrow(
+      /ROOT_USER_PASSWORD is at its published default/,
+    );
+    expect(() => readSystemUpdateConfig({ ...production, ROOT_USER_PASSWORD: 'REPLACE_ME' }, [])).toThrow(
+      /ROOT_USER_PASSWORD is still a placeholder/,
+    );
+    expect(
+      readSystemUpdateConfig({ ...production, ROOT_USER_PASSWORD: 'a root password' }, []).rootPassword,
+    ).toBe('a root password');
+  });
+
   it('refuses a switch that is not a boolean, naming it', () => {
     expect(() => readSystemUpdateConfig({ ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE: 'maybe' }, [])).toThrow(
       /ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE/,

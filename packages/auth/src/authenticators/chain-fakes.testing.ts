@@ -73,6 +73,9 @@ const OAUTH_OFF: ExternalOAuthSettings = {
   userIdClaim: 'sub',
   algorithm: 'RS256',
   clockToleranceSeconds: 30,
+  maxTokenLifetimeSeconds: 86_400,
+  signingKeysFetchTimeoutMs: 2_000,
+  signingKeysRetryAfterFailureMs: 30_000,
 };
 
 export function testSettings(overrides: Partial<AuthSettings> = {}): AuthSettings {

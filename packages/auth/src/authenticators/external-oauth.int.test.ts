@@ -35,11 +35,14 @@ class FakeIdentityProvider {
   discoveryRequests = 0;
   /** While set, the discovery document answers 503. */
   discoveryDown = false;
+  /** While set, the key set never answers (the connection stays open). */
+  jwksHangs = false;
 
   constructor() {
     this.server = createServer((request, response) => {
       if (request.url === '/jwks') {
         this.jwksRequests++;
+        if (this.jwksHangs) return;
         response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(this.jwks));
       } else if (request.url === '/.well-known/openid-configuration') {
         this.discoveryRequests++;
@@ -109,6 +112,10 @@ function oauthSettings(overrides: Partial<ExternalOAuthSettings> = {}): External
     userIdClaim: 'sub',
     algorithm: 'RS256',
     clockToleranceSeconds: 30,
+    maxTokenLifetimeSeconds: 3_600,
+    signingKeysFetchTimeoutMs: 2_000,
+    // Most cases here want a failed fetch retried at once; the negative cache has cases of its own.
+    signingKeysRetryAfterFailureMs: 0,
     ...overrides,
   };
 }
@@ -284,6 +291,93 @@ describe('external OAuth authentication', () => {
     const { bearer, actors } = setup();
     actors.set(SERVICE_ACCOUNT_URN, { suspended: true });
     expect(reasonOf(await bearer(await providerToken()))).toBe('actor is not active');
+  });
+
+  it('an external JWT without exp is refused', async () => {
+    const { bearer, serviceAccounts } = setup();
+    expect(reasonOf(await bearer(await providerToken({ claims: { exp: undefined } })))).toBe(
+      'OAuth token validation failed: the token has no expiry (exp)',
+    );
+    expect(serviceAccounts.ensured).toEqual([]);
+  });
+
+  it('an external JWT whose lifetime exceeds the maximum is refused (exp ten years out)', async () => {
+    const { bearer, serviceAccounts } = setup({ maxTokenLifetimeSeconds: 3_600 });
+    const tenYears = 10 * 365 * 86_400;
+    for (const claims of [
+      { iat: nowSeconds(), exp: nowSeconds() + tenYears },
+      { exp: nowSeconds() + tenYears },
+      { iat: nowSeconds() - 60, exp: nowSeconds() + 3_600 },
+    ]) {
+      expect(reasonOf(await bearer(await providerToken({ claims })))).toBe(
+        "OAuth token validation failed: the token's lifetime exceeds the maximum of 3600 seconds",
+      );
+    }
+    expect(serviceAccounts.ensured).toEqual([]);
+  });
+
+  it('accepts a token whose lifetime is the maximum', async () => {
+    const { bearer } = setup({ maxTokenLifetimeSeconds: 3_600 });
+    const iat = nowSeconds() - 10;
+    expect((await bearer(await providerToken({ claims: { iat, exp: iat + 3_600 } }))).ok).toBe(true);
+  });
+
+  it('an external JWT issued an hour in the future is refused', async () => {
+    const { bearer, serviceAccounts } = setup();
+    const iat = nowSeconds() + 3_600;
+    expect(reasonOf(await bearer(await providerToken({ claims: { iat, exp: iat + 300 } })))).toBe(
+      'OAuth token validation failed: the token was issued in the future (iat)',
+    );
+    expect(serviceAccounts.ensured).toEqual([]);
+  });
+
+  it('an external JWT not valid before an hour from now is refused', async () => {
+    const { bearer } = setup();
+    const nbf = nowSeconds() + 3_600;
+    expect(reasonOf(await bearer(await providerToken({ claims: { nbf, exp: nbf + 300 } })))).toBe(
+      'OAuth token validation failed: the token is not valid yet (nbf)',
+    );
+  });
+
+  it('accepts iat and nbf ahead of the clock by less than the clock skew', async () => {
+    const { bearer } = setup({ clockToleranceSeconds: 30 });
+    const ahead = nowSeconds() + 10;
+    expect((await bearer(await providerToken({ claims: { iat: ahead, nbf: ahead } }))).ok).toBe(true);
+  });
+
+  it('a hanging JWKS costs one request: the next within the negative-cache window fails fast', async () => {
+    const { bearer, lines } = setup({
+      signingKeysFetchTimeoutMs: 300,
+      signingKeysRetryAfterFailureMs: 30_000,
+    });
+    const token = await providerToken();
+    provider.jwksHangs = true;
+    const before = provider.jwksRequests;
+    try {
+      // Requests that arrive while the fetch hangs share it: one fetch, all refused at its timeout.
+      const first = await Promise.all([bearer(token), bearer(token), bearer(token)]);
+      expect(first.map(reasonOf)).toEqual(Array(3).fill('Failed to load signing keys'));
+      expect(provider.jwksRequests - before).toBe(1);
+
+      const started = performance.now();
+      expect(reasonOf(await bearer(token))).toBe('Failed to load signing keys');
+      expect(performance.now() - started).toBeLessThan(100);
+      expect(provider.jwksRequests - before).toBe(1);
+      expect(lines()).toMatch(/signing keys could not be loaded/);
+    } finally {
+      provider.jwksHangs = false;
+    }
+  });
+
+  it('fetches the keys again once the negative-cache window has passed', async () => {
+    const { bearer } = setup({ signingKeysFetchTimeoutMs: 300, signingKeysRetryAfterFailureMs: 0 });
+    provider.jwksHangs = true;
+    try {
+      expect(reasonOf(await bearer(await providerToken()))).toBe('Failed to load signing keys');
+    } finally {
+      provider.jwksHangs = false;
+    }
+    expect((await bearer(await providerToken())).ok).toBe(true);
   });
 
   it('reports unreachable signing keys as "Failed to load signing keys"', async () => {

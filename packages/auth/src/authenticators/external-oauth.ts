@@ -60,14 +60,18 @@ export class ExternalOAuthAuthenticator {
 
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, await this.#keys.resolver(), {
+      ({ payload } = await jwtVerify(token, this.#keys.getKey, {
         issuer,
         algorithms: [this.#settings.algorithm],
         clockTolerance: this.#settings.clockToleranceSeconds,
+        // A token without an expiry would be a bearer credential forever.
+        requiredClaims: ['exp'],
       }));
     } catch (error) {
       return this.#refusal(error);
     }
+    const timing = this.#timingProblem(payload);
+    if (timing !== undefined) return refused(`${VALIDATION_FAILED}: ${timing}`);
 
     if (!hasAllowedAudience(payload.aud, this.#settings.allowedAudiences)) return refused(OAUTH_BAD_AUDIENCE);
     const subject = payload[this.#settings.userIdClaim];
@@ -78,6 +82,25 @@ export class ExternalOAuthAuthenticator {
     const actorId = oauthServiceAccountId(issuer, subject);
     await this.#serviceAccounts.ensure({ actorUrn: corpUserUrn(actorId), issuer, subject });
     return authenticated(actorId, 'external-jwt');
+  }
+
+  /**
+   * What jose leaves unchecked: `iat` in the future (it checks it only against a maximum age) and how
+   * long the issuer made the token valid. exp - iat, or exp - now without `iat`, is the lifetime: a
+   * stolen token is usable that long, so a provider minting ten-year tokens is refused.
+   */
+  #timingProblem(payload: JWTPayload): string | undefined {
+    const now = Math.floor(Date.now() / 1000);
+    const { iat, exp } = payload;
+    if (iat !== undefined && iat > now + this.#settings.clockToleranceSeconds) {
+      return 'the token was issued in the future (iat)';
+    }
+    if (exp === undefined) return 'the token has no expiry (exp)';
+    const lifetime = exp - (iat ?? now);
+    if (lifetime > this.#settings.maxTokenLifetimeSeconds) {
+      return `the token's lifetime exceeds the maximum of ${this.#settings.maxTokenLifetimeSeconds} seconds`;
+    }
+    return undefined;
   }
 
   #refusal(error: unknown): AuthenticationOutcome {
@@ -95,6 +118,12 @@ export class ExternalOAuthAuthenticator {
     if (error instanceof errors.JWKSNoMatchingKey)
       return refused(`${VALIDATION_FAILED}: no signing key matches`);
     if (error instanceof errors.JWTClaimValidationFailed) {
+      if (error.claim === 'exp' && error.reason === 'missing') {
+        return refused(`${VALIDATION_FAILED}: the token has no expiry (exp)`);
+      }
+      if (error.claim === 'nbf' && error.reason === 'check_failed') {
+        return refused(`${VALIDATION_FAILED}: the token is not valid yet (nbf)`);
+      }
       return refused(`${VALIDATION_FAILED}: claim '${error.claim}' is invalid`);
     }
     if (error instanceof errors.JOSEError) return refused(`${VALIDATION_FAILED}: ${error.code}`);
