@@ -1,6 +1,92 @@
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
+/**
+ * The gateway's interfaces (Rest.li, OpenAPI, GraphQL, the login routes, operations, the schema
+ * registry) are thin adapters over the application layer (services/gateway/src/application): they parse,
+ * call one use-case operation with the request's context, and format. They never reach a port or ask
+ * for a privilege themselves, so the read policy cannot differ between routes. This rule keeps it so.
+ */
+const INTERFACE_FILES = [
+  'services/gateway/src/restli/**/*.ts',
+  'services/gateway/src/openapi/**/*.ts',
+  'services/gateway/src/graphql/**/*.ts',
+  'services/gateway/src/identity/**/*.ts',
+  'services/gateway/src/operations/**/*.ts',
+  'services/gateway/src/schema-registry/**/*.ts',
+];
+const THROUGH_THE_APPLICATION =
+  'Interfaces reach ports and privileges through the application layer (services/gateway/src/application).';
+const interfaceBoundary = {
+  'no-restricted-imports': [
+    'error',
+    {
+      paths: [
+        { name: '@catalog/store', importNames: ['AspectStore'], message: THROUGH_THE_APPLICATION },
+        { name: '@catalog/events', importNames: ['EventLog'], message: THROUGH_THE_APPLICATION },
+        {
+          name: '@catalog/search',
+          importNames: ['SearchIndex', 'GraphIndex', 'TimeseriesIndex', 'AuditIndex'],
+          message: THROUGH_THE_APPLICATION,
+        },
+      ],
+      patterns: [
+        {
+          group: [
+            '**/auth/gateway-auth.js',
+            '**/auth/route-guards.js',
+            '**/auth/rest-authorization.js',
+            '**/graphql/authorization.js',
+            '**/ingest/proposal-submitter.js',
+            '**/application/access-policy.js',
+          ],
+          message: THROUGH_THE_APPLICATION,
+        },
+      ],
+    },
+  ],
+  'no-restricted-syntax': [
+    'error',
+    {
+      selector: 'MemberExpression[property.name=/^(authorizer|isAllowed|platformPrivileges|policy)$/]',
+      message: `Privileges are decided in the application layer only. ${THROUGH_THE_APPLICATION}`,
+    },
+  ],
+};
+
+/** Interface files still to move onto the application layer; each leaves this list as it moves. */
+const NOT_YET_ON_THE_APPLICATION_LAYER = [
+  'services/gateway/src/graphql/access-tokens/access-tokens.ts',
+  'services/gateway/src/graphql/authorization.ts',
+  'services/gateway/src/graphql/context.ts',
+  'services/gateway/src/graphql/entities/entity-loader.ts',
+  'services/gateway/src/graphql/ingestion-sources/ingestion-sources.ts',
+  'services/gateway/src/graphql/me/me.ts',
+  'services/gateway/src/graphql/native-users/native-users.ts',
+  'services/gateway/src/graphql/policies/policies.ts',
+  'services/gateway/src/graphql/search/lineage-search.ts',
+  'services/gateway/src/graphql/tests/tests.ts',
+  'services/gateway/src/graphql/users/user-admin.ts',
+  'services/gateway/src/graphql/mutation-privileges.ts',
+  'services/gateway/src/graphql/mutations/write-proposals.ts',
+  'services/gateway/src/identity/auth-http.ts',
+  'services/gateway/src/identity/invite-tokens.ts',
+  'services/gateway/src/identity/native-user-service.ts',
+  'services/gateway/src/identity/proposal-writes.ts',
+  'services/gateway/src/openapi/audit-events/audit-search-router.ts',
+  'services/gateway/src/openapi/entity-api/entity-router.ts',
+  'services/gateway/src/openapi/relationships/relationships-v1.ts',
+  'services/gateway/src/openapi/timeseries/timeseries-v2.ts',
+  'services/gateway/src/operations/consumer-lag.ts',
+  'services/gateway/src/operations/dead-letter-replay.ts',
+  'services/gateway/src/operations/index-waiter.ts',
+  'services/gateway/src/operations/structured-property-cleanup.ts',
+  'services/gateway/src/restli/metadata-tests.ts',
+  'services/gateway/src/restli/timeseries-values.ts',
+  'services/gateway/src/schema-registry/registry-model.ts',
+  'services/gateway/src/schema-registry/schema-registry-router.ts',
+];
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'infra/local/.work/**'] },
   ...tseslint.configs.recommended,
@@ -14,4 +100,9 @@ export default tseslint.config(
     },
   },
   { files: ['bench/**', 'infra/**', '**/*.test.ts', '**/testing/**'], rules: { 'no-console': 'off' } },
+  {
+    files: INTERFACE_FILES,
+    ignores: ['**/*.test.ts', ...NOT_YET_ON_THE_APPLICATION_LAYER],
+    rules: interfaceBoundary,
+  },
 );

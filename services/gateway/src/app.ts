@@ -63,7 +63,6 @@ import { schemaRegistryRouter } from './schema-registry/schema-registry-router.j
 import { serverConfig } from './server-config.js';
 import type { GatewayAuth } from './auth/gateway-auth.js';
 import { authenticationMiddleware } from './auth/authentication-middleware.js';
-import { actorOf } from './auth/rest-authorization.js';
 import { requestContextOf } from './auth/request-context.js';
 import { queryUrn, RouteGuards } from './auth/route-guards.js';
 import { identityUserUrn } from './auth/identity-endpoint.js';
@@ -139,6 +138,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     submitter: deps.submitter,
     readModels,
     waitForIndex,
+    log: deps.log,
+    topics: deps.topics,
   });
   const app = express();
   app.disable('x-powered-by');
@@ -148,8 +149,6 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   // Rest.li clients send JSON, whatever Content-Type they set.
   const json = express.json({ limit: settings.maxBodyBytes, type: () => true, strict: false });
   const ingest: IngestContext = { proposals: application.proposals, settings, waitForIndex };
-
-  const restore = { store, log: deps.log, versionedTopic: deps.topics.metadataChangeLogVersioned };
 
   // First, so that every request gets its id and its line, whatever answers it.
   app.use(requestLogging(logger));
@@ -230,10 +229,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       path,
       json,
       actions(path.slice(1), {
-        restoreIndices: async (req, res) => {
-          await guard.restoreIndices(res);
-          await restoreIndices(req, res, restore);
-        },
+        restoreIndices: (req, res) => restoreIndices(req, res, application.restore),
       }),
     );
   }

@@ -3,6 +3,8 @@ import type { GraphIndex, SearchIndex, TimeseriesIndex } from '@catalog/search';
 import type { ProposalOutcome } from '@catalog/runtime';
 import { IngestionRuns } from './ingestion-runs.js';
 import { EntityDeletion } from './entity-deletion.js';
+import { IndexRestore } from './index-restore.js';
+import type { EventLog, TopicNames } from '@catalog/events';
 import { CatalogSearch } from './catalog-search.js';
 import type { GatewayAuth } from '../auth/gateway-auth.js';
 import { AccessPolicy } from './access-policy.js';
@@ -22,6 +24,8 @@ export interface CatalogApplicationDeps {
   };
   /** Waits until the outcomes' change logs are indexed (read-your-writes). */
   readonly waitForIndex: (outcomes: readonly ProposalOutcome[]) => Promise<void>;
+  readonly log: EventLog;
+  readonly topics: TopicNames;
 }
 
 /**
@@ -38,6 +42,8 @@ export interface CatalogApplication {
   readonly search: CatalogSearch;
   /** Hard deletes of entities and removal of references to them. */
   readonly deletion: EntityDeletion;
+  /** Restoring the indices from the store. */
+  readonly restore: IndexRestore;
   /** Ingestion runs: list, describe, roll back. */
   readonly runs: IngestionRuns;
   /** Aspect writes as proposals on the log. */
@@ -60,6 +66,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
       policy,
       waitForIndex: deps.waitForIndex,
     }),
+    restore: new IndexRestore(deps.store, deps.log, deps.topics.metadataChangeLogVersioned, policy),
     runs: new IngestionRuns(deps.store, policy, {
       store: deps.store,
       timeseries: deps.readModels.timeseries,
