@@ -128,7 +128,14 @@ function actions(resource: string, table: Record<string, Handler>): Handler {
 export function createGatewayApp(deps: GatewayDeps): Express {
   const { store, settings, logger, readModels, auth } = deps;
   const guard = new RouteGuards(auth);
-  const application = createCatalogApplication({ store, auth, submitter: deps.submitter });
+  const application = createCatalogApplication({
+    store,
+    auth,
+    submitter: deps.submitter,
+    search: readModels.search,
+    graph: readModels.graph,
+    nativeUsers: deps.nativeUsers,
+  });
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
