@@ -140,6 +140,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     waitForIndex,
     log: deps.log,
     topics: deps.topics,
+    nativeUsers: deps.nativeUsers,
   });
   const app = express();
   app.disable('x-powered-by');

@@ -7,9 +7,21 @@ import { IndexRestore } from './index-restore.js';
 import type { EventLog, TopicNames } from '@catalog/events';
 import { CatalogSearch } from './catalog-search.js';
 import type { GatewayAuth } from '../auth/gateway-auth.js';
+import type { NativeUserService } from '../identity/native-user-service.js';
 import { AccessPolicy } from './access-policy.js';
+import { AccessTokens } from './access-tokens.js';
+import { EntityCreation } from './entity-creation.js';
 import { EntityReads } from './entity-reads.js';
+import { IngestionSources } from './ingestion-sources.js';
+import { LabelEdits } from './label-edits.js';
+import { MetadataEdits } from './metadata-edits.js';
+import { MetadataTests } from './metadata-tests.js';
+import { PolicyAdmin } from './policies.js';
 import { Proposals } from './proposals.js';
+import { StoredEntities } from './stored-entities.js';
+import { StructuredPropertyAdmin } from './structured-property-admin.js';
+import { UserCredentials } from './user-credentials.js';
+import { UserAdmin } from './users.js';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
 
 /** What the application layer is built over: the ports and the authorizer, chosen by the composition root. */
@@ -26,6 +38,7 @@ export interface CatalogApplicationDeps {
   readonly waitForIndex: (outcomes: readonly ProposalOutcome[]) => Promise<void>;
   readonly log: EventLog;
   readonly topics: TopicNames;
+  readonly nativeUsers: NativeUserService;
 }
 
 /**
@@ -48,11 +61,32 @@ export interface CatalogApplication {
   readonly runs: IngestionRuns;
   /** Aspect writes as proposals on the log. */
   readonly proposals: Proposals;
+  /** Minting, revoking, listing and reading personal access tokens. */
+  readonly accessTokens: AccessTokens;
+  /** Users' status, removal, groups and their members, role assignment; listing users, groups, roles. */
+  readonly users: UserAdmin;
+  /** Invite and password reset tokens of native users. */
+  readonly userCredentials: UserCredentials;
+  /** Access policies. */
+  readonly policies: PolicyAdmin;
+  /** Ingestion sources and their recipes. */
+  readonly ingestionSources: IngestionSources;
+  /** Tags, glossary terms and owners of entities and schema fields. */
+  readonly labels: LabelEdits;
+  /** Descriptions, names, deprecation, links and domains. */
+  readonly metadataEdits: MetadataEdits;
+  /** Creating tags, domains and glossary entities; deleting tags. */
+  readonly entityCreation: EntityCreation;
+  /** Structured property definitions and their values on assets. */
+  readonly structuredProperties: StructuredPropertyAdmin;
+  /** Metadata tests. */
+  readonly metadataTests: MetadataTests;
 }
 
 export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogApplication {
   const policy = new AccessPolicy(deps.auth);
   const proposals = new Proposals(deps.store, deps.submitter, policy);
+  const stored = new StoredEntities(deps.store);
   return {
     policy,
     entities: new EntityReads(deps.store, policy),
@@ -75,5 +109,15 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
       waitForIndex: deps.waitForIndex,
     }),
     search: new CatalogSearch(deps.readModels.search, deps.readModels.graph, policy),
+    accessTokens: new AccessTokens(deps.auth, stored, policy, proposals),
+    users: new UserAdmin(deps.auth, deps.readModels.search, stored, policy, proposals),
+    userCredentials: new UserCredentials(deps.nativeUsers, policy),
+    policies: new PolicyAdmin(deps.auth, stored, policy, proposals),
+    ingestionSources: new IngestionSources(stored, policy, proposals),
+    labels: new LabelEdits(stored, policy, proposals),
+    metadataEdits: new MetadataEdits(stored, policy, proposals),
+    entityCreation: new EntityCreation(policy, proposals),
+    structuredProperties: new StructuredPropertyAdmin(stored, policy, proposals),
+    metadataTests: new MetadataTests(deps.readModels.graph, stored, policy, proposals),
   };
 }

@@ -4,7 +4,6 @@ import express, { type Express, type Request, type Response } from 'express';
 import { createSchema, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { GraphQLContext, GraphQLServices } from './context.js';
 import { requestContextOf } from '../auth/request-context.js';
-import { guardMutations } from './mutation-privileges.js';
 import { catalogResolvers, catalogTypeDefs } from './graphql-schema.js';
 import { EntityLoader } from './entities/entity-loader.js';
 import { useBooleanStringVariables } from './boolean-string-variables.js';
@@ -37,12 +36,10 @@ type ServerContext = { req: Request; res: Response };
 export function createGraphQLServer(
   services: GraphQLServices,
 ): YogaServerInstance<ServerContext, GraphQLContext> {
-  const schema = guardMutations(
-    createSchema<ServerContext & GraphQLContext>({
-      typeDefs: catalogTypeDefs(),
-      resolvers: catalogResolvers(),
-    }),
-  );
+  const schema = createSchema<ServerContext & GraphQLContext>({
+    typeDefs: catalogTypeDefs(),
+    resolvers: catalogResolvers(),
+  });
   const { logger } = services;
   return createYoga<ServerContext, GraphQLContext>({
     schema,

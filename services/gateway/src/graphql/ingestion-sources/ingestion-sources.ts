@@ -1,25 +1,17 @@
-import { randomUUID } from 'node:crypto';
 import type { GraphQLResolveInfo } from 'graphql';
-import { entityRegistry, formatUrn, NotFoundError, ValidationError } from '@catalog/model';
-import { buildEntityDocument, matchesFilter, parseSearchInput, termsMatchText } from '@catalog/search';
-import { requirePrivilege } from '../authorization.js';
-import type { GraphQLContext } from '../context.js';
-import { refOf, requireRef, type EntityRef } from '../entities/entity-ref.js';
-import { typeOfEntity } from '../entities/entity-types.js';
-import { pageOf } from '../list-page.js';
-import { writeAspects } from '../mutations/write-proposals.js';
-import { filterOf } from '../search/search-resolvers.js';
 import {
   ingestionSourceFields,
-  ingestionSourceInfoOf,
   type UpdateIngestionSourceInput,
-} from './ingestion-source-info.js';
+} from '../../application/ingestion-source-info.js';
+import type { SourceSort, StoredSource } from '../../application/ingestion-sources.js';
+import type { GraphQLContext } from '../context.js';
+import { refOf, type EntityRef } from '../entities/entity-ref.js';
+import { typeOfEntity } from '../entities/entity-types.js';
+import { pageOf } from '../list-page.js';
+import { filterOf } from '../search/search-resolvers.js';
 
 const ENTITY = 'dataHubIngestionSource';
 const INFO = 'dataHubIngestionSourceInfo';
-const KEY = 'dataHubIngestionSourceKey';
-/** Every ingestion source operation (the ecosystem's canManageIngestion): recipes hold connection details. */
-const MANAGE_INGESTION = ['MANAGE_INGESTION'] as const;
 
 /**
  * DataHub ingestion sources (ingestion.graphql). `IngestionSource` is already an entity type of the
@@ -102,101 +94,17 @@ interface ListIngestionSourcesInput {
   readonly count?: number | null;
   readonly query?: string | null;
   readonly filters?: Parameters<typeof filterOf>[0]['filters'];
-  readonly sort?: { readonly field: string; readonly sortOrder: 'ASCENDING' | 'DESCENDING' } | null;
+  readonly sort?: SourceSort | null;
 }
 
 /** A source in a result: its ref, with the stored aspect when the resolver already read it. */
 type SourceRef = EntityRef & { readonly known?: { readonly info?: Json } };
 
-/** An ingestion source urn a client gave: a 400 unless it names a dataHubIngestionSource. */
-function requireSourceUrn(urn: string): string {
-  const ref = requireRef(urn);
-  if (ref.entity !== ENTITY)
-    throw new ValidationError(`Expected a dataHubIngestionSource urn, got ${JSON.stringify(urn)}`);
-  return urn;
-}
-
-/** Every stored source (sources are few: an admin configures each by hand). */
-async function storedSources(ctx: GraphQLContext): Promise<{ urn: string; info: Json }[]> {
-  const sources: { urn: string; info: Json }[] = [];
-  let after: string | undefined;
-  do {
-    const page = await ctx.services.store.scan({
-      aspect: INFO,
-      urnLike: 'urn:li:dataHubIngestionSource:%',
-      limit: 500,
-      ...(after === undefined ? {} : { after }),
-    });
-    for (const item of page.items) sources.push({ urn: item.urn, info: item.value });
-    after = page.next;
-  } while (after !== undefined);
-  return sources;
-}
-
-/** The values of a source's search document field (the fields the ingestion source index has). */
-function documentValues(urn: string, info: Json): (field: string) => readonly unknown[] {
-  const document = buildEntityDocument(
-    entityRegistry.requireEntity(ENTITY),
-    urn,
-    new Map([[INFO, info as Record<string, unknown>]]),
-  );
-  return (field) => {
-    const value = document.fields[field.replace(/\.keyword$/, '')];
-    return value === undefined ? [] : Array.isArray(value) ? value : [value];
-  };
-}
-
-/** Whether a stored source is in a listing: its name or type matches the query, its document the filters. */
-export function ingestionSourceMatches(
-  urn: string,
-  info: Json,
-  input: Pick<ListIngestionSourcesInput, 'query' | 'filters'>,
-): boolean {
-  const valuesOf = documentValues(urn, info);
-  if (!matchesFilter(filterOf({ filters: input.filters ?? null }), valuesOf)) return false;
-  const text = input.query?.trim() ?? '';
-  if (text === '' || text === '*') return true;
-  const query = parseSearchInput(text);
-  switch (query.kind) {
-    case 'all':
-      return true;
-    case 'text':
-      return termsMatchText(query.terms, [...valuesOf('name'), ...valuesOf('type')].join(' '));
-    case 'field': {
-      const wanted = query.value.toLowerCase();
-      return valuesOf(query.field).some((v) => {
-        const value = String(v).toLowerCase();
-        return query.prefix === true ? value.startsWith(wanted) : value === wanted;
-      });
-    }
-  }
-}
-
-/**
- * The listing order: by the sort field (`name` sorts by type, then name, as the ecosystem does), else by
- * name; ties by urn.
- */
-export function ingestionSourceOrder(
-  sort: ListIngestionSourcesInput['sort'],
-): (a: { urn: string; info: Json }, b: { urn: string; info: Json }) => number {
-  const fields =
-    sort === null || sort === undefined ? ['name'] : sort.field === 'name' ? ['type', 'name'] : [sort.field];
-  const sign = sort?.sortOrder === 'DESCENDING' ? -1 : 1;
-  const keyOf = (s: { urn: string; info: Json }) => {
-    const valuesOf = documentValues(s.urn, s.info);
-    return fields.map((f) => String(valuesOf(f)[0] ?? '').toLowerCase());
-  };
-  return (a, b) => {
-    const ka = keyOf(a);
-    const kb = keyOf(b);
-    for (let i = 0; i < ka.length; i++) {
-      const x = ka[i] ?? '';
-      const y = kb[i] ?? '';
-      if (x !== y) return x < y ? -sign : sign;
-    }
-    return a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0;
-  };
-}
+const sourceRef = (source: StoredSource): SourceRef => ({
+  urn: source.urn,
+  entity: ENTITY,
+  known: { info: source.info },
+});
 
 /** The stored aspect of a source in a result: the one the resolver read, else the request's batched read. */
 async function infoOf(ref: SourceRef, ctx: GraphQLContext): Promise<Json | undefined> {
@@ -231,9 +139,9 @@ export function ingestionSourceResolvers(): Record<string, Record<string, unknow
       platform: async (ref: SourceRef, _a: unknown, ctx: GraphQLContext) =>
         refOf((await fieldsOf(ref, ctx))?.platform) ?? null,
       // Recipes name hosts, users and secrets: only who manages ingestion reads them, whatever the path
-      // (a listing has checked already; a generic entity read has not).
+      // (a listing has decided already; a generic entity read has not).
       config: async (ref: SourceRef, _a: unknown, ctx: GraphQLContext) => {
-        if (ref.known?.info === undefined) await requirePrivilege(ctx, MANAGE_INGESTION);
+        if (ref.known?.info === undefined) await ctx.services.app.ingestionSources.mayReadRecipes(ctx.auth);
         return (await fieldsOf(ref, ctx))?.config ?? { recipe: '{}', executorId: 'default' };
       },
       executions: (_ref: SourceRef, args: { start?: number | null; count?: number | null }) => ({
@@ -249,54 +157,35 @@ export function ingestionSourceResolvers(): Record<string, Record<string, unknow
         { input }: { input: ListIngestionSourcesInput },
         ctx: GraphQLContext,
       ) => {
-        await requirePrivilege(ctx, MANAGE_INGESTION);
         const { start, count } = pageOf(input);
-        const matching = (await storedSources(ctx))
-          .filter((s) => ingestionSourceMatches(s.urn, s.info, input))
-          .sort(ingestionSourceOrder(input.sort));
-        const sources: SourceRef[] = matching
-          .slice(start, start + count)
-          .map((s) => ({ urn: s.urn, entity: ENTITY, known: { info: s.info } }));
-        return { start, count: sources.length, total: matching.length, ingestionSources: sources };
+        const page = await ctx.services.app.ingestionSources.list(ctx.auth, {
+          query: input.query ?? null,
+          filter: filterOf({ filters: input.filters ?? null }),
+          sort: input.sort ?? null,
+          start,
+          count,
+        });
+        const sources = page.sources.map(sourceRef);
+        return { start, count: sources.length, total: page.total, ingestionSources: sources };
       },
       ingestionSource: async (_r: unknown, { urn }: { urn: string }, ctx: GraphQLContext) => {
-        await requirePrivilege(ctx, MANAGE_INGESTION);
-        requireSourceUrn(urn);
-        const info = await ctx.entities.aspect<Json>(urn, INFO);
-        return info === undefined ? null : { urn, entity: ENTITY, known: { info } };
+        const source = await ctx.services.app.ingestionSources.get(ctx.auth, urn);
+        return source === undefined ? null : sourceRef(source);
       },
     },
     Mutation: {
-      createIngestionSource: async (
+      createIngestionSource: (
         _r: unknown,
         { input }: { input: UpdateIngestionSourceInput },
         ctx: GraphQLContext,
-      ) => {
-        await requirePrivilege(ctx, MANAGE_INGESTION);
-        const info = ingestionSourceInfoOf(input);
-        const urn = formatUrn(ENTITY, [randomUUID()]);
-        await writeAspects(ctx, [{ urn, entityType: ENTITY, aspect: INFO, value: info }]);
-        return urn;
-      },
-      updateIngestionSource: async (
+      ) => ctx.services.app.ingestionSources.create(ctx.auth, input),
+      updateIngestionSource: (
         _r: unknown,
         { urn, input }: { urn: string; input: UpdateIngestionSourceInput },
         ctx: GraphQLContext,
-      ) => {
-        await requirePrivilege(ctx, MANAGE_INGESTION);
-        requireSourceUrn(urn);
-        const stored = await ctx.entities.aspect<Json>(urn, INFO);
-        if (stored === undefined) throw new NotFoundError(`Ingestion source ${urn} does not exist`);
-        const info = ingestionSourceInfoOf(input, stored);
-        await writeAspects(ctx, [{ urn, entityType: ENTITY, aspect: INFO, value: info }]);
-        return urn;
-      },
-      deleteIngestionSource: async (_r: unknown, { urn }: { urn: string }, ctx: GraphQLContext) => {
-        await requirePrivilege(ctx, MANAGE_INGESTION);
-        requireSourceUrn(urn);
-        await writeAspects(ctx, [{ urn, entityType: ENTITY, aspect: KEY, changeType: 'DELETE' }]);
-        return urn;
-      },
+      ) => ctx.services.app.ingestionSources.update(ctx.auth, urn, input),
+      deleteIngestionSource: (_r: unknown, { urn }: { urn: string }, ctx: GraphQLContext) =>
+        ctx.services.app.ingestionSources.delete(ctx.auth, urn),
     },
   };
 }

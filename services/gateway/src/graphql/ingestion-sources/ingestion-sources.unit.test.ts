@@ -1,29 +1,17 @@
 import { createSchema, createYoga } from 'graphql-yoga';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AspectChange } from '../mutations/write-proposals.js';
-import { catalogResolvers, catalogTypeDefs } from '../graphql-schema.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fakeApplicationDeps, graphqlContext, MemoryStore } from '../../application/admin-fakes.testing.js';
 import {
   ingestionSourceInfoOf,
   isCronInterval,
   type UpdateIngestionSourceInput,
-} from './ingestion-source-info.js';
+} from '../../application/ingestion-source-info.js';
+import { IngestionSources } from '../../application/ingestion-sources.js';
+import { catalogResolvers, catalogTypeDefs } from '../graphql-schema.js';
 
-/** The in-memory store the fake writes go to: urn → aspect → value. */
-const stored = new Map<string, Map<string, Record<string, unknown>>>();
-
-vi.mock('../mutations/write-proposals.js', () => ({
-  writeAspects: vi.fn((_ctx: unknown, changes: readonly AspectChange[]) => {
-    for (const c of changes) {
-      if (c.changeType === 'DELETE') stored.delete(c.urn);
-      else {
-        const aspects = stored.get(c.urn) ?? new Map<string, Record<string, unknown>>();
-        aspects.set(c.aspect, c.value as Record<string, unknown>);
-        stored.set(c.urn, aspects);
-      }
-    }
-    return Promise.resolve();
-  }),
-}));
+/** The in-memory store the fake writes go to. */
+const memory = new MemoryStore();
+const stored = memory.entities;
 
 const INPUT: UpdateIngestionSourceInput = {
   name: ' Prod MySQL ',
@@ -80,21 +68,12 @@ describe('ingestionSourceInfoOf (UpdateIngestionSourceInput → dataHubIngestion
 describe('ingestion source GraphQL', () => {
   let schema: ReturnType<typeof createSchema<ReturnType<typeof ctx>>>;
   let allowed: boolean;
+  const deps = fakeApplicationDeps(() => allowed, memory);
   const ctx = () => ({
-    actor: 'urn:li:corpuser:admin',
-    auth: { authentication: { isSystem: false, actorUrn: 'urn:li:corpuser:admin' } },
+    auth: graphqlContext('urn:li:corpuser:admin'),
     requestId: 'r',
     services: {
-      auth: { authorizer: { isAllowed: () => Promise.resolve(allowed) } },
-      store: {
-        scan: (options: { aspect: string }) =>
-          Promise.resolve({
-            items: [...stored].flatMap(([urn, aspects]) => {
-              const value = aspects.get(options.aspect);
-              return value === undefined ? [] : [{ urn, aspect: options.aspect, version: 0, value }];
-            }),
-          }),
-      },
+      app: { ingestionSources: new IngestionSources(deps.stored, deps.policy, deps.proposals) },
     },
     entities: {
       aspect: (urn: string, name: string) => Promise.resolve(stored.get(urn)?.get(name)),

@@ -1,9 +1,4 @@
-import { ValidationError } from '@catalog/model';
-import { requirePrivilege } from '../authorization.js';
 import type { GraphQLContext } from '../context.js';
-
-/** The ecosystem's privilege for invite links and password resets. */
-const MANAGE_USER_CREDENTIALS = ['MANAGE_USER_CREDENTIALS'] as const;
 
 /** Invite tokens and password reset tokens (entity.graphql), as the ecosystem's UI and SDK call them. */
 export const nativeUserSchema = `
@@ -25,11 +20,6 @@ extend type Mutation {
 
 type Args<T> = { readonly input: T };
 
-/** A role given as null or not at all is the role-less token. */
-function roleOf(input: { readonly roleUrn?: string | null }): string | undefined {
-  return input.roleUrn ?? undefined;
-}
-
 export function nativeUserResolvers(): Record<string, Record<string, unknown>> {
   return {
     Query: {
@@ -37,37 +27,19 @@ export function nativeUserResolvers(): Record<string, Record<string, unknown>> {
         _r: unknown,
         { input }: Args<{ roleUrn?: string | null }>,
         ctx: GraphQLContext,
-      ) => {
-        await requirePrivilege(ctx, MANAGE_USER_CREDENTIALS);
-        return { inviteToken: await ctx.services.nativeUsers.getInviteToken(roleOf(input), ctx.actor) };
-      },
+      ) => ({ inviteToken: await ctx.services.app.userCredentials.inviteToken(ctx.auth, input.roleUrn) }),
     },
     Mutation: {
       createInviteToken: async (
         _r: unknown,
         { input }: Args<{ roleUrn?: string | null }>,
         ctx: GraphQLContext,
-      ) => {
-        await requirePrivilege(ctx, MANAGE_USER_CREDENTIALS);
-        return { inviteToken: await ctx.services.nativeUsers.createInviteToken(roleOf(input), ctx.actor) };
-      },
+      ) => ({ inviteToken: await ctx.services.app.userCredentials.newInviteToken(ctx.auth, input.roleUrn) }),
       createNativeUserResetToken: async (
         _r: unknown,
         { input }: Args<{ userUrn: string }>,
         ctx: GraphQLContext,
-      ) => {
-        await requirePrivilege(ctx, MANAGE_USER_CREDENTIALS);
-        if (!input.userUrn.startsWith('urn:li:corpuser:')) {
-          throw new ValidationError(`userUrn must be a corpuser urn, got ${JSON.stringify(input.userUrn)}`);
-        }
-        return {
-          resetToken: await ctx.services.nativeUsers.createResetToken(
-            input.userUrn,
-            ctx.actor,
-            ctx.auth.origin,
-          ),
-        };
-      },
+      ) => ({ resetToken: await ctx.services.app.userCredentials.resetToken(ctx.auth, input.userUrn) }),
     },
   };
 }

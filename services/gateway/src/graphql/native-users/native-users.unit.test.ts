@@ -1,7 +1,10 @@
 import { buildSchema } from 'graphql';
 import { describe, expect, it, vi } from 'vitest';
+import { AccessPolicy } from '../../application/access-policy.js';
+import { UNAUTHORIZED_MESSAGE } from '../../application/admin-privileges.js';
+import { UserCredentials } from '../../application/user-credentials.js';
+import type { GatewayAuth } from '../../auth/gateway-auth.js';
 import type { GraphQLContext } from '../context.js';
-import { UNAUTHORIZED_MESSAGE } from '../authorization.js';
 import { nativeUserResolvers, nativeUserSchema } from './native-users.js';
 
 /** Where the request came from: the reset token's identity event records it. */
@@ -16,10 +19,11 @@ function contextWith(allowed: boolean) {
     createResetToken: vi.fn(async () => 'reset'),
   };
   const isAllowed = vi.fn(async () => allowed);
+  const policy = new AccessPolicy({ authorizer: { isAllowed } } as unknown as GatewayAuth);
   const ctx = {
     actor: 'urn:li:corpuser:admin',
-    auth: { authentication: { isSystem: false }, origin: ORIGIN },
-    services: { nativeUsers, auth: { authorizer: { isAllowed } } },
+    auth: { authentication: { isSystem: false, actorUrn: 'urn:li:corpuser:admin' }, origin: ORIGIN },
+    services: { app: { userCredentials: new UserCredentials(nativeUsers, policy) } },
   } as unknown as GraphQLContext;
   return { ctx, nativeUsers, isAllowed };
 }

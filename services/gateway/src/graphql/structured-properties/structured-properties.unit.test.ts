@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ID_MISMATCH, propertyIdOf } from './structured-properties-mutations.js';
+import { ID_MISMATCH, propertyIdOf } from '../../application/structured-property-admin.js';
 import { definitionView, propertyValue, settingsView } from './structured-properties-views.js';
 
 describe('propertyIdOf (the ecosystem getPropertyId)', () => {

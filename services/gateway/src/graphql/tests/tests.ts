@@ -1,29 +1,15 @@
-import { randomUUID } from 'node:crypto';
-import {
-  formatUrn,
-  isDomainError,
-  NotFoundError,
-  parseTestDefinition,
-  ValidationError,
-} from '@catalog/model';
-import { requirePrivilege } from '../authorization.js';
+import { requireTestUrn, type StoredTest, type TestInput } from '../../application/metadata-tests.js';
 import type { GraphQLContext } from '../context.js';
-import { refOf, requireRef, type EntityRef } from '../entities/entity-ref.js';
+import { refOf, type EntityRef } from '../entities/entity-ref.js';
 import { pageOf } from '../list-page.js';
-import { writeAspects } from '../mutations/write-proposals.js';
 
 const ENTITY = 'test';
 const INFO = 'testInfo';
-const KEY = 'testKey';
 const RESULTS = 'testResults';
-/** Reading tests (listings, validation); creating, changing and deleting them needs MANAGE_TESTS. */
-const VIEW_TESTS = ['MANAGE_TESTS', 'VIEW_TESTS'] as const;
-const MANAGE_TESTS = ['MANAGE_TESTS'] as const;
 
 /**
  * DataHub metadata tests (tests.graphql): the test entity's fields, its create/update/delete, listing
- * and validation of a definition, and the results stored on a dataset (`Dataset.testResults`). The
- * mutations' privilege (MANAGE_TESTS) is checked by mutation-privileges.ts.
+ * and validation of a definition, and the results stored on a dataset (`Dataset.testResults`).
  */
 export const testSchema = `
 type TestDefinition { json: String }
@@ -77,90 +63,17 @@ extend type Mutation {
 
 type Json = Readonly<Record<string, unknown>>;
 
-interface TestInput {
-  readonly id?: string | null;
-  readonly name: string;
-  readonly category: string;
-  readonly description?: string | null;
-  readonly definition: { readonly json?: string | null };
-}
-
 /** A test in a result: its ref, with its stored info when the resolver already read it. */
 type TestRef = EntityRef & { readonly known?: { readonly info?: Json } };
 
-/** The stored `testInfo` of an input; its definition must parse (a 400 naming why otherwise). */
-export function testInfoOf(input: TestInput): Json {
-  if (input.name.trim() === '') throw new ValidationError('name must not be empty');
-  if (input.category.trim() === '') throw new ValidationError('category must not be empty');
-  const json = input.definition.json ?? null;
-  if (json === null) throw new ValidationError('definition.json is required');
-  parseTestDefinition(json);
-  return {
-    name: input.name,
-    category: input.category,
-    ...(input.description === undefined || input.description === null
-      ? {}
-      : { description: input.description }),
-    definition: { type: 'JSON', json },
-  };
-}
-
-/** A test urn a client gave: a 400 unless it names a test. */
-function requireTestUrn(urn: string): string {
-  if (requireRef(urn).entity !== ENTITY)
-    throw new ValidationError(`Expected a test urn, got ${JSON.stringify(urn)}`);
-  return urn;
-}
-
-/** Every stored test (tests are few: each is written by hand). */
-async function storedTests(ctx: GraphQLContext): Promise<{ urn: string; info: Json }[]> {
-  const tests: { urn: string; info: Json }[] = [];
-  let after: string | undefined;
-  do {
-    const page = await ctx.services.store.scan({
-      aspect: INFO,
-      urnLike: 'urn:li:test:%',
-      limit: 500,
-      ...(after === undefined ? {} : { after }),
-    });
-    for (const item of page.items) tests.push({ urn: item.urn, info: item.value });
-    after = page.next;
-  } while (after !== undefined);
-  return tests;
-}
-
-/** Whether a test is in a listing: every query word is in its name, category, description or urn. */
-export function testMatches(urn: string, info: Json, query: string | null | undefined): boolean {
-  const text = query?.trim() ?? '';
-  if (text === '' || text === '*') return true;
-  const haystack = [info['name'], info['category'], info['description'], urn]
-    .filter((v) => typeof v === 'string')
-    .join(' ')
-    .toLowerCase();
-  return text
-    .toLowerCase()
-    .split(/\s+/)
-    .every((word) => haystack.includes(word.replace(/\*$/, '')));
-}
+const testRef = (test: StoredTest): TestRef => ({
+  urn: test.urn,
+  entity: ENTITY,
+  known: { info: test.info },
+});
 
 async function infoOf(ref: TestRef, ctx: GraphQLContext): Promise<Json | undefined> {
   return ref.known?.info ?? (await ctx.entities.aspect<Json>(ref.urn, INFO));
-}
-
-/** The number of assets whose stored results have the test passing or failing (their graph edges). */
-async function resultCount(
-  ctx: GraphQLContext,
-  urn: string,
-  type: 'IsPassing' | 'IsFailing',
-): Promise<number> {
-  const related = await ctx.services.graph.related({
-    urn,
-    direction: 'INCOMING',
-    types: [type],
-    start: 0,
-    count: 0,
-  });
-  return related.total;
 }
 
 /** A stored result list as GraphQL results: the test as a ref, or null once the test is deleted. */
@@ -187,10 +100,8 @@ export function testResolvers(): Record<string, Record<string, unknown>> {
       definition: async (ref: TestRef, _a: unknown, ctx: GraphQLContext) => ({
         json: ((await infoOf(ref, ctx))?.['definition'] as { json?: string } | undefined)?.json ?? null,
       }),
-      results: async (ref: TestRef, _a: unknown, ctx: GraphQLContext) => ({
-        passingCount: await resultCount(ctx, ref.urn, 'IsPassing'),
-        failingCount: await resultCount(ctx, ref.urn, 'IsFailing'),
-      }),
+      results: (ref: TestRef, _a: unknown, ctx: GraphQLContext) =>
+        ctx.services.app.metadataTests.resultCounts(ctx.auth, ref.urn),
     },
     Dataset: {
       testResults: async (ref: EntityRef, _a: unknown, ctx: GraphQLContext) => {
@@ -213,62 +124,25 @@ export function testResolvers(): Record<string, Record<string, unknown>> {
         { input }: { input: { start?: number | null; count?: number | null; query?: string | null } },
         ctx: GraphQLContext,
       ) => {
-        await requirePrivilege(ctx, VIEW_TESTS);
         const { start, count } = pageOf(input);
-        const matching = (await storedTests(ctx))
-          .filter((t) => testMatches(t.urn, t.info, input.query))
-          .sort((a, b) => {
-            const x = String(a.info['name'] ?? '').toLowerCase();
-            const y = String(b.info['name'] ?? '').toLowerCase();
-            return x !== y ? (x < y ? -1 : 1) : a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0;
-          });
-        const tests: TestRef[] = matching
-          .slice(start, start + count)
-          .map((t) => ({ urn: t.urn, entity: ENTITY, known: { info: t.info } }));
-        return { start, count: tests.length, total: matching.length, tests };
+        const page = await ctx.services.app.metadataTests.list(ctx.auth, {
+          query: input.query ?? null,
+          start,
+          count,
+        });
+        const tests = page.tests.map(testRef);
+        return { start, count: tests.length, total: page.total, tests };
       },
-      validateTest: async (
-        _r: unknown,
-        { input }: { input: { json?: string | null } },
-        ctx: GraphQLContext,
-      ) => {
-        await requirePrivilege(ctx, VIEW_TESTS);
-        try {
-          parseTestDefinition(input.json ?? null);
-          return { isValid: true, messages: [] };
-        } catch (error) {
-          if (!isDomainError(error)) throw error;
-          return { isValid: false, messages: [error.message] };
-        }
-      },
+      validateTest: (_r: unknown, { input }: { input: { json?: string | null } }, ctx: GraphQLContext) =>
+        ctx.services.app.metadataTests.validate(ctx.auth, input.json ?? null),
     },
     Mutation: {
-      createTest: async (_r: unknown, { input }: { input: TestInput }, ctx: GraphQLContext) => {
-        await requirePrivilege(ctx, MANAGE_TESTS);
-        const id = input.id?.trim() || randomUUID();
-        const urn = formatUrn(ENTITY, [id]);
-        const info = testInfoOf(input);
-        if ((await ctx.entities.load(urn)).size > 0) throw new ValidationError('This Test already exists!');
-        await writeAspects(ctx, [{ urn, entityType: ENTITY, aspect: INFO, value: info }]);
-        return urn;
-      },
-      updateTest: async (
-        _r: unknown,
-        { urn, input }: { urn: string; input: TestInput },
-        ctx: GraphQLContext,
-      ) => {
-        await requirePrivilege(ctx, MANAGE_TESTS);
-        requireTestUrn(urn);
-        const info = testInfoOf(input);
-        if ((await ctx.entities.aspect(urn, INFO)) === undefined)
-          throw new NotFoundError(`Test ${urn} does not exist`);
-        await writeAspects(ctx, [{ urn, entityType: ENTITY, aspect: INFO, value: info }]);
-        return urn;
-      },
+      createTest: (_r: unknown, { input }: { input: TestInput }, ctx: GraphQLContext) =>
+        ctx.services.app.metadataTests.create(ctx.auth, input),
+      updateTest: (_r: unknown, { urn, input }: { urn: string; input: TestInput }, ctx: GraphQLContext) =>
+        ctx.services.app.metadataTests.update(ctx.auth, urn, input),
       deleteTest: async (_r: unknown, { urn }: { urn: string }, ctx: GraphQLContext) => {
-        await requirePrivilege(ctx, MANAGE_TESTS);
-        requireTestUrn(urn);
-        await writeAspects(ctx, [{ urn, entityType: ENTITY, aspect: KEY, changeType: 'DELETE' }]);
+        await ctx.services.app.metadataTests.delete(ctx.auth, urn);
         return true;
       },
     },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mergedResults } from '../../restli/metadata-tests.js';
-import { testInfoOf, testMatches } from './tests.js';
+import { testInfoOf, testMatches } from '../../application/metadata-tests.js';
 
 const JSON_DEFINITION = JSON.stringify({
   on: { types: ['dataset'] },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { membershipPatch, requireUrnOf, roleMembershipOf, userStatusOf } from './user-admin.js';
+import { requireUrnOf } from './entity-urns.js';
+import { membershipPatch, roleMembershipOf, userStatusOf } from './users.js';
 
 describe('membershipPatch', () => {
   it('adds a group to a user’s native groups, keyed by the group urn', () => {

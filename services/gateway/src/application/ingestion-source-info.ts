@@ -1,8 +1,9 @@
 import { ValidationError } from '@catalog/model';
 
 /**
- * GraphQL ingestion sources and the stored `dataHubIngestionSourceInfo` aspect, both ways. The aspect
- * keeps the ecosystem's wire form, so the ecosystem's scheduler and CLI read what GraphQL writes.
+ * Ingestion sources as clients write and read them, and the stored `dataHubIngestionSourceInfo` aspect,
+ * both ways. The aspect keeps the ecosystem's wire form, so the ecosystem's scheduler and CLI read what
+ * GraphQL writes.
  */
 
 type Json = Readonly<Record<string, unknown>>;

@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestContext } from '@catalog/auth';
+import { entityRegistry, formatUrn, isUrn, NotFoundError, parseUrn, ValidationError } from '@catalog/model';
+import {
+  buildEntityDocument,
+  matchesFilter,
+  parseSearchInput,
+  termsMatchText,
+  type Filter,
+} from '@catalog/search';
+import type { AccessPolicy } from './access-policy.js';
+import { requireAnyOf } from './admin-privileges.js';
+import { writeDecided } from './aspect-changes.js';
+import { ingestionSourceInfoOf, type UpdateIngestionSourceInput } from './ingestion-source-info.js';
+import type { Proposals } from './proposals.js';
+import type { StoredEntities } from './stored-entities.js';
+
+const ENTITY = 'dataHubIngestionSource';
+const INFO = 'dataHubIngestionSourceInfo';
+const KEY = 'dataHubIngestionSourceKey';
+/** Every ingestion source operation (the ecosystem's canManageIngestion): recipes hold connection details. */
+const MANAGE_INGESTION = ['MANAGE_INGESTION'] as const;
+
+type Json = Readonly<Record<string, unknown>>;
+
+/** A stored source: its urn and `dataHubIngestionSourceInfo`. */
+export interface StoredSource {
+  readonly urn: string;
+  readonly info: Json;
+}
+
+/** How a listing is ordered: by a field of the source index. */
+export interface SourceSort {
+  readonly field: string;
+  readonly sortOrder: 'ASCENDING' | 'DESCENDING';
+}
+
+/** An ingestion source urn a client gave: a 400 unless it names a dataHubIngestionSource. */
+function requireSourceUrn(urn: string): string {
+  if (!isUrn(urn)) throw new ValidationError(`Invalid urn: ${JSON.stringify(urn)}`);
+  if (parseUrn(urn).entityType !== ENTITY)
+    throw new ValidationError(`Expected a dataHubIngestionSource urn, got ${JSON.stringify(urn)}`);
+  return urn;
+}
+
+/** The values of a source's search document field (the fields the ingestion source index has). */
+function documentValues(urn: string, info: Json): (field: string) => readonly unknown[] {
+  const document = buildEntityDocument(
+    entityRegistry.requireEntity(ENTITY),
+    urn,
+    new Map([[INFO, info as Record<string, unknown>]]),
+  );
+  return (field) => {
+    const value = document.fields[field.replace(/\.keyword$/, '')];
+    return value === undefined ? [] : Array.isArray(value) ? value : [value];
+  };
+}
+
+/** Whether a stored source is in a listing: its name or type matches the query, its document the filter. */
+export function ingestionSourceMatches(
+  urn: string,
+  info: Json,
+  request: { readonly query?: string | null; readonly filter: Filter },
+): boolean {
+  const valuesOf = documentValues(urn, info);
+  if (!matchesFilter(request.filter, valuesOf)) return false;
+  const text = request.query?.trim() ?? '';
+  if (text === '' || text === '*') return true;
+  const query = parseSearchInput(text);
+  switch (query.kind) {
+    case 'all':
+      return true;
+    case 'text':
+      return termsMatchText(query.terms, [...valuesOf('name'), ...valuesOf('type')].join(' '));
+    case 'field': {
+      const wanted = query.value.toLowerCase();
+      return valuesOf(query.field).some((v) => {
+        const value = String(v).toLowerCase();
+        return query.prefix === true ? value.startsWith(wanted) : value === wanted;
+      });
+    }
+  }
+}
+
+/**
+ * The listing order: by the sort field (`name` sorts by type, then name, as the ecosystem does), else by
+ * name; ties by urn.
+ */
+export function ingestionSourceOrder(
+  sort: SourceSort | null | undefined,
+): (a: StoredSource, b: StoredSource) => number {
+  const fields =
+    sort === null || sort === undefined ? ['name'] : sort.field === 'name' ? ['type', 'name'] : [sort.field];
+  const sign = sort?.sortOrder === 'DESCENDING' ? -1 : 1;
+  const keyOf = (s: StoredSource) => {
+    const valuesOf = documentValues(s.urn, s.info);
+    return fields.map((f) => String(valuesOf(f)[0] ?? '').toLowerCase());
+  };
+  return (a, b) => {
+    const ka = keyOf(a);
+    const kb = keyOf(b);
+    for (let i = 0; i < ka.length; i++) {
+      const x = ka[i] ?? '';
+      const y = kb[i] ?? '';
+      if (x !== y) return x < y ? -sign : sign;
+    }
+    return a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0;
+  };
+}
+
+/**
+ * Ingestion sources: listing, reading, creating, updating and deleting them, and reading a recipe, all
+ * for who holds MANAGE_INGESTION (recipes name hosts, users and secrets).
+ */
+export class IngestionSources {
+  constructor(
+    private readonly stored: StoredEntities,
+    private readonly policy: AccessPolicy,
+    private readonly proposals: Proposals,
+  ) {}
+
+  /** Whether the actor may read sources' recipes, however it reached the source (403 otherwise). */
+  mayReadRecipes(ctx: RequestContext): Promise<void> {
+    return requireAnyOf(this.policy, ctx, MANAGE_INGESTION);
+  }
+
+  /** A page of the sources matching the query and filter, in the order asked. */
+  async list(
+    ctx: RequestContext,
+    request: {
+      readonly query?: string | null;
+      readonly filter: Filter;
+      readonly sort?: SourceSort | null;
+      readonly start: number;
+      readonly count: number;
+    },
+  ): Promise<{ readonly total: number; readonly sources: readonly StoredSource[] }> {
+    await requireAnyOf(this.policy, ctx, MANAGE_INGESTION);
+    // Sources are few (an admin configures each by hand), so the listing reads them whole.
+    const matching = (await this.stored.all(ENTITY, INFO))
+      .filter((s) => ingestionSourceMatches(s.urn, s.info, request))
+      .sort(ingestionSourceOrder(request.sort));
+    return { total: matching.length, sources: matching.slice(request.start, request.start + request.count) };
+  }
+
+  /** One source, or undefined when none is stored at `urn`. */
+  async get(ctx: RequestContext, urn: string): Promise<StoredSource | undefined> {
+    await requireAnyOf(this.policy, ctx, MANAGE_INGESTION);
+    requireSourceUrn(urn);
+    const info = await this.stored.aspect(urn, INFO);
+    return info === undefined ? undefined : { urn, info };
+  }
+
+  /** Creates a source; returns its new urn. */
+  async create(ctx: RequestContext, input: UpdateIngestionSourceInput): Promise<string> {
+    await requireAnyOf(this.policy, ctx, MANAGE_INGESTION);
+    const info = ingestionSourceInfoOf(input);
+    const urn = formatUrn(ENTITY, [randomUUID()]);
+    await writeDecided(this.proposals, ctx, [{ urn, entityType: ENTITY, aspect: INFO, value: info }]);
+    return urn;
+  }
+
+  /** Replaces an existing source's settings, keeping what the input cannot set (404 when absent). */
+  async update(ctx: RequestContext, urn: string, input: UpdateIngestionSourceInput): Promise<string> {
+    await requireAnyOf(this.policy, ctx, MANAGE_INGESTION);
+    requireSourceUrn(urn);
+    const stored = await this.stored.aspect(urn, INFO);
+    if (stored === undefined) throw new NotFoundError(`Ingestion source ${urn} does not exist`);
+    const info = ingestionSourceInfoOf(input, stored);
+    await writeDecided(this.proposals, ctx, [{ urn, entityType: ENTITY, aspect: INFO, value: info }]);
+    return urn;
+  }
+
+  async delete(ctx: RequestContext, urn: string): Promise<string> {
+    await requireAnyOf(this.policy, ctx, MANAGE_INGESTION);
+    requireSourceUrn(urn);
+    await writeDecided(this.proposals, ctx, [{ urn, entityType: ENTITY, aspect: KEY, changeType: 'DELETE' }]);
+    return urn;
+  }
+}
