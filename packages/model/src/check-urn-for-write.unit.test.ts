@@ -87,3 +87,9 @@ describe('checkProposal applies the urn checks', () => {
     ).toThrow(TOO_LONG);
   });
 });
+
+describe('checkUrnForWrite refuses control characters', () => {
+  it('a urn with a newline inside gets a ValidationError naming the character', () => {
+    expect(() => checkUrnForWrite('urn:li:corpuser:a\nb')).toThrow(/control character U\+000A at offset 17/);
+  });
+});

@@ -25,6 +25,7 @@ export {
   type ErrorCode,
 } from './errors.js';
 export {
+  checkNoControlCharacters,
   checkUrnForWrite,
   formatUrn,
   isUrn,

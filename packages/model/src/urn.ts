@@ -8,11 +8,14 @@ const ENTITY_TYPE = /^[A-Za-z][A-Za-z0-9]*$/;
  * Parses `urn:li:<entityType>:<id>`. An id that starts with `(` is composite: it must end with the `)`
  * that closes it, and its parts are split on top-level commas only, so parts may be URNs themselves
  * (`urn:li:dataJob:(urn:li:dataFlow:(airflow,dag,prod),task)`). Parentheses must balance everywhere,
- * because an unbalanced id could not be nested inside another URN without becoming ambiguous.
- * Throws ValidationError naming the problem.
+ * because an unbalanced id could not be nested inside another URN without becoming ambiguous. No
+ * control character (C0 or DEL) is allowed anywhere: a newline or NUL in a key would forge log lines
+ * and search documents and split the lines of every text export. Throws ValidationError naming the
+ * problem.
  */
 export function parseUrn(raw: string): Urn {
   if (typeof raw !== 'string') throw invalid(String(raw), 'must be a string');
+  checkNoControlCharacters(raw);
   if (!raw.startsWith(PREFIX)) throw invalid(raw, `must start with "${PREFIX}"`);
   const rest = raw.slice(PREFIX.length);
   const colon = rest.indexOf(':');
@@ -66,13 +69,19 @@ export function urnToPathSegment(urn: string): string {
   return strictEncode(urn);
 }
 
-/** Decodes a path segment made by urnToPathSegment (or any percent-encoding of a URN). */
+/**
+ * Decodes a path segment made by urnToPathSegment (or any percent-encoding of a URN). A `%0A` or `%00`
+ * decodes to a control character, which no urn may hold: that is a ValidationError here too.
+ */
 export function urnFromPathSegment(segment: string): string {
+  let urn: string;
   try {
-    return decodeURIComponent(segment);
+    urn = decodeURIComponent(segment);
   } catch (error) {
     throw new ValidationError(`Invalid URL-encoded urn "${segment}"`, { cause: error });
   }
+  checkNoControlCharacters(urn);
+  return urn;
 }
 
 /** Encodes a URN as a query parameter value (same escaping as a path segment). */
@@ -133,6 +142,23 @@ function checkBalanced(raw: string, id: string): void {
   if (depth !== 0) throw invalid(raw, 'unbalanced "("');
 }
 
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+/** Throws ValidationError naming the first control character of `raw` and where it is. */
+export function checkNoControlCharacters(raw: string): void {
+  const at = raw.search(CONTROL_CHARACTER);
+  if (at < 0) return;
+  const code = `U+${raw.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0')}`;
+  throw new ValidationError(
+    `Invalid urn ${printable(raw)}: it contains the control character ${code} at offset ${at}; a urn may not contain control characters`,
+  );
+}
+
+/** The urn quoted with its control characters escaped, so that a message about it stays one line. */
+function printable(raw: string): string {
+  return JSON.stringify(raw).replace(/\u007f/g, '\\u007f');
+}
+
 function invalid(raw: string, problem: string): ValidationError {
   return new ValidationError(`Invalid urn "${raw}": ${problem}`);
 }
@@ -149,13 +175,15 @@ const LENGTH_EXEMPT_ENTITY_TYPE = 'schemaField';
 /**
  * The ecosystem's checks on the urn of every write (UrnValidationUtil.validateUrn), with its messages:
  * no leading or trailing whitespace (Java's `trim`, so any character up to U+0020), at most
- * URN_MAX_ENCODED_BYTES once form-URL-encoded unless it is a schemaField urn, and no `␟`. Reads do not
- * apply them, so an urn stored before they existed can still be read. Throws ValidationError.
+ * URN_MAX_ENCODED_BYTES once form-URL-encoded unless it is a schemaField urn, and no `␟`; and, as
+ * every urn parseUrn reads, no control character. Reads do not apply the ecosystem's checks, so an urn
+ * stored before they existed can still be read. Throws ValidationError.
  */
 export function checkUrnForWrite(raw: string): void {
   if (raw.length > 0 && (raw.charCodeAt(0) <= 0x20 || raw.charCodeAt(raw.length - 1) <= 0x20)) {
     throw new ValidationError('Error: cannot provide an URN with leading or trailing whitespace');
   }
+  checkNoControlCharacters(raw);
   const entityType = /^urn:li:([^:]*):/.exec(raw)?.[1];
   if (entityType !== LENGTH_EXEMPT_ENTITY_TYPE && formEncodedLength(raw) > URN_MAX_ENCODED_BYTES) {
     throw new ValidationError(

@@ -125,3 +125,33 @@ describe('URL encoding', () => {
     expect(() => urnFromPathSegment('urn%3')).toThrow(ValidationError);
   });
 });
+
+describe('control characters', () => {
+  const CONTROLS = ['\n', '\r', '\t', '\u0000', '\u001b', '\u001f', '\u007f'];
+
+  it('a urn with a newline, NUL or any C0/DEL character is refused, naming it and its offset', () => {
+    for (const c of CONTROLS) {
+      const raw = `urn:li:dataset:(urn:li:dataPlatform:hive,db.a${c}b,PROD)`;
+      const code = c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+      expect(() => parseUrn(raw), JSON.stringify(c)).toThrow(ValidationError);
+      expect(() => parseUrn(raw), JSON.stringify(c)).toThrow(
+        new RegExp(`control character U\\+${code} at offset ${raw.indexOf(c)}`),
+      );
+      expect(isUrn(raw)).toBe(false);
+    }
+  });
+
+  it('the refusal names the urn on one line', () => {
+    expect(() => parseUrn('urn:li:corpuser:a\nb')).toThrow(/^Invalid urn "urn:li:corpuser:a\\nb"/);
+    expect(() => parseUrn('urn:li:corpuser:a\u007fb')).toThrow(/^Invalid urn "urn:li:corpuser:a\\u007fb"/);
+  });
+
+  it('a percent-encoded newline or NUL in a path segment is refused when decoded', () => {
+    expect(() => urnFromPathSegment('urn%3Ali%3Acorpuser%3Aa%0Ab')).toThrow(/control character U\+000A/);
+    expect(() => urnFromPathSegment('urn%3Ali%3Acorpuser%3Aa%00b')).toThrow(/control character U\+0000/);
+  });
+
+  it('other characters, space and non-ASCII included, stay allowed', () => {
+    expect(parseUrn('urn:li:corpuser:jane doe é\u00a0\u2028').parts).toEqual(['jane doe é\u00a0\u2028']);
+  });
+});

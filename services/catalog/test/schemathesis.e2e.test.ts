@@ -4,12 +4,14 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { skipUnlessCi } from '@catalog/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYSTEM_CLIENT_AUTHORIZATION, startTestCatalog, type TestCatalog } from './harness.js';
+import { personalAccessToken, startTestCatalog, type TestCatalog } from './harness.js';
 
 /**
- * schemathesis against the OpenAPI document the catalog serves, with the `not_a_server_error` check:
- * every documented operation (the Rest.li routes and a sample of the entity routes, which repeat one
- * shape per entity type) gets generated and boundary requests, and none may answer 5xx. The CLI comes
+ * schemathesis against the OpenAPI document the catalog serves, with the `not_a_server_error` and
+ * `ignored_auth` checks: every documented operation (the Rest.li routes and a sample of the entity
+ * routes, which repeat one shape per entity type) gets generated and boundary requests, none may
+ * answer 5xx, and every operation the document says needs the bearer credential must refuse a request
+ * without it or with a bad one (a public one, `security: []`, is not checked). The CLI comes
  * from CATALOG_SCHEMATHESIS, which `.ci/run` sets (infra/local/schemathesis.sh installs it in a cached
  * venv), or from that venv when a previous run made it.
  */
@@ -81,10 +83,13 @@ describe.skipIf(skip !== undefined)(
   () => {
     let catalog: TestCatalog;
     let workDir: string;
+    let token: string;
 
     beforeAll(async () => {
       catalog = await startTestCatalog();
       workDir = mkdtempSync(join(tmpdir(), 'catalog-schemathesis-'));
+      // The credential the document declares (bearerAuth): the root user's personal access token.
+      token = await personalAccessToken(catalog.baseUrl, { name: 'schemathesis' });
     });
     afterAll(async () => {
       await catalog?.dispose();
@@ -104,9 +109,9 @@ describe.skipIf(skip !== undefined)(
             '--url',
             catalog.baseUrl,
             '--checks',
-            'not_a_server_error',
+            'not_a_server_error,ignored_auth',
             '--header',
-            `Authorization: ${SYSTEM_CLIENT_AUTHORIZATION}`,
+            `Authorization: Bearer ${token}`,
             '--header',
             'X-RestLi-Protocol-Version: 2.0.0',
             '--exclude-path-regex',

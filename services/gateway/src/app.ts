@@ -13,6 +13,7 @@ import {
   type ThreadMemory,
 } from '@catalog/runtime';
 import { requestLogging } from './request-log/request-logging.js';
+import { jsonBodyParser } from './http/json-body.js';
 import type { ProposalSubmitter } from './ingest/proposal-submitter.js';
 import type { ProposalOutcome } from '@catalog/runtime';
 import { mountGraphQL } from './graphql/graphql-endpoint.js';
@@ -147,8 +148,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.set('etag', false);
   // The recorded source IP: the socket's, unless it is a trusted proxy (then what it forwarded).
   app.set('trust proxy', settings.trustedProxies.length > 0 ? [...settings.trustedProxies] : false);
-  // Rest.li clients send JSON, whatever Content-Type they set.
-  const json = express.json({ limit: settings.maxBodyBytes, type: () => true, strict: false });
+  // A body must say it is JSON (415 otherwise); see json-body.ts.
+  const json = jsonBodyParser({ limit: settings.maxBodyBytes });
   const ingest: IngestContext = { proposals: application.proposals, settings, waitForIndex };
 
   // First, so that every request gets its id and its line, whatever answers it.

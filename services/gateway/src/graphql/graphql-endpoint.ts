@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EnvelopArmor } from '@escape.tech/graphql-armor';
-import express, { type Express, type Request, type Response } from 'express';
+import { type Express, type Request, type Response } from 'express';
+import { jsonBodyParser } from '../http/json-body.js';
 import { createSchema, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { GraphQLContext, GraphQLServices } from './context.js';
 import { requestContextOf } from '../auth/request-context.js';
@@ -77,7 +78,7 @@ export function createGraphQLServer(
  */
 export function mountGraphQL(app: Express, services: GraphQLServices, settings: GraphQLSettings): void {
   const yoga = createGraphQLServer(services);
-  const json = express.json({ limit: settings.maxBodyBytes, strict: false, type: () => true });
+  const json = jsonBodyParser({ limit: settings.maxBodyBytes });
   app.get(GRAPHIQL_PATH, async (_req, res) => {
     // Imported when first asked for: the module holds the explorer's whole bundle (9 MB of source),
     // which every catalog process would otherwise keep on its heap from the start.

@@ -1,4 +1,4 @@
-import { entityRegistry, isUrn, parseUrn, ValidationError } from '@catalog/model';
+import { checkNoControlCharacters, entityRegistry, isUrn, parseUrn, ValidationError } from '@catalog/model';
 
 /** An entity in a GraphQL result: its URN and registry entity; fields are read when selected. */
 export interface EntityRef {
@@ -17,6 +17,7 @@ export function refOf(urn: unknown, known?: Readonly<Record<string, unknown>>): 
 
 /** The reference of a URN a client gave: a 400 naming the problem when it is malformed or unknown. */
 export function requireRef(urn: string): EntityRef {
+  checkNoControlCharacters(urn);
   if (!isUrn(urn)) throw new ValidationError(`Invalid urn: ${JSON.stringify(urn)}`);
   const entity = parseUrn(urn).entityType;
   entityRegistry.requireEntity(entity);

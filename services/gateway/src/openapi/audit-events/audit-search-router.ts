@@ -1,4 +1,5 @@
-import express, { Router, type Request, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
+import { jsonBodyParser } from '../../http/json-body.js';
 import { isDomainError, UnavailableError, ValidationError } from '@catalog/model';
 import type { Logger } from '@catalog/runtime';
 import {
@@ -41,7 +42,7 @@ type Filters = Partial<Record<FilterField, readonly string[]>>;
 export function auditEventsRouter(deps: AuditEventsDeps): Router {
   const router = Router();
   const now = deps.now ?? Date.now;
-  const json = express.json({ limit: deps.maxBodyBytes, strict: false, type: () => true });
+  const json = jsonBodyParser({ limit: deps.maxBodyBytes });
   router.post('/search', json, async (req: Request, res: Response) => {
     await deps.guard.readAnalytics(res);
     // The body first: its messages name the field (and the known event types) more plainly.

@@ -8,6 +8,7 @@ import { allEntityApiOperations } from '../entity-api/entity-operations.js';
 import { TIMESERIES_SCROLL_OPERATION } from '../timeseries/timeseries-operations.js';
 import { AUDIT_SEARCH_OPERATION } from '../audit-events/audit-search-operation.js';
 import { EXCLUDED_ENTITIES, entityApiComponents } from './entity-components.js';
+import { isPublicPath } from '../../auth/authentication-middleware.js';
 
 type Json = Record<string, unknown>;
 
@@ -60,9 +61,36 @@ export function openApiDocument(group?: ApiGroup): Json {
           : `The ${TITLES[group]} of the catalog; without ?group=, the document covers every REST endpoint.`,
     },
     servers: [{ url: '/' }],
+    // Every operation needs a credential unless it says `security: []` (the public paths); Swagger UI
+    // shows Authorize for it. A personal access token or a session token goes here; the system
+    // client's `Basic id:secret` is accepted too, but is not for browsers.
+    security: [{ [BEARER_SCHEME]: [] }],
     paths,
-    components: { schemas },
+    components: {
+      schemas,
+      securitySchemes: {
+        [BEARER_SCHEME]: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'A personal access token (GraphQL createAccessToken) or the session token of POST /logIn',
+        },
+      },
+    },
   };
+}
+
+const BEARER_SCHEME = 'bearerAuth';
+
+/**
+ * What a urn parameter must look like: `urn:li:<entityType>:<id>` without control characters. The
+ * routes check more (a balanced, known urn, with messages of their own); this lets generated requests
+ * be mostly valid, and tells a reader the shape.
+ */
+export const URN_PATTERN = '^urn:li:[A-Za-z][A-Za-z0-9]*:[^\\u0000-\\u001f\\u007f]+$';
+
+function parameterSchema(name: string, schema: JsonSchema): JsonSchema {
+  return name === 'urn' && schema['type'] === 'string' ? { ...schema, pattern: URN_PATTERN } : schema;
 }
 
 function renderOperation(operation: Operation): Json {
@@ -73,6 +101,12 @@ function renderOperation(operation: Operation): Json {
     description: 'The request is invalid; the body names the problem',
     schema: ERROR,
   });
+  const isPublic = isPublicPath(operation.path);
+  if (!isPublic) {
+    responses['401'] ??= renderResponse({
+      description: 'No credential, or one that is not valid; the body names the problem',
+    });
+  }
   responses['503'] ??= renderResponse({
     description: 'A dependency is unavailable; the body names it',
     schema: ERROR,
@@ -81,12 +115,13 @@ function renderOperation(operation: Operation): Json {
   return {
     tags: [operation.tag],
     summary: operation.summary,
+    ...(isPublic ? { security: [] } : {}),
     parameters: operation.parameters.map((p) => ({
       name: p.name,
       in: p.in,
       ...(p.required ? { required: true } : {}),
       description: p.description,
-      schema: p.schema,
+      schema: parameterSchema(p.name, p.schema),
       ...(p.in === 'query' && p.schema['type'] === 'array' ? { style: 'form', explode: true } : {}),
     })),
     ...(body === undefined

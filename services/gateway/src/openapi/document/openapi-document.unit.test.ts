@@ -84,3 +84,44 @@ describe('openApiDocument', () => {
     expect(post.parameters.map((p) => p.name)).toContain('createIfEntityNotExists');
   });
 });
+
+describe('the document declares how to authenticate', () => {
+  type Op = { security?: unknown[]; parameters?: { name: string; schema: { pattern?: string } }[] };
+  const document = openApiDocument() as {
+    security?: unknown[];
+    paths: Record<string, Record<string, Op>>;
+    components: { securitySchemes?: Record<string, unknown> };
+  };
+
+  it('has a bearer security scheme, required everywhere but on the public endpoints', () => {
+    expect(document.components.securitySchemes).toEqual({
+      bearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    });
+    expect(document.security).toEqual([{ bearerAuth: [] }]);
+    for (const path of ['/config', '/health', '/schema-registry/api/subjects']) {
+      const operation = document.paths[path]?.['get'];
+      if (operation === undefined) continue;
+      expect(operation.security, path).toEqual([]);
+    }
+    expect(document.paths['/config']?.['get']?.security).toEqual([]);
+    expect(document.paths['/aspects/{urn}']?.['get']?.security).toBeUndefined();
+    expect(document.paths['/api/graphql']?.['post']?.security).toBeUndefined();
+  });
+
+  it('gives every urn parameter a pattern without control characters', () => {
+    const pattern = new RegExp(document.paths['/aspects/{urn}']!['get']!.parameters![0]!.schema.pattern!);
+    expect(pattern.test('urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)')).toBe(true);
+    expect(pattern.test('urn:li:dataset:a\nb')).toBe(false);
+    expect(pattern.test('urn:li:corpuser:a\u0000')).toBe(false);
+    expect(pattern.test('not-a-urn')).toBe(false);
+    let urnParameters = 0;
+    for (const [path, methods] of Object.entries(document.paths))
+      for (const operation of Object.values(methods))
+        for (const p of operation.parameters ?? [])
+          if (p.name === 'urn') {
+            urnParameters++;
+            expect(p.schema.pattern, path).toBe(pattern.source);
+          }
+    expect(urnParameters).toBeGreaterThan(100);
+  });
+});

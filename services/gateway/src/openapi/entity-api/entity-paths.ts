@@ -1,4 +1,5 @@
 import {
+  checkNoControlCharacters,
   entityRegistry,
   isUrn,
   parseUrn,
@@ -24,8 +25,12 @@ export function aspectOfName(entity: EntitySpec, name: string): AspectSpec | und
   return [...entity.aspects.values()].find((a) => a.name.toLowerCase() === name);
 }
 
-/** A urn from a path: `Invalid urn!: <urn>` (400) unless it parses and names a known entity type. */
+/**
+ * A urn from a path: `Invalid urn!: <urn>` (400) unless it parses and names a known entity type. A
+ * control character gets a message of its own, which names it (the urn is quoted with it escaped).
+ */
 export function requireUrn(raw: string): { urn: string; entity: EntitySpec } {
+  checkNoControlCharacters(raw);
   if (!raw.startsWith('urn:li:') || !isUrn(raw)) throw new ValidationError(`Invalid urn!: ${raw}`);
   const parsed = parseUrn(raw);
   const entity = entityRegistry.getEntity(parsed.entityType);

@@ -2,7 +2,8 @@ import { actorOf } from '../../auth/rest-authorization.js';
 import { requestContextOf } from '../../auth/request-context.js';
 import type { RouteGuards } from '../../auth/route-guards.js';
 import { randomBytes } from 'node:crypto';
-import express, { Router, type Request, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
+import { jsonBodyParser } from '../../http/json-body.js';
 import {
   checkProposal,
   entityRegistry,
@@ -278,7 +279,8 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
         }
       : entityBody(urn, aspects, withSystemMetadata);
   const router = Router();
-  const json = express.json({ limit: deps.maxBodyBytes, strict: false, type: () => true });
+  const json = jsonBodyParser({ limit: deps.maxBodyBytes });
+  const jsonPatch = jsonBodyParser({ limit: deps.maxBodyBytes, jsonPatch: true });
   router.use((_req, res, next) => {
     res.locals['traceId'] = traceparent(res);
     next();
@@ -438,7 +440,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     res.json(Object.fromEntries(batches.map(({ entity }, i) => [entity.name, shaped[i]])));
   });
   router.post('/generic', json, genericWrite('UPSERT'));
-  router.patch('/generic', json, genericWrite('PATCH'));
+  router.patch('/generic', jsonPatch, genericWrite('PATCH'));
 
   router.post('/scroll', json, async (req, res) => {
     v3Only('The cross-entity scroll');
@@ -508,7 +510,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     await scroll(input, res, [entity.name], aspectsAsked(input, entity));
   });
   router.post('/:type', json, batchWrite('UPSERT'));
-  router.patch('/:type', json, batchWrite('PATCH'));
+  router.patch('/:type', jsonPatch, batchWrite('PATCH'));
   // v2's batch read: {urns, aspectNames, withSystemMetadata} → {entities: [{urn, aspects}]} (get_entities_v2).
   router.post('/batch/:type', json, async (req, res) => {
     if (!v2) throw new ValidationError('POST /batch/{type} is a v2 route; v3 has /{type}/batchGet');
@@ -723,7 +725,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     else res.json((await readBack([urn], [aspect.name], bool(input, 'systemMetadata')))[0]);
   });
 
-  router.patch('/:type/*rest', json, async (req, res) => {
+  router.patch('/:type/*rest', jsonPatch, async (req, res) => {
     const target_ = target(req);
     const { urn, entity } = target_;
     const { aspect, operation } = writeOperation(entity, target_.aspect, 'patch');
