@@ -14,4 +14,18 @@ export default tseslint.config(
     },
   },
   { files: ['bench/**', 'infra/**', '**/*.test.ts', '**/testing/**'], rules: { 'no-console': 'off' } },
+  {
+    // pino's child appends bindings, so a key bound twice is printed twice in every line.
+    files: ['packages/*/src/**/*.ts', 'services/*/src/**/*.ts'],
+    ignores: ['packages/runtime/src/logger.ts', '**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='child']",
+          message: "Derive a logger with childLogger from '@catalog/runtime': it replaces a key bound again.",
+        },
+      ],
+    },
+  },
 );
