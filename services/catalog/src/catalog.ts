@@ -102,7 +102,9 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
       },
     });
     lifecycle.onClose('gateway', () => gateway.close());
-    const server = await startHttpServer(gateway.app, config.port, config.host);
+    const server = await startHttpServer(gateway.app, config.port, config.host, {
+      requestTimeoutMs: config.requestTimeoutMs,
+    });
     lifecycle.onClose('http', () => server.close());
     logger.info({ port: server.port, ...describeAdapters(config.adapters) }, 'catalog listening');
     return {
