@@ -1,6 +1,12 @@
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
+/** pino's child appends bindings, so a key bound twice is printed twice in every line. */
+const CHILD_LOGGER = {
+  selector: "CallExpression[callee.property.name='child']",
+  message: "Derive a logger with childLogger from '@catalog/runtime': it replaces a key bound again.",
+};
+
 /**
  * The gateway's interfaces (Rest.li, OpenAPI, GraphQL, the login routes, operations, the schema
  * registry) are thin adapters over the application layer (services/gateway/src/application): they parse,
@@ -101,6 +107,13 @@ export default tseslint.config(
   },
   { files: ['bench/**', 'infra/**', '**/*.test.ts', '**/testing/**'], rules: { 'no-console': 'off' } },
   {
+    // pino's child appends bindings, so a key bound twice is printed twice in every line.
+    files: ['packages/*/src/**/*.ts', 'services/*/src/**/*.ts'],
+    ignores: ['packages/runtime/src/logger.ts', '**/*.test.ts'],
+    rules: { 'no-restricted-syntax': ['error', CHILD_LOGGER] },
+  },
+  {
+    // Listed after the logger rule: for the same rule name the later entry wins, so it carries both.
     files: INTERFACE_FILES,
     ignores: ['**/*.test.ts', ...NOT_YET_ON_THE_APPLICATION_LAYER],
     rules: interfaceBoundary,

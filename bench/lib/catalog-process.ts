@@ -16,11 +16,12 @@ export interface CatalogStartCommand {
 /**
  * Reads how `pnpm start` runs the catalog from a start script, so that a bench runs it as users do:
  * the `NAME=value` assignments before `node` (the allocator settings) and the flags between `node` and
- * the catalog's entry.
+ * the catalog's entry. An `exec` between the assignments and `node` (the shell hands its process to
+ * node, so a signal to pnpm reaches the catalog) is part of the form.
  */
 export function parseStartScript(script: string): CatalogStartCommand {
   const match =
-    /(?:^|&&|;)\s*((?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*)node((?:\s+--\S+)*)\s+services\/catalog\/dist\/main\.js/.exec(
+    /(?:^|&&|;)\s*((?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*)(?:exec\s+)?node((?:\s+--\S+)*)\s+services\/catalog\/dist\/main\.js/.exec(
       script,
     );
   if (!match)

@@ -13,6 +13,14 @@ describe('parseStartScript', () => {
     });
   });
 
+  it('reads a script that execs node, so that the shell does not stay between pnpm and the catalog', () => {
+    expect(
+      parseStartScript(
+        'tsc -b tsconfig.build.json && MALLOC_MMAP_THRESHOLD_=1048576 exec node --max-semi-space-size=2 services/catalog/dist/main.js',
+      ),
+    ).toEqual({ env: { MALLOC_MMAP_THRESHOLD_: '1048576' }, nodeFlags: ['--max-semi-space-size=2'] });
+  });
+
   it('reads a script that sets nothing and passes no flag', () => {
     expect(parseStartScript('node services/catalog/dist/main.js')).toEqual({ env: {}, nodeFlags: [] });
   });

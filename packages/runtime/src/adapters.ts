@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import type { AuditIndex, GraphIndex, ProjectionWriter, SearchIndex, TimeseriesIndex } from '@catalog/search';
-import type { Logger } from 'pino';
+import { childLogger, type Logger } from './logger.js';
 import type { AdapterSettings } from './adapter-settings.js';
 import { embeddedTopicRetention } from './retention-settings.js';
 import { sqliteCacheKiB } from './sqlite-cache-settings.js';
@@ -22,7 +22,7 @@ function checkpointInBackground<T extends { close(): Promise<void> }>(
   logger: Logger,
 ): T {
   if (!isMainThread) return adapter;
-  checkpointer ??= new WalCheckpointer({ logger: logger.child({ component: 'wal-checkpointer' }) });
+  checkpointer ??= new WalCheckpointer({ logger: childLogger(logger, { module: 'wal-checkpointer' }) });
   const running = checkpointer;
   running.watch(file);
   let closed = false;
@@ -52,7 +52,7 @@ export async function openEventLog(settings: AdapterSettings, logger: Logger): P
     return openKafkaEventLog({
       ...settings.kafka,
       maxMessageBytes: settings.maxMessageBytes,
-      logger: logger.child({ component: 'event-log' }),
+      logger: childLogger(logger, { module: 'event-log' }),
     });
   }
   mkdirSync(settings.dataDir, { recursive: true });
@@ -60,7 +60,7 @@ export async function openEventLog(settings: AdapterSettings, logger: Logger): P
     directory: settings.dataDir,
     durability: settings.durability,
     maxMessageBytes: settings.maxMessageBytes,
-    logger: logger.child({ component: 'event-log' }),
+    logger: childLogger(logger, { module: 'event-log' }),
     autoCheckpointPages: BACKSTOP_CHECKPOINT_PAGES,
     cacheKiB: sqliteCacheKiB(settings.sqliteCacheBytes, 'eventlog'),
     defaultRetentionMs: settings.retention.logRetentionMs,
@@ -84,7 +84,7 @@ export async function openAspectStore(settings: AdapterSettings, logger: Logger)
       uri: settings.mongodb.uri,
       requestRetentionMs: settings.retention.requestRetentionMs,
       maxRequestRows: settings.retention.maxRequestRows,
-      logger: logger.child({ component: 'aspect-store' }),
+      logger: childLogger(logger, { module: 'aspect-store' }),
     });
   }
   mkdirSync(settings.dataDir, { recursive: true });
@@ -98,7 +98,7 @@ export async function openAspectStore(settings: AdapterSettings, logger: Logger)
     ...(isMainThread ? {} : { requestPruneIntervalMs: 0 }),
     autoCheckpointPages: BACKSTOP_CHECKPOINT_PAGES,
     cacheKiB: sqliteCacheKiB(settings.sqliteCacheBytes, 'aspects'),
-    logger: logger.child({ component: 'aspect-store' }),
+    logger: childLogger(logger, { module: 'aspect-store' }),
   });
   return checkpointInBackground(store, file, logger);
 }
@@ -132,7 +132,7 @@ export async function openSearchAdapters(
       ...(settings.opensearch.password ? { password: settings.opensearch.password } : {}),
       indexPrefix: settings.indexPrefix,
       refresh: settings.opensearch.refresh,
-      logger: logger.child({ component: 'opensearch' }),
+      logger: childLogger(logger, { module: 'opensearch' }),
     });
   }
   mkdirSync(settings.dataDir, { recursive: true });
@@ -143,8 +143,10 @@ export async function openSearchAdapters(
     durability: settings.durability,
     autoCheckpointPages: BACKSTOP_CHECKPOINT_PAGES,
     cacheKiB: sqliteCacheKiB(settings.sqliteCacheBytes, 'search'),
-    logger: logger.child({ component: 'search' }),
-    ...(options.servesSearches === true ? { warm: { logger: logger.child({ component: 'search' }) } } : {}),
+    logger: childLogger(logger, { module: 'search' }),
+    ...(options.servesSearches === true
+      ? { warm: { logger: childLogger(logger, { module: 'search' }) } }
+      : {}),
   });
   return checkpointInBackground(search, file, logger);
 }
@@ -173,7 +175,7 @@ export async function openAuditIndex(
       ...(settings.opensearch.password ? { password: settings.opensearch.password } : {}),
       indexPrefix: settings.indexPrefix,
       refresh: settings.opensearch.refresh,
-      logger: logger.child({ component: 'opensearch-audit' }),
+      logger: childLogger(logger, { module: 'opensearch-audit' }),
       ...retention,
     });
   }

@@ -1,5 +1,5 @@
 export { ConfigError, EnvReader } from './env-reader.js';
-export { createLogger, REDACTED_PATHS, type Logger, type LoggerSettings } from './logger.js';
+export { childLogger, createLogger, REDACTED_PATHS, type Logger, type LoggerSettings } from './logger.js';
 export { Lifecycle, runMain, type Closer } from './lifecycle.js';
 export {
   dependencyChecks,

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Lifecycle, runMain } from './lifecycle.js';
+import { Lifecycle, REPEATED_SIGNAL_MS, runMain } from './lifecycle.js';
 
 const logger = pino({ level: 'silent' });
 
@@ -61,5 +61,66 @@ describe('runMain', () => {
     process.emit('SIGTERM', 'SIGTERM');
     await new Promise((r) => setTimeout(r, 10));
     expect(exits).toEqual([0]);
+  });
+
+  it('shuts down gracefully when Ctrl+C reaches it twice at once (the terminal and pnpm both send SIGINT)', async () => {
+    const exits: number[] = [];
+    const closed: string[] = [];
+    await runMain(
+      logger,
+      async () => {
+        const lifecycle = new Lifecycle(logger);
+        lifecycle.onClose('http', async () => {
+          closed.push('http');
+        });
+        return lifecycle;
+      },
+      (code) => exits.push(code),
+    );
+    process.emit('SIGINT', 'SIGINT');
+    process.emit('SIGINT', 'SIGINT');
+    await new Promise((r) => setTimeout(r, 10));
+    expect(closed).toEqual(['http']);
+    expect(exits).toEqual([0]);
+  });
+
+  it('ignores a copy of the signal that came while starting, and still closes once started', async () => {
+    const exits: number[] = [];
+    let started!: () => void;
+    const starting = new Promise<void>((resolve) => (started = resolve));
+    const running = runMain(
+      logger,
+      async () => {
+        await starting;
+        return new Lifecycle(logger);
+      },
+      (code) => exits.push(code),
+    );
+    process.emit('SIGINT', 'SIGINT');
+    process.emit('SIGINT', 'SIGINT');
+    expect(exits).toEqual([]);
+    started();
+    await running;
+    await new Promise((r) => setTimeout(r, 10));
+    expect(exits).toEqual([0]);
+  });
+
+  it('exits 1 at once on the same signal again once a person could have pressed twice', async () => {
+    const exits: number[] = [];
+    let clock = 0;
+    await runMain(
+      logger,
+      async () => {
+        const lifecycle = new Lifecycle(logger);
+        lifecycle.onClose('slow', () => new Promise(() => undefined));
+        return lifecycle;
+      },
+      (code) => exits.push(code),
+      () => clock,
+    );
+    process.emit('SIGINT', 'SIGINT');
+    clock += REPEATED_SIGNAL_MS;
+    process.emit('SIGINT', 'SIGINT');
+    expect(exits).toEqual([1]);
   });
 });

@@ -6,7 +6,7 @@ import {
   type EventLog,
   type SchemaResolver,
 } from '@catalog/events';
-import type { Logger } from 'pino';
+import { childLogger, type Logger } from './logger.js';
 import type { AdapterSettings } from './adapter-settings.js';
 
 export interface OpenedSchemaResolver {
@@ -32,7 +32,7 @@ export async function openSchemaResolver(
     log,
     topic: settings.topics.schemaRegistry,
     groupId: `schema-registrations-${randomUUID()}`,
-    logger: logger.child({ component: 'schema-registrations' }),
+    logger: childLogger(logger, { module: 'schema-registrations' }),
   });
   return { resolver: registeredSchemaResolver(registrations), close: () => registrations.close() };
 }

@@ -1,11 +1,11 @@
 import { Writable } from 'node:stream';
 import { createLogger, type Logger } from '@catalog/runtime';
 
-/** A pino logger at `level` whose lines the test can read back, parsed. */
+/** A pino logger at `level` whose lines the test can read back, parsed or (`raw`) as written. */
 export function capturingLogger(
   level: string,
   name = 'test',
-): { logger: Logger; lines: () => Record<string, unknown>[] } {
+): { logger: Logger; lines: () => Record<string, unknown>[]; raw: () => readonly string[] } {
   const lines: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -14,5 +14,9 @@ export function capturingLogger(
     },
   });
   const logger = createLogger({ name, level, destination });
-  return { logger, lines: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
+  return {
+    logger,
+    lines: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>),
+    raw: () => [...lines],
+  };
 }

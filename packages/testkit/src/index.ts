@@ -36,6 +36,7 @@ export {
   type AuditIndexUnderTest,
 } from './contracts/audit-index-contract.js';
 export { capturingLogger } from './capturing-logger.js';
+export { duplicateJsonKeys } from './duplicate-json-keys.js';
 export { readTopic } from './read-topic.js';
 export { freePort } from './free-port.js';
 export { seededRandom } from './seeded-random.js';

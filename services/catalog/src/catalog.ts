@@ -4,6 +4,7 @@ import { startIndexer } from '@catalog/indexer';
 import { startPersistence } from '@catalog/persistence';
 import { awaitIdentityBootstrap, bootstrapIdentity, bootstrapTypeEntities } from '@catalog/system-update';
 import {
+  childLogger,
   describeAdapters,
   InProcessOutcomeChannel,
   Lifecycle,
@@ -68,7 +69,7 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
       log,
       store,
       topic: config.adapters.topics.metadataChangeProposal,
-      logger: logger.child({ component: 'bootstrap' }),
+      logger: childLogger(logger, { component: 'bootstrap' }),
     });
     // The root user, roles and default policies, as system-update bootstraps them; the catalog waits
     // until they are stored (a rotated root password too), so a login right after the start works.
@@ -77,7 +78,7 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
       log,
       store,
       topic: config.adapters.topics.metadataChangeProposal,
-      logger: logger.child({ component: 'bootstrap' }),
+      logger: childLogger(logger, { component: 'bootstrap' }),
       rootPassword: config.auth.rootPassword,
     });
     await awaitIdentityBootstrap(store, logger, {
@@ -91,7 +92,7 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
       readModels,
       audit,
       outcomes,
-      logger: logger.child({ component: 'gateway' }),
+      logger: childLogger(logger, { component: 'gateway' }),
       settings: config.http,
       auth: config.auth,
       instanceId: config.instanceId,
@@ -104,7 +105,9 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
       },
     });
     lifecycle.onClose('gateway', () => gateway.close());
-    const server = await startHttpServer(gateway.app, config.port, config.host);
+    const server = await startHttpServer(gateway.app, config.port, config.host, {
+      requestTimeoutMs: config.requestTimeoutMs,
+    });
     lifecycle.onClose('http', () => server.close());
     logger.info({ port: server.port, ...describeAdapters(config.adapters) }, 'catalog listening');
     return {
@@ -173,7 +176,7 @@ async function startConsumersHere(
     store,
     outcomes,
     topics: config.adapters.topics,
-    logger: logger.child({ component: 'persistence' }),
+    logger: childLogger(logger, { component: 'persistence' }),
     groupId: config.persistence.groupId,
     maxBatchSize: config.persistence.maxBatchSize,
     batchWaitMs: config.persistence.batchWaitMs,
@@ -190,7 +193,7 @@ async function startConsumersHere(
     timeseries: readModels.timeseries,
     ...(readModels.projection ? { projection: readModels.projection } : {}),
     topics: config.adapters.topics,
-    logger: logger.child({ component: 'indexer' }),
+    logger: childLogger(logger, { component: 'indexer' }),
     groupId: config.indexer.groupId,
     maxBatchSize: config.indexer.maxBatchSize,
     batchWaitMs: config.indexer.batchWaitMs,
@@ -201,7 +204,7 @@ async function startConsumersHere(
     log,
     audit,
     topics: config.adapters.topics,
-    logger: logger.child({ component: 'audit' }),
+    logger: childLogger(logger, { component: 'audit' }),
     groupId: config.audit.groupId,
     maxBatchSize: config.audit.maxBatchSize,
     batchWaitMs: config.audit.batchWaitMs,

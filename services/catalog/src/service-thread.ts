@@ -8,6 +8,7 @@ import { createEventDecoder } from '@catalog/events';
 import { startIndexer } from '@catalog/indexer';
 import { startPersistence } from '@catalog/persistence';
 import {
+  childLogger,
   createLogger,
   openAspectStore,
   openAuditIndex,
@@ -26,7 +27,7 @@ import type { ThreadKind, ThreadMessage } from './thread-messages.js';
 const { config, kind } = workerData as { config: CatalogConfig; kind: ThreadKind };
 const port = parentPort;
 if (!port) throw new Error('service-thread runs only as a worker thread');
-const logger = createLogger({ name: 'catalog', level: config.logLevel }).child({ component: kind });
+const logger = childLogger(createLogger({ name: 'catalog', level: config.logLevel }), { component: kind });
 // Each part at its own priority, as it runs alone: the indexer and the audit consumer keep eventually
 // consistent read models and by default yield the CPU to the write path under load.
 runAtNice(config.nice[kind], logger);

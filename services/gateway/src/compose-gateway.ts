@@ -1,6 +1,13 @@
 import type { AuthSettings } from '@catalog/auth';
 import type { Consumer, EventLog } from '@catalog/events';
-import type { AdapterSettings, Logger, OutcomeChannel, SearchAdapters, ThreadMemory } from '@catalog/runtime';
+import {
+  childLogger,
+  type AdapterSettings,
+  type Logger,
+  type OutcomeChannel,
+  type SearchAdapters,
+  type ThreadMemory,
+} from '@catalog/runtime';
 import type { AuditIndex } from '@catalog/search';
 import type { AspectStore } from '@catalog/store';
 import { randomUUID } from 'node:crypto';
@@ -80,7 +87,7 @@ export async function composeGateway(parts: GatewayParts): Promise<ComposedGatew
     store: parts.store,
     submitter,
     auth,
-    logger: parts.logger.child({ component: 'native-users' }),
+    logger: childLogger(parts.logger, { module: 'native-users' }),
   });
   let invalidation: Consumer | undefined;
   if (parts.auth.enabled) {

@@ -21,6 +21,12 @@ export interface GatewayConfig {
   readonly auth: AuthSettings;
   readonly syncTimeoutMs: number;
   /**
+   * HTTP_REQUEST_TIMEOUT_MS: the most a client may take to send a whole request, headers and body
+   * (Node's `requestTimeout`, 300 s by default, which lets a client that dribbles a body hold a
+   * connection and its buffers for five minutes). The server answers 408 and closes the connection.
+   */
+  readonly requestTimeoutMs: number;
+  /**
    * GATEWAY_INSTANCE_ID, unique among the gateways running at once: the `replyTo` of its synchronous
    * writes and the name of its ephemeral groups (outcomes, auth-cache invalidation). Default
    * `<host name>-<pid>-<6 random hex>`, unique even for several catalogs in one process; the
@@ -33,6 +39,9 @@ export interface GatewayConfig {
 
 export const SERVER_VERSION = 'v1.0.1';
 
+/** HTTP_REQUEST_TIMEOUT_MS when unset: a 32 MiB body (MAX_REQUEST_BYTES) needs about 1.1 MB/s. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
 /** Reads the gateway's part of the environment (shared with the all-in-one catalog). */
 export function readGatewaySection(
   env: EnvReader,
@@ -43,6 +52,7 @@ export function readGatewaySection(
     host: env.string('HOST', '0.0.0.0'),
     auth: readAuthSettings(env),
     syncTimeoutMs: env.int('SYNC_INGEST_TIMEOUT_MS', 30_000, { min: 100 }),
+    requestTimeoutMs: env.int('HTTP_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, { min: 100 }),
     // Random per start too: catalogs in one process (tests, embedders) must not share a listener group.
     instanceId: env.string(
       'GATEWAY_INSTANCE_ID',

@@ -9,9 +9,35 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export function startHttpServer(app: Express, port: number, host: string): Promise<RunningServer> {
+export interface HttpServerOptions {
+  /** The most a client may take to send a whole request, headers and body; then Node answers 408. */
+  readonly requestTimeoutMs: number;
+}
+
+/** The most a client may take to send its headers: they come in one packet or two from any real client. */
+const HEADERS_TIMEOUT_MS = 10_000;
+
+export function startHttpServer(
+  app: Express,
+  port: number,
+  host: string,
+  options: HttpServerOptions,
+): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const server = createServer(app);
+    const server = createServer(
+      {
+        requestTimeout: options.requestTimeoutMs,
+        // Node refuses a headers timeout longer than the request timeout.
+        headersTimeout: Math.min(HEADERS_TIMEOUT_MS, options.requestTimeoutMs),
+        // Node checks the timeouts above on this interval (30 s by default), so a timeout fires up
+        // to one interval late: a tenth of the timeout keeps that small.
+        connectionsCheckingInterval: Math.max(
+          100,
+          Math.min(30_000, Math.floor(options.requestTimeoutMs / 10)),
+        ),
+      },
+      app,
+    );
     server.keepAliveTimeout = 65_000;
     server.once('error', reject);
     server.listen(port, host, () => {

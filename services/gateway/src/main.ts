@@ -49,7 +49,9 @@ await runMain(logger, async () => {
     groups: config.groups,
   });
   lifecycle.onClose('gateway', () => gateway.close());
-  const server = await startHttpServer(gateway.app, config.port, config.host);
+  const server = await startHttpServer(gateway.app, config.port, config.host, {
+    requestTimeoutMs: config.requestTimeoutMs,
+  });
   lifecycle.onClose('http', () => server.close());
   logger.info({ port: server.port, ...describeAdapters(config.adapters) }, 'gateway listening');
   return lifecycle;

@@ -16,6 +16,7 @@ import type { StructuredPropertySettings } from '@catalog/model';
 import type { AspectStore } from '@catalog/store';
 import {
   CHANGE_LOG_HEADERS,
+  childLogger,
   cleanupGroupOf,
   FailurePolicy,
   PROPOSAL_HEADERS,
@@ -104,7 +105,7 @@ export async function startPersistence(deps: PersistenceDeps): Promise<Persisten
     log,
     store: deps.store,
     topics,
-    logger: logger.child({ worker: 'structured-property-cleanup' }),
+    logger: childLogger(logger, { worker: 'structured-property-cleanup' }),
     groupId: deps.cleanupGroupId ?? cleanupGroupOf(deps.groupId),
     ...(deps.maxAttempts === undefined ? {} : { maxAttempts: deps.maxAttempts }),
     ...(deps.decoder === undefined ? {} : { decoder: deps.decoder }),

@@ -6,7 +6,7 @@ import {
   type AuthSettings,
 } from '@catalog/auth';
 import type { EventLog } from '@catalog/events';
-import type { Logger } from '@catalog/runtime';
+import { childLogger, type Logger } from '@catalog/runtime';
 import type { AspectStore } from '@catalog/store';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
 import type { GatewayAuth } from './gateway-auth.js';
@@ -34,7 +34,7 @@ export function createGatewayAuth(deps: {
   readonly logger: Logger;
 }): GatewayAuth {
   const { settings, store, submitter } = deps;
-  const logger = deps.logger.child({ component: 'auth' });
+  const logger = childLogger(deps.logger, { module: 'auth' });
   const defaults = checkSecrets(settings);
   if (settings.enabled && defaults.length > 0) {
     logger.warn(

@@ -22,6 +22,9 @@ export function sendOpenApiError(res: Response, status: number, body: OpenApiErr
  */
 export function openApiErrorHandler(logger: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    // The client closed the connection while sending its body: there is nobody to answer, and the
+    // request's own log line says it was aborted.
+    if ((error as { type?: unknown }).type === 'request.aborted') return;
     const status = (error as { status?: unknown }).status;
     const outage = outageOf(error);
     if (outage !== undefined) {

@@ -51,21 +51,34 @@ function logLine(
   started: bigint,
 ): void {
   const path = pathOf(req);
+  // The connection closed before the response ended: the client went away (or was cut off by the
+  // server's request timeout, which answered 408 itself). The client's doing, not a server failure,
+  // unless a 5xx had already been sent.
   const aborted = !res.writableFinished;
-  const failed = aborted || res.statusCode >= 500;
-  const level = failed ? 'error' : PROBE_PATHS.has(path) && res.statusCode < 400 ? 'debug' : 'info';
+  const failed = res.statusCode >= 500 && res.headersSent;
+  const level = failed
+    ? 'error'
+    : aborted
+      ? 'info'
+      : PROBE_PATHS.has(path) && res.statusCode < 400
+        ? 'debug'
+        : 'info';
   if (!logger.isLevelEnabled(level)) return;
   const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
   logger[level](
     {
       method: req.method,
       path,
-      status: res.statusCode,
+      ...(res.headersSent || !aborted ? { status: res.statusCode } : {}),
       durationMs: Math.round(durationMs * 1000) / 1000,
       httpRequestId: id,
       ...(aborted ? { aborted: true } : {}),
     },
-    failed ? 'request failed' : 'request completed',
+    failed
+      ? 'request failed'
+      : aborted
+        ? 'request aborted: the connection closed before the response was sent'
+        : 'request completed',
   );
 }
 
