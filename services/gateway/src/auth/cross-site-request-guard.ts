@@ -18,7 +18,7 @@ const SIMPLE_CONTENT_TYPES = new Set([
  * Refuses cross-site request forgery for requests that rely on the login cookie, the one credential a
  * browser attaches to requests other sites make. A write (any method but GET, HEAD, OPTIONS) whose
  * credential is the cookie answers 403, naming why, when
- * - its `Origin` is neither this server's nor one of CORS_ALLOWED_ORIGINS (or, without an `Origin`,
+ * - its `Origin` is neither this server's host nor one of CORS_ALLOWED_ORIGINS (or, without an `Origin`,
  *   `Sec-Fetch-Site` says cross-site), or
  * - its body's content type is one a page of any site could send without a preflight (text/plain,
  *   form, multipart), or a POST has none: it must be JSON (`Content-Type: application/json`), as the
@@ -49,7 +49,7 @@ function originRefusal(req: Request, allowed: ReadonlySet<string>): string | und
       ? 'A cross-site request authenticated by the session cookie is refused.'
       : undefined;
   }
-  if (origin === ownOrigin(req) || allowed.has(origin)) return undefined;
+  if (allowed.has(origin) || isOwnHost(req, origin)) return undefined;
   return `A request authenticated by the session cookie from origin ${origin} is refused: only this server's origin and CORS_ALLOWED_ORIGINS may send one.`;
 }
 
@@ -63,7 +63,16 @@ function contentTypeRefusal(req: Request): string | undefined {
   return `A write authenticated by the session cookie must be sent as JSON (Content-Type: application/json); the content type ${sent} is one any other site can send.`;
 }
 
-/** This server's origin as the browser sees it (protocol from X-Forwarded-Proto only from trusted proxies). */
-function ownOrigin(req: Request): string {
-  return `${req.protocol}://${req.get('host') ?? ''}`;
+/**
+ * Whether the page was served by this server: its host (and port) is the one the request was sent to
+ * (`Host`, or `X-Forwarded-Host` from TRUSTED_PROXIES). The scheme is not compared: behind a TLS proxy
+ * not listed in TRUSTED_PROXIES the request arrives as http while the page's origin is https, and a
+ * page on the same host and port cannot be another site's.
+ */
+function isOwnHost(req: Request, origin: string): boolean {
+  try {
+    return new URL(origin).host === req.host;
+  } catch {
+    return false; // `null` (a sandboxed frame, a file) or garbage: never this server
+  }
 }
