@@ -53,8 +53,15 @@ const interfaceBoundary = {
   ],
   'no-restricted-syntax': [
     'error',
+    CHILD_LOGGER,
     {
-      selector: 'MemberExpression[property.name=/^(authorizer|isAllowed|platformPrivileges|policy)$/]',
+      selector: 'MemberExpression[property.name=/^(authorizer|isAllowed|platformPrivileges)$/]',
+      message: `Privileges are decided in the application layer only. ${THROUGH_THE_APPLICATION}`,
+    },
+    {
+      // The application's AccessPolicy, reached as app.policy / application.policy.
+      selector:
+        "MemberExpression[property.name='policy'][object.name=/^(app|application)$/], MemberExpression[property.name='policy'][object.property.name=/^(app|application)$/]",
       message: `Privileges are decided in the application layer only. ${THROUGH_THE_APPLICATION}`,
     },
   ],

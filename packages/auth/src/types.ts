@@ -50,6 +50,11 @@ export interface RequestOrigin {
 export interface RequestContext {
   readonly authentication: Authentication;
   readonly origin: RequestOrigin;
+  /**
+   * True when the credential was the login cookie (no `Authorization` header): a browser attaches it
+   * to requests other sites make, so such a request gets the cross-site request forgery checks.
+   */
+  readonly viaSessionCookie?: boolean;
 }
 
 /** What the catalog knows about a user, as authentication and authorization need it. */
@@ -71,12 +76,21 @@ export interface ActorDirectory {
   actorState(actorUrn: string): Promise<ActorState>;
 }
 
-/** The stored side of personal access tokens: a token is valid only while its entity exists. */
+/**
+ * The stored side of the service's tokens, both named `urn:li:dataHubAccessToken:<hash>`. A personal
+ * access token is valid only while its entity exists; a session token (stateless, never stored when
+ * issued) is refused once its entity exists, which a logout creates. The token type, signed inside the
+ * token, decides which reading applies, and two tokens never share a hash.
+ */
 export interface AccessTokenRegistry {
   /** Whether `urn:li:dataHubAccessToken:<hash>` exists. */
   exists(tokenUrn: string): Promise<boolean>;
   /** Deletes the token entity (revocation; also for an expired token presented). */
   revoke(tokenUrn: string): Promise<void>;
+  /** Whether a session token was revoked (its entity exists). */
+  isSessionRevoked(tokenUrn: string): Promise<boolean>;
+  /** Revokes a session token for good (a logout): stores its entity, key aspect only. */
+  revokeSession(tokenUrn: string): Promise<void>;
 }
 
 /** Creates the service account of an external identity the first time it is seen (spec 2.9). */

@@ -64,6 +64,8 @@ import { schemaRegistryRouter } from './schema-registry/schema-registry-router.j
 import { serverConfig } from './server-config.js';
 import type { GatewayAuth } from './auth/gateway-auth.js';
 import { authenticationMiddleware } from './auth/authentication-middleware.js';
+import { corsPolicy } from './auth/cors-policy.js';
+import { crossSiteRequestGuard } from './auth/cross-site-request-guard.js';
 import { requestContextOf } from './auth/request-context.js';
 import { queryUrn, RouteGuards } from './auth/route-guards.js';
 import { identityUserUrn } from './auth/identity-endpoint.js';
@@ -78,6 +80,8 @@ export interface GatewaySettings extends IngestSettings {
   readonly indexWaitTimeoutMs: number;
   /** TRUSTED_PROXIES: addresses or CIDRs whose X-Forwarded-For is believed (express's `trust proxy`). */
   readonly trustedProxies: readonly string[];
+  /** CORS_ALLOWED_ORIGINS: the only origins whose pages may call with credentials (none by default). */
+  readonly corsAllowedOrigins: readonly string[];
 }
 
 export interface ReadModels {
@@ -163,8 +167,12 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     ...(deps.readinessChecks ?? []),
   ]);
 
+  // Browser safety: CORS before authentication (a preflight has no credentials), the cookie's
+  // cross-site request forgery checks right after it (they need to know the credential was the cookie).
+  app.use(corsPolicy(settings.corsAllowedOrigins));
   // Who acts, and where from, is established once here for every route after it.
   app.use(authenticationMiddleware(auth, logger));
+  app.use(crossSiteRequestGuard(settings.corsAllowedOrigins));
   const authDeps = { users: deps.nativeUsers, auth, logger, maxBodyBytes: settings.maxBodyBytes };
   app.use(loginRouter(authDeps));
   app.use(gmsAuthRouter(authDeps));

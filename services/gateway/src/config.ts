@@ -70,6 +70,7 @@ export function readGatewaySection(
       serverVersion: SERVER_VERSION,
       indexWaitTimeoutMs: env.int('INDEX_WAIT_TIMEOUT_MS', 30_000, { min: 100 }),
       trustedProxies: trustedProxies(env),
+      corsAllowedOrigins: corsAllowedOrigins(env),
     },
   };
 }
@@ -93,6 +94,33 @@ function trustedProxies(env: EnvReader): readonly string[] {
     }
   }
   return entries;
+}
+
+/**
+ * CORS_ALLOWED_ORIGINS: comma-separated origins (`https://catalog-ui.example.com`, scheme, host and
+ * port only). `*` is refused: an answer that carries credentials must name one origin, and echoing
+ * whichever one asked would let every site read with the user's session.
+ */
+function corsAllowedOrigins(env: EnvReader): readonly string[] {
+  const entries = env.list('CORS_ALLOWED_ORIGINS');
+  for (const entry of entries) {
+    if (!isOrigin(entry)) {
+      env.invalid(
+        'CORS_ALLOWED_ORIGINS',
+        `must list origins like https://ui.example.com (scheme, host, optional port; no path or *), got "${entry}"`,
+      );
+    }
+  }
+  return entries;
+}
+
+function isOrigin(entry: string): boolean {
+  try {
+    const url = new URL(entry);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === entry;
+  } catch {
+    return false;
+  }
 }
 
 /** Validates the environment once; throws a ConfigError naming every bad variable. */

@@ -126,6 +126,20 @@ describe('AuthenticationChain: tokens of this service', () => {
     expect(actorOf(await chain.authenticate({ sessionToken: token }))).toBe(ALICE);
   });
 
+  it('refuses a session token revoked by a logout, from the cookie and as Bearer, and keeps others', async () => {
+    const { chain, tokens, accessTokens } = setup();
+    const loggedOut = await tokens.issueSessionToken('alice');
+    const other = await tokens.issueSessionToken('alice');
+    await accessTokens.revokeSession(tokens.tokenUrn(loggedOut));
+    expect(reasonOf(await chain.authenticate({ sessionToken: loggedOut }))).toBe(
+      'session token was revoked by a logout',
+    );
+    expect(reasonOf(await chain.authenticate({ authorization: `Bearer ${loggedOut}` }))).toBe(
+      'session token was revoked by a logout',
+    );
+    expect(actorOf(await chain.authenticate({ sessionToken: other }))).toBe(ALICE);
+  });
+
   it('accepts the lower-case bearer scheme', async () => {
     const { chain, tokens } = setup();
     expect(

@@ -39,6 +39,14 @@ export class FakeAccessTokenRegistry implements AccessTokenRegistry {
     if (this.failRevoke) throw new Error('store unavailable');
     this.stored.delete(tokenUrn);
   }
+
+  async isSessionRevoked(tokenUrn: string): Promise<boolean> {
+    return this.stored.has(tokenUrn);
+  }
+
+  async revokeSession(tokenUrn: string): Promise<void> {
+    this.stored.add(tokenUrn);
+  }
 }
 
 export class FakeServiceAccounts implements ServiceAccountProvisioner {

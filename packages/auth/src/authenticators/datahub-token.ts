@@ -5,7 +5,8 @@ import { authenticated, refused, type AuthenticationOutcome } from './authentica
 
 /**
  * The service's own JWTs: session tokens (logins) and personal access tokens. A personal token is
- * valid only while its entity exists; an expired one is deleted when it is presented.
+ * valid only while its entity exists; an expired one is deleted when it is presented. A session token
+ * is valid until it expires or a logout revokes it.
  * Whether the actor is still active is the chain's check, shared with the other authenticators.
  */
 export class DataHubTokenAuthenticator {
@@ -33,6 +34,10 @@ export class DataHubTokenAuthenticator {
         return refused('access token has been revoked or was never stored');
       }
       return authenticated(verified.actorId, 'access-token');
+    }
+    // Session tokens are stateless; a logout is the one thing that ends one before its expiry.
+    if (await this.#accessTokens.isSessionRevoked(this.#tokens.tokenUrn(token))) {
+      return refused('session token was revoked by a logout');
     }
     return authenticated(verified.actorId, 'session-token');
   }

@@ -27,6 +27,7 @@ const PUBLIC_EXACT = new Set([
   '/actuator/prometheus',
   '/openapi/operations/dev/featureFlags',
   '/logIn',
+  '/login',
   '/signUp',
   '/resetNativeUserCredentials',
   '/logOut',
@@ -84,7 +85,14 @@ export function authenticationMiddleware(auth: GatewayAuth, logger: Logger): Req
     )
       .then((outcome) => {
         if (outcome.ok) {
-          setRequestContext(res, { authentication: outcome.authentication, origin });
+          // The chain reads the header first; the cookie is the credential only without one.
+          const viaSessionCookie =
+            authorization === undefined && outcome.authentication.method === 'session-token';
+          setRequestContext(res, {
+            authentication: outcome.authentication,
+            origin,
+            ...(viaSessionCookie ? { viaSessionCookie } : {}),
+          });
           next();
           return;
         }

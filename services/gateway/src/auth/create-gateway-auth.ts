@@ -10,6 +10,7 @@ import { childLogger, type Logger } from '@catalog/runtime';
 import type { AspectStore } from '@catalog/store';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
 import type { GatewayAuth } from './gateway-auth.js';
+import { LoginThrottle } from '../identity/login-throttle.js';
 import { LogPlatformEventPublisher } from './platform-event-publisher.js';
 import { ServiceAccountProvisionerStore } from './service-account-provisioner.js';
 import { StoreAccessTokenRegistry } from './store-access-token-registry.js';
@@ -72,5 +73,6 @@ export function createGatewayAuth(deps: {
     actors,
     accessTokens,
     events: new LogPlatformEventPublisher(deps.log, deps.platformEventTopic, logger),
+    loginThrottle: new LoginThrottle(),
   };
 }

@@ -7,6 +7,7 @@ import type {
   RequestContext,
   TokenService,
 } from '@catalog/auth';
+import type { LoginThrottle } from '../identity/login-throttle.js';
 
 /** A platform event the gateway publishes (logins, failed logins) for the audit consumer. */
 export interface PlatformEventInput {
@@ -32,4 +33,6 @@ export interface GatewayAuth {
   readonly actors: ActorDirectory & { invalidate(actorUrn: string): void };
   readonly accessTokens: AccessTokenRegistry & { forget(tokenUrn: string): void };
   readonly events: PlatformEventPublisher;
+  /** Failed password checks per user and address (one per process: both login routes share it). */
+  readonly loginThrottle: LoginThrottle;
 }

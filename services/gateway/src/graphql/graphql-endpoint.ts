@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EnvelopArmor } from '@escape.tech/graphql-armor';
+import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { type Express, type Request, type Response } from 'express';
 import { jsonBodyParser } from '../http/json-body.js';
 import { createSchema, createYoga, type YogaServerInstance } from 'graphql-yoga';
@@ -31,6 +32,16 @@ const ARMOR = new EnvelopArmor({
   blockFieldSuggestion: { enabled: false },
 });
 
+/**
+ * A request GraphQL executes must be one a page of another site cannot send without a CORS preflight:
+ * a content type other than text/plain, form or multipart (the web app, GraphiQL and the SDK send
+ * application/json), or one of these headers, none of which such a page can set: `Authorization`
+ * (Bearer and Basic clients), `X-DataHub-Actor` (authentication off) or yoga's `X-GraphQL-Yoga-CSRF`
+ * (any value; for a client that sends neither). Otherwise 403. Requests authenticated by the login
+ * cookie are held to more before they get here (crossSiteRequestGuard: JSON, and an allowed origin).
+ */
+export const CSRF_REQUEST_HEADERS = ['authorization', 'x-datahub-actor', 'x-graphql-yoga-csrf'];
+
 /** What express hands the server with each request. */
 type ServerContext = { req: Request; res: Response };
 
@@ -47,8 +58,12 @@ export function createGraphQLServer(
     graphqlEndpoint: GRAPHQL_PATHS[0],
     graphiql: false,
     landingPage: false,
+    // The app answers CORS once for every route (CORS_ALLOWED_ORIGINS); yoga's default would echo any
+    // origin with credentials allowed.
+    cors: false,
     maskedErrors: { maskError: maskError(logger) },
     plugins: [
+      useCSRFPrevention({ requestHeaders: CSRF_REQUEST_HEADERS }),
       ...ARMOR.protect().plugins,
       useBooleanStringVariables(),
       useStoreCallCount(),

@@ -11,6 +11,7 @@ import {
 } from './auth-http.js';
 import { corpUserUrn } from './identity-tokens.js';
 import { gmsField } from './login-forms.js';
+import { throttled } from './login-routes.js';
 import { isNativeUserError } from './native-user-errors.js';
 
 /** The ecosystem's text when a caller other than the system client asks for a session token. */
@@ -136,7 +137,17 @@ export function gmsAuthRouter(deps: AuthRouterDeps): Router {
     route('verifyNativeUserCredentials', async (req, res) => {
       const fields = fieldsOf(req, ['userUrn', 'password']);
       if (fields === undefined) return badRequest(res);
+      // Any authenticated caller may ask, so it is a password oracle: throttled like POST /logIn. The
+      // system client (the ecosystem's frontend, on behalf of every browser) per user only.
+      const context = requestContextOf(res);
+      const attempt = {
+        user: fields.userUrn,
+        ...(context.authentication.isSystem ? {} : { address: context.origin.sourceIp }),
+      };
+      if (!throttled(res, auth.loginThrottle, attempt)) return;
       const check = await users.verifyCredentials(fields.userUrn, fields.password);
+      if (check.matches && check.denialReason === undefined) auth.loginThrottle.succeeded(attempt);
+      else auth.loginThrottle.failed(attempt);
       if (check.denialReason !== undefined) {
         await publishEvent(deps, res, {
           name: 'FailedLogInEvent',

@@ -1,4 +1,6 @@
+import { TokenError } from '@catalog/auth';
 import express, { type Request, type Response, type Router } from 'express';
+import { cookieValue, SESSION_COOKIE } from '../auth/authentication-middleware.js';
 import { requestContextOf } from '../auth/request-context.js';
 import {
   bodyErrors,
@@ -12,6 +14,7 @@ import {
 import { corpUserUrn } from './identity-tokens.js';
 import type { SessionDenialReason } from './login-eligibility.js';
 import { readLogInForm, readResetForm, readSignUpForm } from './login-forms.js';
+import { throttledMessage, type LoginAttempt, type LoginThrottle } from './login-throttle.js';
 import { isNativeUserError, NATIVE_USER_MESSAGES } from './native-user-errors.js';
 import { clearedSessionCookies, sessionCookies } from './session-cookies.js';
 
@@ -20,6 +23,8 @@ export const INVALID_CREDENTIALS_MESSAGE = 'Invalid Credentials';
 export const GUEST_AUTHENTICATION_PATH = '/public';
 /** Where a logout sends the browser (the frontend's login page). */
 export const LOGIN_PAGE = '/login';
+export const LOGGED_OUT_MESSAGE =
+  'Not logged in. Log in with POST /logIn and a JSON body {"username": "…", "password": "…"}.';
 
 const message = (res: Response, status: number, text: string) => sendJson(res, status, { message: text });
 const unexpected = (res: Response) => message(res, 500, 'An unexpected error occurred.');
@@ -88,9 +93,12 @@ export function loginRouter(deps: AuthRouterDeps): Router {
       const login = readLogInForm(form);
       if (!login.ok) return message(res, 400, login.message);
       const userUrn = corpUserUrn(login.value.username);
+      const attempt = { user: userUrn, address: requestContextOf(res).origin.sourceIp };
+      if (!throttled(res, auth.loginThrottle, attempt)) return;
       const check = await users.verifyCredentials(userUrn, login.value.password);
       // An ineligible user with the right password gets the same answer as a wrong password.
       if (!check.matches || check.denialReason !== undefined) {
+        auth.loginThrottle.failed(attempt);
         await publishEvent(deps, res, {
           name: 'FailedLogInEvent',
           actorUrn: userUrn,
@@ -102,7 +110,11 @@ export function loginRouter(deps: AuthRouterDeps): Router {
         return message(res, 400, INVALID_CREDENTIALS_MESSAGE);
       }
       const session = await openSession(req, res, login.value.username, 'passwordLogin');
-      if (!session.ok) return message(res, 400, INVALID_CREDENTIALS_MESSAGE);
+      if (!session.ok) {
+        auth.loginThrottle.failed(attempt);
+        return message(res, 400, INVALID_CREDENTIALS_MESSAGE);
+      }
+      auth.loginThrottle.succeeded(attempt);
       answerSession(res, session);
     }),
   );
@@ -160,9 +172,42 @@ export function loginRouter(deps: AuthRouterDeps): Router {
     }),
   );
 
-  router.get('/logOut', (req, res) => {
-    for (const cookie of clearedSessionCookies(req.secure)) res.clearCookie(cookie.name, cookie.options);
-    res.redirect(302, LOGIN_PAGE);
+  router.get(
+    '/logOut',
+    route('logOut', async (req, res) => {
+      // Revoked first: if that fails, the answer is an error and the browser keeps a session it knows of.
+      await revokeSessionOf(req, res);
+      for (const cookie of clearedSessionCookies(req.secure)) res.clearCookie(cookie.name, cookie.options);
+      res.redirect(302, LOGIN_PAGE);
+    }),
+  );
+
+  /**
+   * The session token the request carries (cookie, or Bearer), revoked for good unless it is not a
+   * valid session token of this service: only a holder of a real session can cause a store write.
+   */
+  async function revokeSessionOf(req: Request, res: Response): Promise<void> {
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '')?.[1];
+    const tokens = [cookieValue(req.get('cookie'), SESSION_COOKIE), bearer];
+    for (const token of new Set(tokens.filter((t): t is string => t !== undefined))) {
+      let type;
+      try {
+        type = (await auth.tokens.verify(token)).type;
+      } catch (error) {
+        if (error instanceof TokenError) continue;
+        throw error;
+      }
+      const tokenUrn = auth.tokens.tokenUrn(token);
+      if (type !== 'SESSION' || (await auth.accessTokens.isSessionRevoked(tokenUrn))) continue;
+      await auth.accessTokens.revokeSession(tokenUrn);
+      logger.info({ actorUrn: requestContextOf(res).authentication.actorUrn }, 'session revoked by logout');
+    }
+  }
+
+  // Where a logout lands: the ecosystem's login page path. A UI served in front of the catalog on the
+  // same origin answers it; the catalog alone says how to log in rather than answering 404.
+  router.get(LOGIN_PAGE, (_req, res) => {
+    sendJson(res, 200, { message: LOGGED_OUT_MESSAGE });
   });
 
   router.get(
@@ -185,6 +230,18 @@ export function loginRouter(deps: AuthRouterDeps): Router {
 
   router.use(bodyErrors);
   return router;
+}
+
+/**
+ * Whether the attempt may check a password now; if not, answers 429 with `Retry-After` (seconds) and
+ * a message saying when to try again.
+ */
+export function throttled(res: Response, throttle: LoginThrottle, attempt: LoginAttempt): boolean {
+  const decision = throttle.check(attempt);
+  if (decision.allowed) return true;
+  res.setHeader('Retry-After', String(decision.retryAfterSeconds));
+  sendJson(res, 429, { message: throttledMessage(decision.retryAfterSeconds) });
+  return false;
 }
 
 /** A redirect target on this site only: a path, never `//host` or a URL with a scheme. */

@@ -24,9 +24,20 @@ export interface SessionCookie {
 }
 
 /**
+ * SameSite=Strict: a browser sends the cookies only with requests a page of this site makes, never
+ * with a navigation or a request started by another site (Lax would still send them with a top-level
+ * GET from elsewhere, e.g. a link to `/logOut`). Nothing here needs them on an arriving navigation:
+ * the login is a same-origin POST, and the pages served (GraphiQL, Swagger UI) load without
+ * credentials and then call the API from this origin, which sends them. The ecosystem's frontend
+ * defaults to Lax (AUTH_COOKIE_SAME_SITE) because its SSO callback arrives from the identity
+ * provider's site; this catalog has no such callback.
+ */
+const SAME_SITE = 'strict';
+
+/**
  * The cookies a login sets: the raw session JWT (HttpOnly, so page scripts cannot read it) and the
- * actor urn. SameSite=Lax as the frontend's default keeps them off cross-site POSTs; Secure only when
- * the request came over HTTPS, so plain-HTTP local setups keep working.
+ * actor urn. Secure only when the request came over HTTPS (`req.secure`, which believes
+ * X-Forwarded-Proto only from TRUSTED_PROXIES), so plain-HTTP local setups keep working.
  */
 export function sessionCookies(
   token: string,
@@ -35,7 +46,7 @@ export function sessionCookies(
 ): readonly SessionCookie[] {
   const common: CookieOptions = {
     path: '/',
-    sameSite: 'lax',
+    sameSite: SAME_SITE,
     secure: options.secure,
     maxAge: options.maxAgeMs,
     encode: encodeCookieValue,
@@ -48,7 +59,7 @@ export function sessionCookies(
 
 /** What a logout sends to drop both cookies (same path and flags, so browsers match them). */
 export function clearedSessionCookies(secure: boolean): readonly Omit<SessionCookie, 'value'>[] {
-  const common: CookieOptions = { path: '/', sameSite: 'lax', secure };
+  const common: CookieOptions = { path: '/', sameSite: SAME_SITE, secure };
   return [
     { name: SESSION_COOKIE, options: { ...common, httpOnly: true } },
     { name: ACTOR_COOKIE, options: { ...common, httpOnly: false } },

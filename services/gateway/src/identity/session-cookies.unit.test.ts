@@ -14,13 +14,13 @@ describe('sessionCookies', () => {
     secure: false,
   });
 
-  it('holds the raw token in PLAY_SESSION, HttpOnly and SameSite=Lax', () => {
+  it('holds the raw token in PLAY_SESSION, HttpOnly and SameSite=Strict', () => {
     expect(session).toEqual({
       name: SESSION_COOKIE,
       value: 'header.payload.signature',
       options: {
         path: '/',
-        sameSite: 'lax',
+        sameSite: 'strict',
         secure: false,
         maxAge: 86_400_000,
         httpOnly: true,
@@ -36,7 +36,7 @@ describe('sessionCookies', () => {
       value: 'urn:li:corpuser:jane',
       options: {
         path: '/',
-        sameSite: 'lax',
+        sameSite: 'strict',
         secure: false,
         maxAge: 86_400_000,
         httpOnly: false,
@@ -53,8 +53,8 @@ describe('sessionCookies', () => {
 
   it('clears both with the same path and flags', () => {
     expect(clearedSessionCookies(false).map((c) => [c.name, c.options])).toEqual([
-      [SESSION_COOKIE, { path: '/', sameSite: 'lax', secure: false, httpOnly: true }],
-      [ACTOR_COOKIE, { path: '/', sameSite: 'lax', secure: false, httpOnly: false }],
+      [SESSION_COOKIE, { path: '/', sameSite: 'strict', secure: false, httpOnly: true }],
+      [ACTOR_COOKIE, { path: '/', sameSite: 'strict', secure: false, httpOnly: false }],
     ]);
   });
 });
