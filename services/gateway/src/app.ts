@@ -1,5 +1,5 @@
 import express, { type Express, type Request, type Response } from 'express';
-import { ValidationError, type CheckedProposal } from '@catalog/model';
+import { ValidationError } from '@catalog/model';
 import type { EventLog, TopicNames } from '@catalog/events';
 import type { AuditIndex, GraphIndex, SearchIndex, TimeseriesIndex } from '@catalog/search';
 import type { AspectStore } from '@catalog/store';
@@ -128,7 +128,13 @@ function actions(resource: string, table: Record<string, Handler>): Handler {
 export function createGatewayApp(deps: GatewayDeps): Express {
   const { store, settings, logger, readModels, auth } = deps;
   const guard = new RouteGuards(auth);
-  const application = createCatalogApplication({ store, auth, submitter: deps.submitter });
+  const application = createCatalogApplication({
+    store,
+    auth,
+    submitter: deps.submitter,
+    audit: deps.audit,
+    ...readModels,
+  });
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -233,10 +239,9 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     await guard.readEntity(res, queryUrn(req));
     await getRelationships(req, res, readModels.graph);
   });
-  app.get(['/openapi/relationships/v1', '/openapi/relationships/v1/'], async (req, res) => {
-    await guard.readEntity(res, queryUrn(req));
-    await getRelationshipsV1(req, res, readModels.graph);
-  });
+  app.get(['/openapi/relationships/v1', '/openapi/relationships/v1/'], (req, res) =>
+    getRelationshipsV1(req, res, application.relationships),
+  );
   // Ingestion runs (the ecosystem's BatchIngestionRunResource): list has no privilege check there.
   app.post(
     '/runs',
@@ -316,17 +321,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   });
 
   app.use('/schema-registry/api', schemaRegistryRouter({ topics: deps.topics, log: deps.log, logger }));
-  const entityApi = {
-    store,
-    search: readModels.search,
-    timeseries: readModels.timeseries,
-    submitter: deps.submitter,
-    logger,
-    guard,
-    authorize: (res: Response, proposals: readonly CheckedProposal[]) =>
-      application.proposals.authorize(requestContextOf(res), proposals),
-    maxBodyBytes: settings.maxBodyBytes,
-  };
+  const entityApi = { app: application, logger, maxBodyBytes: settings.maxBodyBytes };
   // Each document is built once, when first asked for (the whole one has a path per entity and aspect).
   const documents = new Map<string, { document: Record<string, unknown>; json?: string; yaml?: string }>();
   /** The document asked for, or undefined once a 400 naming an unknown group is sent. */
@@ -360,13 +355,14 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   mountSwaggerUi(app, '/openapi/v3/api-docs', API_GROUPS);
   app.use('/openapi/v3/entity', entityApiRouter(entityApi, 'v3'));
   app.use('/openapi/v2/entity', entityApiRouter(entityApi, 'v2'));
-  app.use(
-    '/openapi/v2/timeseries',
-    timeseriesApiRouter({ timeseries: readModels.timeseries, logger, guard }),
-  );
+  app.use('/openapi/v2/timeseries', timeseriesApiRouter({ timeseries: application.timeseries, logger }));
   app.use(
     '/openapi/v1/events/audit',
-    auditEventsRouter({ audit: deps.audit, guard, logger, maxBodyBytes: settings.maxBodyBytes }),
+    auditEventsRouter({
+      audit: application.auditEvents,
+      logger,
+      maxBodyBytes: settings.maxBodyBytes,
+    }),
   );
 
   mountGraphQL(
