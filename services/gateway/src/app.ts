@@ -1,5 +1,5 @@
 import express, { type Express, type Request, type Response } from 'express';
-import { ValidationError, type CheckedProposal } from '@catalog/model';
+import { ValidationError } from '@catalog/model';
 import type { EventLog, TopicNames } from '@catalog/events';
 import type { AuditIndex, GraphIndex, SearchIndex, TimeseriesIndex } from '@catalog/search';
 import type { AspectStore } from '@catalog/store';
@@ -67,7 +67,7 @@ import { authenticationMiddleware } from './auth/authentication-middleware.js';
 import { corsPolicy } from './auth/cors-policy.js';
 import { crossSiteRequestGuard } from './auth/cross-site-request-guard.js';
 import { requestContextOf } from './auth/request-context.js';
-import { queryUrn, RouteGuards } from './auth/route-guards.js';
+import { RouteGuards } from './auth/route-guards.js';
 import { identityUserUrn } from './auth/identity-endpoint.js';
 import { gmsAuthRouter, loginRouter } from './identity/auth-router.js';
 import type { NativeUserService } from './identity/native-user-service.js';
@@ -146,6 +146,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     log: deps.log,
     topics: deps.topics,
     nativeUsers: deps.nativeUsers,
+    audit: deps.audit,
   });
   const app = express();
   app.disable('x-powered-by');
@@ -220,10 +221,9 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     }),
   );
   app.get('/relationships', (req, res) => getRelationships(req, res, application.search));
-  app.get(['/openapi/relationships/v1', '/openapi/relationships/v1/'], async (req, res) => {
-    await guard.readEntity(res, queryUrn(req));
-    await getRelationshipsV1(req, res, readModels.graph);
-  });
+  app.get(['/openapi/relationships/v1', '/openapi/relationships/v1/'], (req, res) =>
+    getRelationshipsV1(req, res, application.relationships),
+  );
   // Ingestion runs (the ecosystem's BatchIngestionRunResource).
   app.post(
     '/runs',
@@ -289,17 +289,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   });
 
   app.use('/schema-registry/api', schemaRegistryRouter({ topics: deps.topics, log: deps.log, logger }));
-  const entityApi = {
-    store,
-    search: readModels.search,
-    timeseries: readModels.timeseries,
-    submitter: deps.submitter,
-    logger,
-    guard,
-    authorize: (res: Response, proposals: readonly CheckedProposal[]) =>
-      application.proposals.authorize(requestContextOf(res), proposals),
-    maxBodyBytes: settings.maxBodyBytes,
-  };
+  const entityApi = { app: application, logger, maxBodyBytes: settings.maxBodyBytes };
   // Each document is built once, when first asked for (the whole one has a path per entity and aspect).
   const documents = new Map<string, { document: Record<string, unknown>; json?: string; yaml?: string }>();
   /** The document asked for, or undefined once a 400 naming an unknown group is sent. */
@@ -333,13 +323,14 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   mountSwaggerUi(app, '/openapi/v3/api-docs', API_GROUPS);
   app.use('/openapi/v3/entity', entityApiRouter(entityApi, 'v3'));
   app.use('/openapi/v2/entity', entityApiRouter(entityApi, 'v2'));
-  app.use(
-    '/openapi/v2/timeseries',
-    timeseriesApiRouter({ timeseries: readModels.timeseries, logger, guard }),
-  );
+  app.use('/openapi/v2/timeseries', timeseriesApiRouter({ timeseries: application.timeseries, logger }));
   app.use(
     '/openapi/v1/events/audit',
-    auditEventsRouter({ audit: deps.audit, guard, logger, maxBodyBytes: settings.maxBodyBytes }),
+    auditEventsRouter({
+      audit: application.auditEvents,
+      logger,
+      maxBodyBytes: settings.maxBodyBytes,
+    }),
   );
 
   mountGraphQL(

@@ -1,5 +1,5 @@
+import type { AuditIndex, GraphIndex, SearchIndex, TimeseriesIndex } from '@catalog/search';
 import type { AspectStore } from '@catalog/store';
-import type { GraphIndex, SearchIndex, TimeseriesIndex } from '@catalog/search';
 import type { ProposalOutcome } from '@catalog/runtime';
 import { IngestionRuns } from './ingestion-runs.js';
 import { EntityDeletion } from './entity-deletion.js';
@@ -10,18 +10,24 @@ import type { GatewayAuth } from '../auth/gateway-auth.js';
 import type { NativeUserService } from '../identity/native-user-service.js';
 import { AccessPolicy } from './access-policy.js';
 import { AccessTokens } from './access-tokens.js';
+import { AuditSearch } from './audit-search.js';
 import { EntityCreation } from './entity-creation.js';
+import { EntityLookups } from './entity-lookups.js';
+import { EntityPages } from './entity-pages.js';
 import { EntityReads } from './entity-reads.js';
+import { EntityWrites } from './entity-writes.js';
 import { IngestionSources } from './ingestion-sources.js';
 import { LabelEdits } from './label-edits.js';
 import { MetadataEdits } from './metadata-edits.js';
 import { MetadataTests } from './metadata-tests.js';
 import { PolicyAdmin } from './policies.js';
 import { Proposals } from './proposals.js';
+import { Relationships } from './relationships.js';
 import { StoredEntities } from './stored-entities.js';
 import { StructuredPropertyAdmin } from './structured-property-admin.js';
-import { UserCredentials } from './user-credentials.js';
+import { TimeseriesReads } from './timeseries-reads.js';
 import { UserAdmin } from './users.js';
+import { UserCredentials } from './user-credentials.js';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
 
 /** What the application layer is built over: the ports and the authorizer, chosen by the composition root. */
@@ -39,6 +45,7 @@ export interface CatalogApplicationDeps {
   readonly log: EventLog;
   readonly topics: TopicNames;
   readonly nativeUsers: NativeUserService;
+  readonly audit: AuditIndex;
 }
 
 /**
@@ -81,15 +88,28 @@ export interface CatalogApplication {
   readonly structuredProperties: StructuredPropertyAdmin;
   /** Metadata tests. */
   readonly metadataTests: MetadataTests;
+  /** Lists and scrolls of entities, unreadable ones left out. */
+  readonly entityPages: EntityPages;
+  /** Existence, numbered versions and per-item batch reads of entities. */
+  readonly entityLookups: EntityLookups;
+  /** The entity API's writes and deletes, and the read back of what was written. */
+  readonly entityWrites: EntityWrites;
+  /** Entities related to an entity, unreadable ones left out. */
+  readonly relationships: Relationships;
+  /** Time-series aspect values. */
+  readonly timeseries: TimeseriesReads;
+  /** The audit event search. */
+  readonly auditEvents: AuditSearch;
 }
 
 export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogApplication {
   const policy = new AccessPolicy(deps.auth);
+  const entities = new EntityReads(deps.store, policy);
   const proposals = new Proposals(deps.store, deps.submitter, policy);
   const stored = new StoredEntities(deps.store);
   return {
     policy,
-    entities: new EntityReads(deps.store, policy),
+    entities,
     proposals,
     deletion: new EntityDeletion({
       store: deps.store,
@@ -119,5 +139,11 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     entityCreation: new EntityCreation(policy, proposals),
     structuredProperties: new StructuredPropertyAdmin(stored, policy, proposals),
     metadataTests: new MetadataTests(deps.readModels.graph, stored, policy, proposals),
+    entityPages: new EntityPages(deps.readModels.search, policy, entities),
+    entityLookups: new EntityLookups(deps.store, policy, entities),
+    entityWrites: new EntityWrites(deps.store, deps.readModels.timeseries, policy, proposals),
+    relationships: new Relationships(deps.readModels.graph, policy),
+    timeseries: new TimeseriesReads(deps.readModels.timeseries, policy),
+    auditEvents: new AuditSearch(deps.audit, policy),
   };
 }

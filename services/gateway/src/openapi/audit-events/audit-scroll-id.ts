@@ -1,5 +1,5 @@
 import { ValidationError } from '@catalog/model';
-import type { AuditCursor } from '@catalog/search';
+import type { AuditCursor } from '../../application/audit-search.js';
 
 /**
  * The audit search's scrollId: base64 of `{"sort":[<timestamp>,"<id>"],"pitId":null,"expirationTime":0}`,

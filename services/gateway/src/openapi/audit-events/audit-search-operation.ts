@@ -1,4 +1,4 @@
-import { AUDIT_EVENT_TYPES, AUDIT_MAX_PAGE_SIZE } from '@catalog/search';
+import { AUDIT_EVENT_TYPES, AUDIT_MAX_PAGE_SIZE } from '../../application/audit-search.js';
 import { jsonBody, queryParam, type JsonSchema, type Operation } from '../../api-contract/operation.js';
 
 /** A millisecond timestamp whose negative (or, for endTime, zero) value means "the default". */

@@ -1,28 +1,25 @@
 import { Router, type Request, type Response } from 'express';
 import { jsonBodyParser } from '../../http/json-body.js';
-import { isDomainError, UnavailableError, ValidationError } from '@catalog/model';
+import { ValidationError } from '@catalog/model';
 import type { Logger } from '@catalog/runtime';
+import { requestValidator } from '../../api-contract/catalog-validator.js';
 import {
   AUDIT_EVENT_TYPES,
-  isAuditEventType,
   DAY_MS,
-  normalizeAuditQuery,
+  isAuditEventType,
   type AuditCursor,
-  type AuditIndex,
-  type AuditPage,
   type AuditQuery,
-} from '@catalog/search';
-import { requestValidator } from '../../api-contract/catalog-validator.js';
-import type { RouteGuards } from '../../auth/route-guards.js';
+  type AuditSearch,
+} from '../../application/audit-search.js';
+import { requestContextOf } from '../../auth/request-context.js';
 import { openApiErrorHandler } from '../openapi-errors.js';
 import { decodeAuditScrollId, encodeAuditScrollId } from './audit-scroll-id.js';
 import { AUDIT_SEARCH_OPERATION } from './audit-search-operation.js';
 import { usageEventOf } from './audit-usage-event.js';
 
 export interface AuditEventsDeps {
-  readonly audit: AuditIndex;
-  /** Privilege checks: ANALYTICS READ. */
-  readonly guard: RouteGuards;
+  /** The audit search (it decides who may read which events). */
+  readonly audit: AuditSearch;
   readonly logger: Logger;
   readonly maxBodyBytes: number;
   /** The clock the default window is taken from. */
@@ -44,29 +41,12 @@ export function auditEventsRouter(deps: AuditEventsDeps): Router {
   const now = deps.now ?? Date.now;
   const json = jsonBodyParser({ limit: deps.maxBodyBytes });
   router.post('/search', json, async (req: Request, res: Response) => {
-    await deps.guard.readAnalytics(res);
-    // The body first: its messages name the field (and the known event types) more plainly.
-    const filters = readFilters(req.body);
-    const query = requestValidator.input(AUDIT_SEARCH_OPERATION, req).query;
-    const at = now();
-    const startParam = query['startTime'] as number;
-    const endParam = query['endTime'] as number;
-    const startTime = startParam < 0 ? at - DAY_MS : startParam;
-    const endTime = endParam <= 0 ? at : endParam;
-    if (endTime < startTime)
-      throw new ValidationError(`endTime (${endTime}) must not be before startTime (${startTime})`);
-    const scrollId = query['scrollId'] as string | undefined;
-    const after: AuditCursor | undefined =
-      scrollId === undefined || scrollId === '' ? undefined : decodeAuditScrollId(scrollId);
-    const includeRaw = query['includeRaw'] !== false;
-    const auditQuery: AuditQuery = {
-      startTime,
-      endTime,
-      size: query['size'] as number,
-      ...(after === undefined ? {} : { after }),
-      ...filters,
-    };
-    const page = await search(deps, auditQuery);
+    let includeRaw = true;
+    const page = await deps.audit.search(requestContextOf(res), () => {
+      const read = readQuery(req, now());
+      includeRaw = read.includeRaw;
+      return read.query;
+    });
     res.json({
       ...(page.next === undefined ? {} : { nextScrollId: encodeAuditScrollId(page.next) }),
       count: page.events.length,
@@ -78,16 +58,30 @@ export function auditEventsRouter(deps: AuditEventsDeps): Router {
   return router;
 }
 
-/** Runs the search: a query the index refuses (RangeError) is a 400, any other failure a 503. */
-async function search(deps: AuditEventsDeps, query: AuditQuery): Promise<AuditPage> {
-  try {
-    return await deps.audit.search(normalizeAuditQuery(query));
-  } catch (error) {
-    if (error instanceof RangeError) throw new ValidationError(error.message);
-    if (isDomainError(error)) throw error;
-    deps.logger.warn({ err: error }, 'audit search failed');
-    throw new UnavailableError('The audit index is unavailable', { cause: error });
-  }
+/** The search the request asks for: its window (by default the day before `at`), page and filters. */
+function readQuery(req: Request, at: number): { query: AuditQuery; includeRaw: boolean } {
+  // The body first: its messages name the field (and the known event types) more plainly.
+  const filters = readFilters(req.body);
+  const query = requestValidator.input(AUDIT_SEARCH_OPERATION, req).query;
+  const startParam = query['startTime'] as number;
+  const endParam = query['endTime'] as number;
+  const startTime = startParam < 0 ? at - DAY_MS : startParam;
+  const endTime = endParam <= 0 ? at : endParam;
+  if (endTime < startTime)
+    throw new ValidationError(`endTime (${endTime}) must not be before startTime (${startTime})`);
+  const scrollId = query['scrollId'] as string | undefined;
+  const after: AuditCursor | undefined =
+    scrollId === undefined || scrollId === '' ? undefined : decodeAuditScrollId(scrollId);
+  return {
+    query: {
+      startTime,
+      endTime,
+      size: query['size'] as number,
+      ...(after === undefined ? {} : { after }),
+      ...filters,
+    },
+    includeRaw: query['includeRaw'] !== false,
+  };
 }
 
 /** The body's filter lists: an object (or nothing) whose known fields are lists of strings. */

@@ -18,9 +18,10 @@ import {
   type AuditIndex,
   type SqliteAuditIndex,
 } from '@catalog/search';
+import { AccessPolicy } from '../../application/access-policy.js';
+import { AuditSearch } from '../../application/audit-search.js';
 import { authenticationMiddleware } from '../../auth/authentication-middleware.js';
 import type { GatewayAuth } from '../../auth/gateway-auth.js';
-import { RouteGuards } from '../../auth/route-guards.js';
 import { auditEventsRouter } from './audit-search-router.js';
 
 const logger = pino({ level: 'silent' });
@@ -30,10 +31,24 @@ const PATH = '/openapi/v1/events/audit/search';
 const user = (name: string) => `urn:li:corpuser:${name}`;
 const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:hive,orders,PROD)';
 
-/** alice may VIEW_ANALYTICS, carol holds MANAGE_SYSTEM_OPERATIONS, bob holds nothing. */
+/**
+ * alice may VIEW_ANALYTICS and read every entity (tokens too), carol holds MANAGE_SYSTEM_OPERATIONS,
+ * dave VIEW_ANALYTICS alone, bob holds nothing.
+ */
 const POLICIES: PolicyRecord[] = [
-  platformPolicy('analytics', ['VIEW_ANALYTICS'], user('alice')),
+  platformPolicy('analytics', ['VIEW_ANALYTICS', 'MANAGE_ACCESS_TOKENS'], user('alice')),
   platformPolicy('operations', ['MANAGE_SYSTEM_OPERATIONS'], user('carol')),
+  platformPolicy('analytics-only', ['VIEW_ANALYTICS'], user('dave')),
+  {
+    urn: 'urn:li:dataHubPolicy:view',
+    info: {
+      type: 'METADATA',
+      state: 'ACTIVE',
+      privileges: ['VIEW_ENTITY_PAGE'],
+      resources: { allResources: true },
+      actors: { users: [user('alice')] },
+    },
+  },
 ];
 
 function platformPolicy(name: string, privileges: string[], actor: string): PolicyRecord {
@@ -159,8 +174,7 @@ async function serve(index: AuditIndex, restApiAuthorization = true): Promise<st
   app.use(
     '/openapi/v1/events/audit',
     auditEventsRouter({
-      audit: index,
-      guard: new RouteGuards(auth),
+      audit: new AuditSearch(index, new AccessPolicy(auth)),
       logger,
       maxBodyBytes: 1_000_000,
       now: () => NOW,
@@ -451,5 +465,52 @@ describe('POST /openapi/v1/events/audit/search', () => {
     const refused = await post('', {}, { url: refusing });
     expect(refused.status).toBe(400);
     expect(String(refused.json['error'])).toContain('size must be an integer');
+  });
+
+  it('leaves out the events of entities the actor may not read, keeps its logins', async () => {
+    const { status, json } = await post('?size=100', {}, { token: 'dave' });
+    expect(status).toBe(200);
+    const seen = ids(json as unknown as Page);
+    expect(seen).toEqual(expect.arrayContaining(['e4', 'e5', 'e6']));
+    for (const id of ['e1', 'e2', 'e3', 'e9', 't00']) expect(seen).not.toContain(id);
+    // REST API authorization off: entities are readable, access tokens still only by their managers.
+    const open = await serve(audit, false);
+    const opened = ids((await post('?size=100', {}, { token: 'dave', url: open })).json as unknown as Page);
+    expect(opened).toEqual(expect.arrayContaining(['e1', 'e2', 'e9']));
+    expect(opened).not.toContain('t00');
+  });
+
+  it('attack: a raw event of a credentials write carries no secret material, except to the system actor', async () => {
+    const secrets = openSqliteAuditIndex({ file: ':memory:' });
+    await secrets.ensure();
+    await secrets.write([
+      event('cred', 'UpdateUserEvent', 1, {
+        actorUrn: user('__datahub_system'),
+        entityUrn: user('newbie'),
+        entityType: 'corpuser',
+        aspectName: 'corpUserCredentials',
+        rawUsageEvent: {
+          type: 'UpdateUserEvent',
+          entityUrn: user('newbie'),
+          aspectName: 'corpUserCredentials',
+          aspect: { salt: 'c2FsdA==', hashedPassword: 'aGFzaA==' },
+        },
+      }),
+    ]);
+    try {
+      const url = await serve(secrets);
+      const asAlice = await post('', {}, { url });
+      expect(asAlice.status).toBe(200);
+      expect(JSON.stringify(asAlice.json)).not.toMatch(/hashedPassword|salt/);
+      expect((asAlice.json as unknown as Page).usageEvents[0]?.['rawUsageEvent']).toEqual({
+        type: 'UpdateUserEvent',
+        entityUrn: user('newbie'),
+        aspectName: 'corpUserCredentials',
+      });
+      const asSystem = await post('', {}, { url, token: 'system' });
+      expect(JSON.stringify(asSystem.json)).toContain('hashedPassword');
+    } finally {
+      await secrets.close();
+    }
   });
 });

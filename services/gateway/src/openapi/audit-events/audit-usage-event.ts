@@ -1,4 +1,4 @@
-import { isLoginEventType, type AuditEvent } from '@catalog/search';
+import { isLoginEventType, type AuditEvent } from '../../application/audit-search.js';
 
 /** The stored loginSource (the `X-DataHubLoginSource` header's camel value) → the response's enum name. */
 const LOGIN_SOURCE_NAMES: ReadonlyMap<string, string> = new Map([

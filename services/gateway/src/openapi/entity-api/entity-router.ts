@@ -1,42 +1,30 @@
-import { actorOf } from '../../auth/rest-authorization.js';
 import { requestContextOf } from '../../auth/request-context.js';
-import type { RouteGuards } from '../../auth/route-guards.js';
 import { randomBytes } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { jsonBodyParser } from '../../http/json-body.js';
 import {
   checkProposal,
-  entityRegistry,
   SchemaValidationError,
-  timeseriesRangeHeaders,
   ValidationError,
   type AspectSpec,
   type CheckedProposal,
   type EntitySpec,
 } from '@catalog/model';
+import type { Logger } from '@catalog/runtime';
+import type { StoredAspect } from '../../application/aspect-visibility.js';
+import type { CatalogApplication } from '../../application/catalog-application.js';
+import type { BatchItem } from '../../application/entity-lookups.js';
 import type {
   Criterion,
+  EntityPage,
   Filter,
-  SearchIndex,
-  SearchResponse,
   SearchSlice,
   SortCriterion,
   SortOrder,
-  TimeseriesIndex,
-} from '@catalog/search';
+} from '../../application/entity-pages.js';
 import { decodeScrollId, encodeScrollId } from './scroll-cursor.js';
-import type { AspectStore, StoredAspect } from '@catalog/store';
-import { SYSTEM_ACTOR, type Logger } from '@catalog/runtime';
-import { errorOfOutcome } from '../../ingest/outcome-error.js';
-import type { ProposalSubmitter } from '../../ingest/proposal-submitter.js';
 import type { Operation } from '../../api-contract/operation.js';
 import { requestValidator } from '../../api-contract/catalog-validator.js';
-import {
-  hideSoftDeletedPropertyValues,
-  visibleAspect,
-  visibleAspects,
-  visibleAspectsByUrn,
-} from '../../application/soft-deleted-property-values.js';
 import type { RequestInput } from '../../api-contract/request-input.js';
 import { openApiErrorHandler } from '../openapi-errors.js';
 import {
@@ -50,15 +38,12 @@ import {
 import { aspectOfName, entityOfName, requireUrn, urnAndAspect } from './entity-paths.js';
 
 export interface EntityApiDeps {
-  readonly store: AspectStore;
-  readonly search: SearchIndex;
-  readonly timeseries: TimeseriesIndex;
-  readonly submitter: ProposalSubmitter;
+  /** The use cases the routes call; they decide what the caller may read and write. */
+  readonly app: Pick<
+    CatalogApplication,
+    'entities' | 'entityPages' | 'entityLookups' | 'entityWrites' | 'timeseries'
+  >;
   readonly logger: Logger;
-  /** Privilege checks of reads; writes go through `authorize`. */
-  readonly guard: RouteGuards;
-  /** Refuses (403) writes the caller may not make. */
-  readonly authorize: (res: Response, proposals: readonly CheckedProposal[]) => Promise<void>;
   readonly maxBodyBytes: number;
 }
 
@@ -176,24 +161,23 @@ function proposalOf(entity: EntitySpec, urn: string, a: ItemAspect, changeType: 
   });
 }
 
-const ENTITY_TYPE_FACET = '_entityType';
-
-/** `[{field: 'entity', aggregations: {<type>: n}}]` of a search that counted entity types; else `[]`. */
-function entityFacets(response: SearchResponse): Json[] {
-  const counted = response.aggregations.find((a) => a.field === ENTITY_TYPE_FACET);
-  if (counted === undefined) return [];
-  return [
-    {
-      field: 'entity',
-      aggregations: Object.fromEntries(counted.values.map((v) => [v.value, v.count])),
-    },
-  ];
+/** `[{field: 'entity', aggregations: {<type>: n}}]` of a page that counted entity types; else `[]`. */
+function entityFacets(page: EntityPage): Json[] {
+  if (page.entityTypeCounts === undefined) return [];
+  return [{ field: 'entity', aggregations: Object.fromEntries(page.entityTypeCounts) }];
 }
 
-/** What one batchGet item found: the aspects it asked for, as stored. */
-interface BatchRead {
-  readonly urn: string;
-  readonly stored: readonly StoredAspect[];
+/** The items of a batchGet body: each urn with the aspects (and versions) it asks for. */
+function batchItemsAsked(entity: EntitySpec, body: unknown): BatchItem[] {
+  return (body as Json[]).map((item) => {
+    const { urn, ...rest } = item as Json & { urn: string };
+    // An aspect's `If-Version-Match: N` header selects its stored version N (0: the latest).
+    const aspects = Object.entries(rest).flatMap(([n, options]) => {
+      const aspect = aspectOfName(entity, n);
+      return aspect === undefined ? [] : [{ name: aspect.name, version: versionAsked(options) }];
+    });
+    return { urn: String(urn), aspects };
+  });
 }
 
 /** The version a batchGet item asks for with its `If-Version-Match` header (any case); 0 = latest. */
@@ -261,15 +245,14 @@ function scrollFilter(filter: NonNullable<ScrollBody['filter']>): Filter {
   };
 }
 
-/*
- * Reads come from the aspect store; writes are proposals on the same path as every other interface
- * (sync writes answered once persistence stored them).
- */
 /**
  * The OpenAPI entity API, v3 (`/openapi/v3/entity`) or the deprecated v2 (`/openapi/v2/entity`): the same
- * routes and defaults, v2 nesting aspects under `aspects` and taking raw aspect bodies (spec 4.13).
+ * routes and defaults, v2 nesting aspects under `aspects` and taking raw aspect bodies (spec 4.13). Each
+ * route parses, calls one application operation with the request's context and formats its answer:
+ * what the caller may read or write is decided there.
  */
 export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Router {
+  const { app } = deps;
   const v2 = version === 'v2';
   const shape = (urn: string, aspects: readonly StoredAspect[], withSystemMetadata: boolean): Json =>
     v2
@@ -306,33 +289,8 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     if (v2) throw new ValidationError(`${what} is a v3 route: /openapi/v3/entity`);
   };
 
-  const write = async (
-    res: Response,
-    proposals: readonly CheckedProposal[],
-    sync: boolean,
-  ): Promise<void> => {
-    await deps.authorize(res, proposals);
-    const outcomes = await deps.submitter.submit(proposals, {
-      sync,
-      actor: actorOf(res),
-      origin: requestContextOf(res).origin,
-    });
-    const failure = outcomes?.find((o) => !o.ok);
-    if (failure) throw errorOfOutcome(failure);
-  };
-
-  const readBack = async (
-    urns: readonly string[],
-    aspects: readonly string[],
-    withSystemMetadata: boolean,
-  ) => {
-    const found = await visibleAspectsByUrn(deps.store, await deps.store.getLatestMany(urns, aspects));
-    return urns.map((urn) => shape(urn, found.get(urn) ?? [], withSystemMetadata));
-  };
-
   /** Writes batches of several entity types in one submission; sync answers with what was stored. */
   const writeBatches = async (
-    req: Request,
     res: Response,
     input: RequestInput,
     batches: readonly { entity: EntitySpec; body: unknown }[],
@@ -345,40 +303,49 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     const proposals = parsed.flatMap(({ entity, items }) =>
       items.flatMap((item) => item.aspects.map((a) => proposalOf(entity, item.urn, a, changeType))),
     );
-    const sync = !bool(input, 'async');
-    // A sync write answers a new entity with everything its creation stored (key and default aspects
-    // too, as the ecosystem does): which entities exist is read before the write.
-    const existed = sync
-      ? await Promise.all(
-          parsed.map(async ({ entity, items }) => {
-            const keys = await deps.store.getLatestMany(uniqueUrns(items), [entity.keyAspect]);
-            return new Set([...keys].filter(([, found]) => found.length > 0).map(([urn]) => urn));
-          }),
-        )
-      : [];
-    await write(res, proposals, sync);
-    if (!sync) return parsed;
+    const ctx = requestContextOf(res);
+    if (bool(input, 'async')) {
+      await app.entityWrites.propose(ctx, proposals, { sync: false });
+      return parsed;
+    }
+    const groups = parsed.map(({ entity, items }) => ({
+      entity,
+      urns: uniqueUrns(items),
+      aspects: [...new Set(items.flatMap((item) => item.aspects.map((a) => a.aspect)))],
+    }));
+    // A new entity is answered with everything its creation stored (key and default aspects too).
+    const stored = await app.entityWrites.proposeAndReadBack(ctx, proposals, groups, {
+      wholeWhenCreated: true,
+    });
     const withSystemMetadata = bool(input, 'systemMetadata');
-    return Promise.all(
-      parsed.map(async ({ entity, items }, i) => {
-        const names = [...new Set(items.flatMap((item) => item.aspects.map((a) => a.aspect)))];
-        const urns = uniqueUrns(items);
-        const created = urns.filter((urn) => !existed[i]!.has(urn));
-        const [written, whole] = await Promise.all([
-          deps.store.getLatestMany(
-            urns.filter((urn) => existed[i]!.has(urn)),
-            names,
-          ),
-          deps.store.getLatestMany(created, undefined),
-        ]);
-        const visible = await hideSoftDeletedPropertyValues(
-          deps.store,
-          urns.map((urn) => written.get(urn) ?? whole.get(urn) ?? []),
-        );
-        const stored = urns.map((urn, j) => shape(urn, visible[j]!, withSystemMetadata));
-        return { entity, items, stored };
-      }),
+    return parsed.map(({ entity, items }, i) => ({
+      entity,
+      items,
+      stored: groups[i]!.urns.map((urn, j) => shape(urn, stored[i]![j]!, withSystemMetadata)),
+    }));
+  };
+
+  /** Writes one aspect of one entity; sync answers with what was stored. */
+  const writeOne = async (
+    res: Response,
+    entity: EntitySpec,
+    urn: string,
+    aspect: string,
+    proposal: CheckedProposal,
+    input: RequestInput,
+  ): Promise<Json | undefined> => {
+    const ctx = requestContextOf(res);
+    if (bool(input, 'async')) {
+      await app.entityWrites.propose(ctx, [proposal], { sync: false });
+      return undefined;
+    }
+    const written = await app.entityWrites.proposeAndReadBack(
+      ctx,
+      [proposal],
+      [{ entity, urns: [urn], aspects: [aspect] }],
+      { wholeWhenCreated: false },
     );
+    return shape(urn, written[0]?.[0] ?? [], bool(input, 'systemMetadata'));
   };
 
   /** The echo of an asynchronous batch: the submitted aspects (v3), the urns (v2). */
@@ -393,7 +360,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     const entity = entityOfName(String(req.params['type']));
     const ops = entityOps(entity);
     const input = inputOf(changeType === 'PATCH' ? ops.batchPatch : ops.batchUpsert, req);
-    const [result] = await writeBatches(req, res, input, [{ entity, body: input.body }], changeType);
+    const [result] = await writeBatches(res, input, [{ entity, body: input.body }], changeType);
     if (result?.stored !== undefined) res.json(result.stored);
     else if (changeType === 'PATCH') res.status(202).end();
     else res.status(202).json(echo(result?.items ?? []));
@@ -415,7 +382,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
       const ops = entityOperations(b.entity);
       requestValidator.checkBody(changeType === 'PATCH' ? ops.batchPatch : ops.batchUpsert, b.body);
     }
-    const results = await writeBatches(req, res, input, batches, changeType);
+    const results = await writeBatches(res, input, batches, changeType);
     const synced = results.every((r) => r.stored !== undefined);
     res
       .status(synced ? 200 : 202)
@@ -426,17 +393,27 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
       );
   };
 
+  /** The entities of batchGet reads, in the shape of this version. */
+  const batchShapes = async (
+    res: Response,
+    groups: readonly (readonly BatchItem[])[],
+    withSystemMetadata: boolean,
+  ): Promise<Json[][]> => {
+    const found = await app.entityLookups.batchGet(requestContextOf(res), groups);
+    return found.map((items) => items.map((f) => shape(f.urn, f.aspects, withSystemMetadata)));
+  };
+
   router.post('/generic/batchGet', json, async (req, res) => {
     v3Only('The generic batchGet');
     const input = inputOf(CROSS_ENTITY_OPERATIONS.genericBatchGet, req);
     const batches = genericBatches(input.body);
-    const reads: BatchRead[][] = [];
-    for (const { entity, body } of batches) {
+    for (const { entity, body } of batches)
       requestValidator.checkBody(entityOperations(entity).batchGet, body);
-      await guardItems(res, body);
-      reads.push(await batchRead(entity, body));
-    }
-    const shaped = await batchShapes(reads, bool(input, 'systemMetadata'));
+    const shaped = await batchShapes(
+      res,
+      batches.map(({ entity, body }) => batchItemsAsked(entity, body)),
+      bool(input, 'systemMetadata'),
+    );
     res.json(Object.fromEntries(batches.map(({ entity }, i) => [entity.name, shaped[i]])));
   });
   router.post('/generic', json, genericWrite('UPSERT'));
@@ -463,44 +440,30 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     aspects: string[] | null | undefined,
     body: ScrollBody = {},
   ) => {
-    await deps.guard.search(res, entities?.length === 1 ? entities[0] : undefined);
     // Above the maximum, the ecosystem clamps silently (SEARCH_SERVICE_LIMIT_RESULTS_MAX).
     const count = Math.min(input.query['count'] as number, MAX_SCROLL_COUNT);
     const sort = sortOf(input, body);
-    const after = decodeScrollId(input.query['scrollId'] as string | undefined, sort);
-    const types = entities ?? entityRegistry.entities().map((e) => e.name);
-    const query = input.query['query'] as string;
     const slice = sliceOf(input);
-    // The cross-entity scroll counts its matches per entity type, as the ecosystem's `entity` facet.
-    const crossEntity = !v2 && entities?.length !== 1 && !bool(input, 'skipAggregation');
-    const response = await deps.search.search({
-      ...(crossEntity ? { facets: [ENTITY_TYPE_FACET], maxAggValues: entityRegistry.entities().length } : {}),
-      entityTypes: types,
-      input: query === '' ? '*' : query,
-      start: 0,
+    const page = await app.entityPages.page(requestContextOf(res), {
+      ...(entities === undefined ? {} : { entityTypes: entities }),
+      query: input.query['query'] as string,
       count,
-      searchAfter: after,
-      ...(sort.length > 0 ? { sort } : {}),
+      sort,
+      after: decodeScrollId(input.query['scrollId'] as string | undefined, sort),
       ...(slice === undefined ? {} : { slice }),
       ...(body.filter === undefined ? {} : { filter: scrollFilter(body.filter) }),
-      ...(bool(input, 'includeSoftDelete') ? { includeRemoved: true } : {}),
+      includeSoftDeleted: bool(input, 'includeSoftDelete'),
+      // The cross-entity scroll counts its matches per entity type, as the ecosystem's `entity` facet.
+      countEntityTypes: !v2 && entities?.length !== 1 && !bool(input, 'skipAggregation'),
+      aspects,
     });
-    const urns = response.hits.map((h) => h.urn);
     const withSystemMetadata = bool(input, 'systemMetadata');
-    const found =
-      aspects === null
-        ? new Map<string, readonly StoredAspect[]>()
-        : await visibleAspectsByUrn(deps.store, await deps.store.getLatestMany(urns, aspects));
-    const last = response.hits[response.hits.length - 1];
-    const next =
-      urns.length === count && last !== undefined
-        ? { scrollId: encodeScrollId(sort, last.sortValues ?? [last.urn]) }
-        : {};
-    const bodies = urns.map((urn) => shape(urn, found.get(urn) ?? [], withSystemMetadata));
+    const next = page.next === undefined ? {} : { scrollId: encodeScrollId(sort, page.next) };
+    const bodies = page.urns.map((urn) => shape(urn, page.aspects.get(urn) ?? [], withSystemMetadata));
     res.json(
       v2
         ? { ...next, results: bodies }
-        : { ...next, entities: bodies, totalCount: response.total, facets: entityFacets(response) },
+        : { ...next, entities: bodies, totalCount: page.total, facets: entityFacets(page) },
     );
   };
 
@@ -521,11 +484,11 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
       withSystemMetadata?: boolean;
     };
     const urns = body.urns.map((u) => requireUrn(u).urn);
-    for (const urn of urns) await deps.guard.readEntity(res, urn);
     const names = body.aspectNames?.flatMap((n) => aspectOfName(entity, n)?.name ?? []);
-    const found = await visibleAspectsByUrn(
-      deps.store,
-      await deps.store.getLatestMany(urns, names?.length ? names : undefined),
+    const found = await app.entities.latestOfEach(
+      requestContextOf(res),
+      urns,
+      names?.length ? names : undefined,
     );
     res.json({
       entities: urns
@@ -533,53 +496,13 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
         .map((urn) => shape(urn, found.get(urn) ?? [], body.withSystemMetadata === true)),
     });
   });
-  /** Each batchGet item's entity must be readable. */
-  const guardItems = async (res: Response, body: unknown): Promise<void> => {
-    for (const item of body as Json[]) await deps.guard.readEntity(res, String(item['urn']));
-  };
-  /** The aspects each batchGet item asks for, as stored; items that found none are left out. */
-  const batchRead = async (entity: EntitySpec, body: unknown): Promise<BatchRead[]> => {
-    const out: BatchRead[] = [];
-    for (const item of body as Json[]) {
-      const { urn, ...rest } = item as Json & { urn: string };
-      const asked = Object.entries(rest).flatMap(([n, options]) => {
-        const aspect = aspectOfName(entity, n);
-        return aspect === undefined ? [] : [{ aspect, version: versionAsked(options) }];
-      });
-      // An aspect's `If-Version-Match: N` header selects its stored version N (0: the latest).
-      const versioned = asked.filter((a) => a.version > 0);
-      const latest = asked.filter((a) => a.version === 0).map((a) => a.aspect.name);
-      const stored = [
-        ...(asked.length === 0 || latest.length > 0
-          ? await deps.store.getLatest(urn, asked.length === 0 ? undefined : latest)
-          : []),
-        ...(await Promise.all(versioned.map((a) => storedVersion(urn, a.aspect.name, a.version)))).flatMap(
-          (a) => (a === null ? [] : [a]),
-        ),
-      ];
-      if (stored.length > 0) out.push({ urn, stored });
-    }
-    return out;
-  };
-  /** The entities of batchGet reads, values of soft-deleted properties left out (one status read for all). */
-  const batchShapes = async (
-    reads: readonly (readonly BatchRead[])[],
-    withSystemMetadata: boolean,
-  ): Promise<Json[][]> => {
-    const visible = await hideSoftDeletedPropertyValues(
-      deps.store,
-      reads.flatMap((items) => items.map((r) => r.stored)),
-    );
-    let next = 0;
-    return reads.map((items) => items.map((r) => shape(r.urn, visible[next++]!, withSystemMetadata)));
-  };
   router.post('/:type/batchGet', json, async (req, res) => {
     v3Only('POST /{type}/batchGet');
     const entity = entityOfName(String(req.params['type']));
     const input = inputOf(entityOperations(entity).batchGet, req);
-    await guardItems(res, input.body);
     const [entities] = await batchShapes(
-      [await batchRead(entity, input.body)],
+      res,
+      [batchItemsAsked(entity, input.body)],
       bool(input, 'systemMetadata'),
     );
     res.json(entities);
@@ -597,61 +520,21 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
   router.head('/:type/*rest', async (req, res) => {
     const { urn, entity, aspect } = target(req);
     inputOf(aspect === undefined ? entityOps(entity).head : aspectOps(entity, aspect).head, req);
-    await deps.guard.entityExists(res, urn);
-    const stored = await deps.store.getLatest(urn, aspect === undefined ? undefined : [aspect.name]);
-    const removed = stored.find((a) => a.aspect === 'status')?.value['removed'] === true;
-    res.status(stored.length > 0 && !removed ? 204 : 404).end();
+    const exists = await app.entityLookups.exists(requestContextOf(res), urn, aspect?.name);
+    res.status(exists ? 204 : 404).end();
   });
-
-  /**
-   * Version N of an aspect: 0 the latest, 1.. its history; N equal to the number of versions it has had
-   * is the latest too (its systemMetadata version), as the ecosystem reads it.
-   */
-  const storedVersion = async (urn: string, aspect: string, version: number) => {
-    const found = await deps.store.get(urn, aspect, version);
-    if (found !== null || version === 0) return found;
-    const versions = await deps.store.listVersions(urn, aspect);
-    return versions.length === version ? (versions[0] ?? null) : null;
-  };
-
-  /** A time-series aspect's newest value at or before `version` (epoch ms; 0: the newest), as a stored aspect. */
-  const latestTimeseriesValue = async (
-    urn: string,
-    entity: EntitySpec,
-    aspect: AspectSpec,
-    version: number,
-  ): Promise<StoredAspect | null> => {
-    const [newest] = await deps.timeseries.query({
-      entityType: entity.name,
-      aspect: aspect.name,
-      urn,
-      limit: 1,
-      ...(version > 0 ? { endTimeMillis: version } : {}),
-    });
-    if (newest === undefined) return null;
-    const systemMetadata = (newest.systemMetadata ?? null) as StoredAspect['systemMetadata'];
-    return {
-      urn,
-      aspect: aspect.name,
-      version: 0,
-      value: newest.value,
-      systemMetadata,
-      created: { time: newest.timestampMillis, actor: SYSTEM_ACTOR },
-    };
-  };
 
   router.get('/:type/*rest', async (req, res) => {
     const { urn, entity, aspect } = target(req);
-    if (aspect?.kind === 'timeseries') await deps.guard.readTimeseries(res, urn, aspect.name);
-    else await deps.guard.readEntity(res, urn);
+    const ctx = requestContextOf(res);
     if (aspect !== undefined) {
       const input = inputOf(aspectOps(entity, aspect).get, req);
       const withSystemMetadata = bool(input, 'systemMetadata');
       const version = input.query['version'] as number;
       const stored =
         aspect.kind === 'timeseries'
-          ? await latestTimeseriesValue(urn, entity, aspect, version)
-          : await visibleAspect(deps.store, await storedVersion(urn, aspect.name, version));
+          ? await app.timeseries.latestValue(ctx, urn, entity.name, aspect.name, version)
+          : await app.entityLookups.aspectVersion(ctx, urn, aspect.name, version);
       if (stored === null) {
         res.status(404).set('Not-Found-Reason', 'ASPECT').end();
         return;
@@ -660,10 +543,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
       return;
     }
     const input = inputOf(entityOps(entity).get, req);
-    const stored = await visibleAspects(
-      deps.store,
-      await deps.store.getLatest(urn, aspectsAsked(input, entity)),
-    );
+    const stored = await app.entities.latest(ctx, urn, aspectsAsked(input, entity));
     if (stored.length === 0) {
       res.status(404).set('Not-Found-Reason', 'ENTITY').end();
       return;
@@ -698,31 +578,27 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
       : bool(input, 'createIfNotExists')
         ? 'CREATE'
         : 'UPSERT';
-    const sync = !bool(input, 'async');
-    await write(
-      res,
-      [
-        proposalOf(
-          entity,
-          urn,
-          {
-            aspect: aspect.name,
-            value: body['value'],
-            systemMetadata: body['systemMetadata'],
-            headers: { ...((body['headers'] ?? {}) as Json), ...conditionHeaders(req) },
-          },
-          changeType,
-        ),
-      ],
-      sync,
+    const proposal = proposalOf(
+      entity,
+      urn,
+      {
+        aspect: aspect.name,
+        value: body['value'],
+        systemMetadata: body['systemMetadata'],
+        headers: { ...((body['headers'] ?? {}) as Json), ...conditionHeaders(req) },
+      },
+      changeType,
     );
-    if (!sync) {
-      res.status(202).json(shapeSubmitted(urn, aspect.name, body['value']));
+    // A time-series value is not kept in the aspect store: the answer is the value written.
+    if (aspect.kind === 'timeseries') {
+      const sync = !bool(input, 'async');
+      await app.entityWrites.propose(requestContextOf(res), [proposal], { sync });
+      res.status(sync ? 200 : 202).json(shapeSubmitted(urn, aspect.name, body['value']));
       return;
     }
-    // A time-series value is not kept in the aspect store: the answer is the value written.
-    if (aspect.kind === 'timeseries') res.json(shapeSubmitted(urn, aspect.name, body['value']));
-    else res.json((await readBack([urn], [aspect.name], bool(input, 'systemMetadata')))[0]);
+    const stored = await writeOne(res, entity, urn, aspect.name, proposal, input);
+    if (stored === undefined) res.status(202).json(shapeSubmitted(urn, aspect.name, body['value']));
+    else res.json(stored);
   });
 
   router.patch('/:type/*rest', jsonPatch, async (req, res) => {
@@ -730,18 +606,11 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     const { urn, entity } = target_;
     const { aspect, operation } = writeOperation(entity, target_.aspect, 'patch');
     const input = inputOf(operation, req);
-    const sync = !bool(input, 'async');
     const headers = conditionHeaders(req);
-    await write(
-      res,
-      [proposalOf(entity, urn, { aspect: aspect.name, value: input.body, headers }, 'PATCH')],
-      sync,
-    );
-    if (!sync) {
-      res.status(202).end();
-      return;
-    }
-    res.json((await readBack([urn], [aspect.name], bool(input, 'systemMetadata')))[0]);
+    const proposal = proposalOf(entity, urn, { aspect: aspect.name, value: input.body, headers }, 'PATCH');
+    const stored = await writeOne(res, entity, urn, aspect.name, proposal, input);
+    if (stored === undefined) res.status(202).end();
+    else res.json(stored);
   });
 
   router.delete('/:type/*rest', async (req, res) => {
@@ -750,48 +619,15 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
       aspect === undefined ? entityOps(entity).delete : aspectOps(entity, aspect).delete,
       req,
     );
-    await deps.guard.deleteEntity(res, urn);
-    const asked = aspect !== undefined ? [aspect.name] : (aspectsAsked(input, entity) ?? []);
-    const clear = bool(input, 'clear');
-    const names =
-      aspect === undefined && (asked.length === 0 || asked.includes(entity.keyAspect)) && !clear
-        ? [entity.keyAspect]
-        : clear
-          ? (await deps.store.getLatest(urn)).map((a) => a.aspect).filter((a) => a !== entity.keyAspect)
-          : asked;
-    const proposals = (
-      await Promise.all(names.map((name) => deleteProposal(urn, entity, name, aspect !== undefined)))
-    ).flatMap((p) => (p === undefined ? [] : [p]));
-    if (proposals.length > 0) await write(res, proposals, true);
+    await app.entityWrites.delete(requestContextOf(res), {
+      entity,
+      urn,
+      ...(aspect === undefined ? {} : { aspect: aspect.name }),
+      aspects: aspect === undefined ? (aspectsAsked(input, entity) ?? []) : [],
+      clear: bool(input, 'clear'),
+    });
     res.status(200).end();
   });
-
-  /**
-   * The DELETE of one aspect. A time-series aspect named on its own route loses its newest value (the
-   * values at the newest timestamp), as the ecosystem's aspect DELETE does: nothing when it has none.
-   */
-  const deleteProposal = async (
-    urn: string,
-    entity: EntitySpec,
-    name: string,
-    newestOnly: boolean,
-  ): Promise<CheckedProposal | undefined> => {
-    const spec = entity.aspects.get(name);
-    let headers: Record<string, string> | undefined;
-    if (spec?.kind === 'timeseries' && newestOnly) {
-      const newest = await latestTimeseriesValue(urn, entity, spec, 0);
-      if (newest === null) return undefined;
-      const at = newest.created.time;
-      headers = timeseriesRangeHeaders({ startTimeMillis: at, endTimeMillis: at });
-    }
-    return checkProposal({
-      entityType: entity.name,
-      entityUrn: urn,
-      changeType: 'DELETE',
-      aspectName: name,
-      ...(headers === undefined ? {} : { headers }),
-    });
-  };
 
   router.use((req: Request, res: Response) => {
     res.status(404).json({ error: `No endpoint ${req.method} ${req.originalUrl}.` });

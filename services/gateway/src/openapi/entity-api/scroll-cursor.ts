@@ -1,5 +1,5 @@
 import { ValidationError } from '@catalog/model';
-import type { SearchSortValue, SortCriterion } from '@catalog/search';
+import type { SearchSortValue, SortCriterion } from '../../application/entity-pages.js';
 
 /** What a scrollId carries: the sort it was made for and the last hit's keyset position. */
 interface Cursor {

@@ -1,8 +1,12 @@
-import type { RouteGuards } from '../../auth/route-guards.js';
 import { Router, type Request, type Response } from 'express';
 import { entityRegistry, ValidationError } from '@catalog/model';
 import type { Logger } from '@catalog/runtime';
-import type { TimeseriesDocument, TimeseriesIndex, TimeseriesPosition } from '@catalog/search';
+import type {
+  TimeseriesDocument,
+  TimeseriesPosition,
+  TimeseriesReads,
+} from '../../application/timeseries-reads.js';
+import { requestContextOf } from '../../auth/request-context.js';
 import { openApiErrorHandler } from '../openapi-errors.js';
 import { requestValidator } from '../../api-contract/catalog-validator.js';
 import { TIMESERIES_SCROLL_OPERATION } from './timeseries-operations.js';
@@ -10,9 +14,8 @@ import { TIMESERIES_SCROLL_OPERATION } from './timeseries-operations.js';
 const MAX_COUNT = 10_000;
 
 export interface TimeseriesApiDeps {
-  /** Privilege checks: reading time-series values of a type. */
-  readonly guard: RouteGuards;
-  readonly timeseries: TimeseriesIndex;
+  /** The time-series reads (they decide who may read which values). */
+  readonly timeseries: TimeseriesReads;
   readonly logger: Logger;
 }
 
@@ -31,7 +34,6 @@ export function timeseriesApiRouter(deps: TimeseriesApiDeps): Router {
     const aspect = entity.aspects.get(aspectName);
     if (!aspect) throw new ValidationError(`Unknown aspect ${aspectName} for entity type ${entity.name}`);
     if (aspect.kind !== 'timeseries') throw new ValidationError('Only timeseries aspects are supported.');
-    await deps.guard.scrollTimeseries(res, entity.name, aspect.name);
     const query = requestValidator.input(TIMESERIES_SCROLL_OPERATION, req).query;
     // Above the maximum, the ecosystem clamps silently (SEARCH_SERVICE_LIMIT_RESULTS_MAX).
     const count = Math.min(query['count'] as number, MAX_COUNT);
@@ -42,21 +44,17 @@ export function timeseriesApiRouter(deps: TimeseriesApiDeps): Router {
     const withSystemMetadata = query['systemMetadata'] === true;
     const scrollId = query['scrollId'] as string | undefined;
     const after = scrollId !== undefined && scrollId !== '' ? decodeScrollId(scrollId) : undefined;
-    const documents =
-      count === 0
-        ? []
-        : await deps.timeseries.query({
-            entityType: entity.name,
-            aspect: aspect.name,
-            limit: count,
-            ...(startTimeMillis !== undefined ? { startTimeMillis } : {}),
-            ...(endTimeMillis !== undefined ? { endTimeMillis } : {}),
-            ...(after !== undefined ? { after } : {}),
-          });
-    const last = documents[documents.length - 1];
+    const page = await deps.timeseries.scroll(requestContextOf(res), {
+      entityType: entity.name,
+      aspect: aspect.name,
+      count,
+      ...(startTimeMillis !== undefined ? { startTimeMillis } : {}),
+      ...(endTimeMillis !== undefined ? { endTimeMillis } : {}),
+      ...(after !== undefined ? { after } : {}),
+    });
     res.json({
-      ...(last !== undefined && documents.length === count ? { scrollId: encodeScrollId(last) } : {}),
-      results: documents.map((d) => genericTimeseriesAspect(d, withSystemMetadata)),
+      ...(page.next === undefined ? {} : { scrollId: encodeScrollId(page.next) }),
+      results: page.documents.map((d) => genericTimeseriesAspect(d, withSystemMetadata)),
     });
   });
   router.use(openApiErrorHandler(deps.logger));
@@ -77,8 +75,8 @@ function genericTimeseriesAspect(document: TimeseriesDocument, withSystemMetadat
 }
 
 /** The scroll id is the last document's position, `[timestampMillis, id]`, as base64url JSON. */
-function encodeScrollId(document: TimeseriesDocument): string {
-  return Buffer.from(JSON.stringify([document.timestampMillis, document.id])).toString('base64url');
+function encodeScrollId(position: TimeseriesPosition): string {
+  return Buffer.from(JSON.stringify([position.timestampMillis, position.id])).toString('base64url');
 }
 
 function decodeScrollId(scrollId: string): TimeseriesPosition {
