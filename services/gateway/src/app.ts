@@ -15,6 +15,7 @@ import {
 import { requestLogging } from './request-log/request-logging.js';
 import type { ProposalSubmitter } from './ingest/proposal-submitter.js';
 import { mountGraphQL } from './graphql/graphql-endpoint.js';
+import type { GraphQLLimits } from './graphql/bounds/graphql-limits.js';
 import { stringify as stringifyYaml } from 'yaml';
 import { API_GROUPS, type ApiGroup } from './api-contract/operation.js';
 import { requestValidator } from './api-contract/catalog-validator.js';
@@ -80,6 +81,8 @@ export interface GatewaySettings extends IngestSettings {
   readonly indexWaitTimeoutMs: number;
   /** TRUSTED_PROXIES: addresses or CIDRs whose X-Forwarded-For is believed (express's `trust proxy`). */
   readonly trustedProxies: readonly string[];
+  /** What one GraphQL request may cost and return; the defaults when absent. */
+  readonly graphql?: GraphQLLimits;
 }
 
 export interface ReadModels {
@@ -406,7 +409,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       auth,
       nativeUsers: deps.nativeUsers,
     },
-    { maxBodyBytes: settings.maxBodyBytes },
+    { maxBodyBytes: settings.maxBodyBytes, ...(settings.graphql ? { limits: settings.graphql } : {}) },
   );
 
   app.use((req: Request, res: Response) => {
