@@ -18,6 +18,7 @@ import type { ProposalSubmitter } from './ingest/proposal-submitter.js';
 import type { ProposalOutcome } from '@catalog/runtime';
 import { mountGraphQL } from './graphql/graphql-endpoint.js';
 import { createCatalogApplication } from './application/catalog-application.js';
+import type { GraphQLLimits } from './graphql/bounds/graphql-limits.js';
 import { stringify as stringifyYaml } from 'yaml';
 import { API_GROUPS, type ApiGroup } from './api-contract/operation.js';
 import { requestValidator } from './api-contract/catalog-validator.js';
@@ -82,6 +83,8 @@ export interface GatewaySettings extends IngestSettings {
   readonly trustedProxies: readonly string[];
   /** CORS_ALLOWED_ORIGINS: the only origins whose pages may call with credentials (none by default). */
   readonly corsAllowedOrigins: readonly string[];
+  /** What one GraphQL request may cost and return; the defaults when absent. */
+  readonly graphql?: GraphQLLimits;
 }
 
 export interface ReadModels {
@@ -345,7 +348,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       auth,
       nativeUsers: deps.nativeUsers,
     },
-    { maxBodyBytes: settings.maxBodyBytes },
+    { maxBodyBytes: settings.maxBodyBytes, ...(settings.graphql ? { limits: settings.graphql } : {}) },
   );
 
   app.use((req: Request, res: Response) => {

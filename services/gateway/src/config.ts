@@ -11,6 +11,7 @@ import { readAuthSettings, type AuthSettings } from '@catalog/auth';
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import type { GatewaySettings } from './app.js';
+import { DEFAULT_GRAPHQL_LIMITS as GRAPHQL, type GraphQLLimits } from './graphql/bounds/graphql-limits.js';
 
 export interface GatewayConfig {
   readonly port: number;
@@ -71,7 +72,21 @@ export function readGatewaySection(
       indexWaitTimeoutMs: env.int('INDEX_WAIT_TIMEOUT_MS', 30_000, { min: 100 }),
       trustedProxies: trustedProxies(env),
       corsAllowedOrigins: corsAllowedOrigins(env),
+      graphql: graphqlLimits(env),
     },
+  };
+}
+
+/** What one GraphQL request may cost and return (the README's table of limits). */
+function graphqlLimits(env: EnvReader): GraphQLLimits {
+  return {
+    // The ecosystem's names for the first two; its cost counts no list sizes, so its default (2000) is not ours.
+    maxCost: env.int('GRAPHQL_QUERY_COMPLEXITY_LIMIT', GRAPHQL.maxCost, { min: 1 }),
+    maxDepth: env.int('GRAPHQL_QUERY_DEPTH_LIMIT', GRAPHQL.maxDepth, { min: 1 }),
+    maxAliases: env.int('GRAPHQL_MAX_ALIASES', GRAPHQL.maxAliases, { min: 0 }),
+    maxEntities: env.int('GRAPHQL_MAX_ENTITIES', GRAPHQL.maxEntities, { min: 1 }),
+    maxResponseBytes: env.int('GRAPHQL_MAX_RESPONSE_BYTES', GRAPHQL.maxResponseBytes, { min: 1024 }),
+    timeoutMs: env.int('GRAPHQL_TIMEOUT_MS', GRAPHQL.timeoutMs, { min: 100 }),
   };
 }
 

@@ -7,6 +7,7 @@ import type { NativeUserService } from '../identity/native-user-service.js';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
 import type { EntityLoader } from './entities/entity-loader.js';
 import type { CatalogApplication } from '../application/catalog-application.js';
+import type { RequestBudget } from './bounds/request-budget.js';
 
 /** What the GraphQL resolvers reach: the same ports as the Rest.li routes. */
 export interface GraphQLServices {
@@ -30,4 +31,6 @@ export interface GraphQLContext {
   readonly auth: RequestContext;
   readonly requestId: string;
   readonly entities: EntityLoader;
+  /** Its time and entity budget: long loops check `budget.signal`. */
+  readonly budget: RequestBudget;
 }

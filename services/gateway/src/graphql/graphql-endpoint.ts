@@ -11,6 +11,11 @@ import { EntityLoader } from './entities/entity-loader.js';
 import { useBooleanStringVariables } from './boolean-string-variables.js';
 import { maskError, useRetryAfterOnOutage } from './graphql-errors.js';
 import { useStoreCallCount } from './store-call-count.js';
+import { DEFAULT_GRAPHQL_LIMITS, type GraphQLLimits } from './bounds/graphql-limits.js';
+import { RequestBudget } from './bounds/request-budget.js';
+import { useQueryCost } from './bounds/query-cost.js';
+import { useResponseSizeLimit } from './bounds/response-size.js';
+import { useTimeBudget } from './bounds/time-budget.js';
 
 /** Where the ecosystem's clients post: GMS serves the first, its frontend proxies the second. */
 export const GRAPHQL_PATHS = ['/api/graphql', '/api/v2/graphql'] as const;
@@ -19,18 +24,26 @@ export const GRAPHIQL_PATH = '/api/graphiql';
 export interface GraphQLSettings {
   /** Larger bodies get a 413. */
   readonly maxBodyBytes: number;
+  /** What a request may cost and return (bounds/graphql-limits.ts); the defaults when absent. */
+  readonly limits?: GraphQLLimits;
 }
 
-/** Query shape limits (graphql-armor): deep enough for entity → relationships → entity → lineage. */
-const ARMOR = new EnvelopArmor({
-  maxDepth: { n: 12 },
-  costLimit: { maxCost: 50_000 },
-  maxAliases: { n: 30 },
-  maxTokens: { n: 10_000 },
-  maxDirectives: { n: 50 },
-  // graphql-js suggests field names on a typo, as the ecosystem's graphql-java does.
-  blockFieldSuggestion: { enabled: false },
-});
+/**
+ * Query shape limits (graphql-armor): the default depth is deep enough for entity → relationships →
+ * entity → lineage. Its cost limit is off: it counts a field once whatever the list size asked for, and
+ * bounds/query-cost.ts counts what the query returns instead.
+ */
+function armor(limits: GraphQLLimits): EnvelopArmor {
+  return new EnvelopArmor({
+    maxDepth: { n: limits.maxDepth },
+    costLimit: { enabled: false },
+    maxAliases: { n: limits.maxAliases },
+    maxTokens: { n: 10_000 },
+    maxDirectives: { n: 50 },
+    // graphql-js suggests field names on a typo, as the ecosystem's graphql-java does.
+    blockFieldSuggestion: { enabled: false },
+  });
+}
 
 /**
  * A request GraphQL executes must be one a page of another site cannot send without a CORS preflight:
@@ -47,6 +60,7 @@ type ServerContext = { req: Request; res: Response };
 
 export function createGraphQLServer(
   services: GraphQLServices,
+  limits: GraphQLLimits = DEFAULT_GRAPHQL_LIMITS,
 ): YogaServerInstance<ServerContext, GraphQLContext> {
   const schema = createSchema<ServerContext & GraphQLContext>({
     typeDefs: catalogTypeDefs(),
@@ -64,8 +78,12 @@ export function createGraphQLServer(
     maskedErrors: { maskError: maskError(logger) },
     plugins: [
       useCSRFPrevention({ requestHeaders: CSRF_REQUEST_HEADERS }),
-      ...ARMOR.protect().plugins,
+      ...armor(limits).protect().plugins,
+      // Before useBooleanStringVariables: it costs the variables as that plugin leaves them.
+      useQueryCost(limits.maxCost),
       useBooleanStringVariables(),
+      useTimeBudget(),
+      useResponseSizeLimit(limits.maxResponseBytes),
       useStoreCallCount(),
       useRetryAfterOnOutage(),
     ],
@@ -77,13 +95,17 @@ export function createGraphQLServer(
       // are the errors a response carries (denials, bad input), which are the caller's, not ours.
       error: (...args) => logger.debug({ args }, 'graphql'),
     },
-    context: ({ res }) => ({
-      services,
-      auth: requestContextOf(res),
-      actor: requestContextOf(res).authentication.actorUrn,
-      requestId: requestContextOf(res).origin.requestId ?? randomUUID(),
-      entities: new EntityLoader(services.store),
-    }),
+    context: ({ res, request }) => {
+      const budget = new RequestBudget(limits, request.signal);
+      return {
+        services,
+        auth: requestContextOf(res),
+        actor: requestContextOf(res).authentication.actorUrn,
+        requestId: requestContextOf(res).origin.requestId ?? randomUUID(),
+        entities: new EntityLoader(services.store, budget),
+        budget,
+      };
+    },
   });
 }
 
@@ -92,7 +114,7 @@ export function createGraphQLServer(
  * controller does) and the GraphiQL explorer, whose assets are bundled in the page: it works offline.
  */
 export function mountGraphQL(app: Express, services: GraphQLServices, settings: GraphQLSettings): void {
-  const yoga = createGraphQLServer(services);
+  const yoga = createGraphQLServer(services, settings.limits);
   const json = jsonBodyParser({ limit: settings.maxBodyBytes });
   app.get(GRAPHIQL_PATH, async (_req, res) => {
     // Imported when first asked for: the module holds the explorer's whole bundle (9 MB of source),

@@ -71,6 +71,7 @@ export async function browseV2(_root: unknown, { input }: { input: BrowseV2Input
         ? conjunctions
         : conjunctions.flatMap((c) => within.map((criterion) => ({ and: [...c.and, criterion] }))),
   };
+  await ctx.budget.takeTurn();
   const response = await ctx.services.search.search({
     entityTypes: entities,
     input: input.query?.trim() ? input.query : '*',

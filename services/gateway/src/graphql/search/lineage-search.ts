@@ -119,6 +119,7 @@ async function lineageSearch(ctx: GraphQLContext, input: LineageInput, start: nu
   const base = filterOf(input);
   const among = { field: 'urn', values: [...degrees.keys()], condition: 'EQUAL' as const };
   const conjunctions = base.or.length === 0 ? [{ and: [] }] : base.or;
+  await ctx.budget.takeTurn();
   const response = await ctx.services.search.search({
     entityTypes: wanted,
     input: input.query?.trim() ? input.query : '*',

@@ -146,8 +146,20 @@ function facetsOf(response: SearchResponse) {
   }));
 }
 
-function resultsOf(response: SearchResponse) {
-  return response.hits.map((hit) => ({
+/**
+ * The hits as SearchResults, each released on its chunk's turn of the event loop (`budget.pace`): the
+ * executor completes the selections below a list item when the item resolves, so ten thousand results
+ * are completed a chunk per turn instead of in one.
+ */
+function resultsOf(ctx: GraphQLContext, response: SearchResponse) {
+  return response.hits.map(async (hit) => {
+    await ctx.budget.pace();
+    return resultOf(hit);
+  });
+}
+
+function resultOf(hit: SearchResponse['hits'][number]) {
+  return {
     entity: { urn: hit.urn, entity: hit.entityType },
     insights: [],
     matchedFields: hit.matchedFields.map((m) => ({
@@ -156,7 +168,7 @@ function resultsOf(response: SearchResponse) {
       entity: isUrn(m.value) ? (refOf(m.value) ?? null) : null,
     })),
     extraProperties: [],
-  }));
+  };
 }
 
 async function runSearch(
@@ -168,6 +180,7 @@ async function runSearch(
 ): Promise<SearchResponse> {
   const flags = input.searchFlags ?? {};
   const query = input.query.trim() === '' ? '*' : input.query;
+  await ctx.budget.takeTurn();
   return ctx.services.search.search({
     entityTypes: entities,
     input: query,
@@ -226,7 +239,7 @@ async function searchPage(ctx: GraphQLContext, input: AcrossInput, entities: rea
     ...page,
     count: response.hits.length,
     total: response.total,
-    searchResults: resultsOf(response),
+    searchResults: resultsOf(ctx, response),
     facets: facetsOf(response),
     suggestions: [],
   };
@@ -256,7 +269,7 @@ export function searchResolvers(): Record<string, Record<string, unknown>> {
         nextScrollId: more ? encodeScroll(keyset ? { after: last.urn, seen } : { start: seen }) : null,
         count: hits.length,
         total: response.total,
-        searchResults: resultsOf(response),
+        searchResults: resultsOf(ctx, response),
         facets: facetsOf(response),
       };
     },
@@ -303,6 +316,7 @@ interface AutoCompleteArgs {
 }
 
 async function suggest(ctx: GraphQLContext, entity: string, input: AutoCompleteArgs['input']) {
+  await ctx.budget.takeTurn();
   const result = await ctx.services.search.autocomplete({
     entityType: entity,
     query: input.query,
@@ -342,6 +356,7 @@ async function browse(_root: unknown, { input }: BrowseArgs, ctx: GraphQLContext
   const path = input.path ?? [];
   const start = startOf(input.start);
   const count = countOf(input.count);
+  await ctx.budget.takeTurn();
   const result = await ctx.services.search.browse({
     entityType: entity!,
     path: `/${path.join('/')}`,
