@@ -128,7 +128,13 @@ function actions(resource: string, table: Record<string, Handler>): Handler {
 export function createGatewayApp(deps: GatewayDeps): Express {
   const { store, settings, logger, readModels, auth } = deps;
   const guard = new RouteGuards(auth);
-  const application = createCatalogApplication({ store, auth, submitter: deps.submitter });
+  const application = createCatalogApplication({
+    store,
+    auth,
+    submitter: deps.submitter,
+    search: readModels.search,
+    graph: readModels.graph,
+  });
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);

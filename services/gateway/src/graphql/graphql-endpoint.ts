@@ -6,7 +6,6 @@ import type { GraphQLContext, GraphQLServices } from './context.js';
 import { requestContextOf } from '../auth/request-context.js';
 import { guardMutations } from './mutation-privileges.js';
 import { catalogResolvers, catalogTypeDefs } from './graphql-schema.js';
-import { EntityLoader } from './entities/entity-loader.js';
 import { useBooleanStringVariables } from './boolean-string-variables.js';
 import { maskError, useRetryAfterOnOutage } from './graphql-errors.js';
 import { useStoreCallCount } from './store-call-count.js';
@@ -64,13 +63,16 @@ export function createGraphQLServer(
       // are the errors a response carries (denials, bad input), which are the caller's, not ours.
       error: (...args) => logger.debug({ args }, 'graphql'),
     },
-    context: ({ res }) => ({
-      services,
-      auth: requestContextOf(res),
-      actor: requestContextOf(res).authentication.actorUrn,
-      requestId: requestContextOf(res).origin.requestId ?? randomUUID(),
-      entities: new EntityLoader(services.store),
-    }),
+    context: ({ res }) => {
+      const auth = requestContextOf(res);
+      return {
+        services,
+        auth,
+        actor: auth.authentication.actorUrn,
+        requestId: auth.origin.requestId ?? randomUUID(),
+        entities: services.app.entityLoader(auth),
+      };
+    },
   });
 }
 

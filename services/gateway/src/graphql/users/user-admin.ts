@@ -1,5 +1,5 @@
 import { ForbiddenError, isUrn, NotFoundError, parseUrn, ValidationError } from '@catalog/model';
-import type { Filter, SortCriterion } from '@catalog/search';
+import type { Filter, SortCriterion } from '../../application/entity-search.js';
 import { isAuthorized, requirePrivilege, UNAUTHORIZED_MESSAGE } from '../authorization.js';
 import type { GraphQLContext } from '../context.js';
 import { keyOf, type EntityRef } from '../entities/entity-ref.js';
@@ -138,7 +138,10 @@ const NON_SERVICE_ACCOUNTS: Filter = {
   or: [{ and: [{ field: 'typeNames', values: [SERVICE_ACCOUNT], condition: 'EQUAL', negated: true }] }],
 };
 
-/** One page of an entity type from the search index, as the ecosystem's list resolvers read them. */
+/**
+ * One page of an entity type from the search index, as the ecosystem's list resolvers read them (the
+ * entities the actor may not read left out).
+ */
 async function listPage(
   ctx: GraphQLContext,
   entity: string,
@@ -146,17 +149,15 @@ async function listPage(
   options: { filter?: Filter; sort?: readonly SortCriterion[] } = {},
 ): Promise<{ start: number; count: number; total: number; refs: EntityRef[] }> {
   const { start, count } = pageOf(input);
-  const query = (input.query ?? '').trim();
-  const response = await ctx.services.search.search({
-    entityTypes: [entity],
-    input: query === '' ? '*' : query,
+  const page = await ctx.services.app.lists.page(ctx.auth, {
+    entityType: entity,
+    query: input.query ?? '',
     start,
     count,
-    ...(options.filter === undefined ? {} : { filter: options.filter }),
-    ...(options.sort === undefined ? {} : { sort: options.sort }),
+    ...options,
   });
-  const refs = response.hits.map((hit) => ({ urn: hit.urn, entity: hit.entityType }));
-  return { start, count: refs.length, total: response.total, refs };
+  const refs = page.urns.map((urn) => ({ urn, entity }));
+  return { start, count: refs.length, total: page.total, refs };
 }
 
 async function roleInfo(ctx: GraphQLContext, ref: EntityRef): Promise<Json | undefined> {
