@@ -40,7 +40,7 @@ export class ActorEntityLoader {
 
   constructor(
     private readonly store: EntityStore,
-    policy: AccessPolicy,
+    policy: Pick<AccessPolicy, 'readable'>,
     private readonly ctx: RequestContext,
   ) {
     const system = ctx.authentication.isSystem;
