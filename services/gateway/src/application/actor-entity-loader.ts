@@ -47,8 +47,13 @@ export class ActorEntityLoader {
     this.loader = new DataLoader(
       async (urns) => {
         this.storeCalls++;
-        const [found, readable] = await Promise.all([store.getLatestMany(urns), policy.readable(ctx, urns)]);
-        const allowed = system || readable.length === urns.length ? undefined : new Set(readable);
+        // The system actor reads everything: no decision to wait for beside the store read.
+        const [found, readable] = await Promise.all([
+          store.getLatestMany(urns),
+          system ? undefined : policy.readable(ctx, urns),
+        ]);
+        const allowed =
+          readable === undefined || readable.length === urns.length ? undefined : new Set(readable);
         return urns.map((urn) => viewOf(found.get(urn) ?? [], allowed?.has(urn) ?? true, system));
       },
       { maxBatchSize: 1000 },
