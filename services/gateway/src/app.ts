@@ -211,19 +211,19 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     '/entities',
     json,
     actions('entities', {
-      search: (req, res) => searchAction(req, res, application.search),
-      browse: (req, res) => browseAction(req, res, application.search),
-      autocomplete: (req, res) => autocompleteAction(req, res, application.search),
+      search: (req, res) => searchAction(req, res, application.catalogSearch),
+      browse: (req, res) => browseAction(req, res, application.catalogSearch),
+      autocomplete: (req, res) => autocompleteAction(req, res, application.catalogSearch),
       ingest: (req, res) => ingestEntityAction(req, res, ingest),
       batchIngest: (req, res) => batchIngestEntitiesAction(req, res, ingest),
       exists: (req, res) => existsEntityAction(req, res, application.entities),
-      getBrowsePaths: (req, res) => getBrowsePathsAction(req, res, application.search),
-      list: (req, res) => listEntitiesAction(req, res, application.search),
+      getBrowsePaths: (req, res) => getBrowsePathsAction(req, res, application.catalogSearch),
+      list: (req, res) => listEntitiesAction(req, res, application.catalogSearch),
       delete: (req, res) => deleteEntityAction(req, res, application.deletion),
       deleteReferences: (req, res) => deleteReferencesAction(req, res, application.deletion),
     }),
   );
-  app.get('/relationships', (req, res) => getRelationships(req, res, application.search));
+  app.get('/relationships', (req, res) => getRelationships(req, res, application.relationships));
   app.get(['/openapi/relationships/v1', '/openapi/relationships/v1/'], (req, res) =>
     getRelationshipsV1(req, res, application.relationships),
   );
@@ -338,16 +338,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
 
   mountGraphQL(
     app,
-    {
-      app: application,
-      store,
-      search: readModels.search,
-      graph: readModels.graph,
-      submitter: deps.submitter,
-      logger,
-      auth,
-      nativeUsers: deps.nativeUsers,
-    },
+    { app: application, logger },
     { maxBodyBytes: settings.maxBodyBytes, ...(settings.graphql ? { limits: settings.graphql } : {}) },
   );
 

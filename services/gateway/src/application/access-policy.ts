@@ -117,6 +117,17 @@ export class AccessPolicy {
     return urns.filter((_, i) => allowed[i]);
   }
 
+  /**
+   * The platform privileges the actor holds without naming a resource (`all` for the system actor, which
+   * holds every one): what GraphQL `me` shows as its platformPrivileges.
+   */
+  async platformPrivileges(ctx: RequestContext): Promise<ReadonlySet<string> | 'all'> {
+    if (ctx.authentication.isSystem) return 'all';
+    return unlessUnavailable('Authorization could not be decided', () =>
+      this.auth.authorizer.platformPrivileges(actorOf(ctx)),
+    );
+  }
+
   /** Reading an entity; refused with the ecosystem's text. */
   async readEntity(ctx: RequestContext, urn: string | undefined): Promise<void> {
     const type = urn === undefined ? '' : entityTypeOfUrn(urn);

@@ -1,4 +1,3 @@
-import type { SearchIndex } from '@catalog/search';
 import { describe, expect, it } from 'vitest';
 import type { GatewayAuth } from '../auth/gateway-auth.js';
 import { fakeApplicationDeps, graphqlContext, MemoryStore, writesOf } from './admin-fakes.testing.js';
@@ -11,6 +10,7 @@ import { PolicyAdmin } from './policies.js';
 import type { PolicyUpdateInput } from './policy-info.js';
 import { StructuredPropertyAdmin } from './structured-property-admin.js';
 import { UserAdmin } from './users.js';
+import type { EntitySearch } from './entity-search.js';
 
 const ALICE = 'urn:li:corpuser:alice';
 const BOB = 'urn:li:corpuser:bob';
@@ -103,7 +103,7 @@ describe('UserAdmin', () => {
       actors: { invalidate: (urn: string) => forgotten.push(urn) },
       authorizer: { invalidateActor: () => undefined },
     } as unknown as GatewayAuth;
-    const admin = new UserAdmin(auth, {} as SearchIndex, deps.stored, deps.policy, deps.proposals);
+    const admin = new UserAdmin(auth, {} as EntitySearch, deps.stored, deps.policy, deps.proposals);
     return { ...deps, admin, forgotten };
   }
 

@@ -1,4 +1,5 @@
 import type { AuditIndex, GraphIndex, SearchIndex, TimeseriesIndex } from '@catalog/search';
+import type { RequestContext } from '@catalog/auth';
 import type { AspectStore } from '@catalog/store';
 import type { ProposalOutcome } from '@catalog/runtime';
 import { IngestionRuns } from './ingestion-runs.js';
@@ -10,14 +11,19 @@ import type { GatewayAuth } from '../auth/gateway-auth.js';
 import type { NativeUserService } from '../identity/native-user-service.js';
 import { AccessPolicy } from './access-policy.js';
 import { AccessTokens } from './access-tokens.js';
+import { ActorEntityLoader, type ReadPacing } from './actor-entity-loader.js';
 import { AuditSearch } from './audit-search.js';
+import { Browse } from './browse.js';
 import { EntityCreation } from './entity-creation.js';
+import { EntityLists } from './entity-lists.js';
 import { EntityLookups } from './entity-lookups.js';
 import { EntityPages } from './entity-pages.js';
 import { EntityReads } from './entity-reads.js';
+import { EntitySearch } from './entity-search.js';
 import { EntityWrites } from './entity-writes.js';
 import { IngestionSources } from './ingestion-sources.js';
 import { LabelEdits } from './label-edits.js';
+import { Lineage } from './lineage.js';
 import { MetadataEdits } from './metadata-edits.js';
 import { MetadataTests } from './metadata-tests.js';
 import { PolicyAdmin } from './policies.js';
@@ -58,8 +64,8 @@ export interface CatalogApplication {
   readonly policy: AccessPolicy;
   /** Entity reads: single, batch, and the pages of lists, scrolls and searches. */
   readonly entities: EntityReads;
-  /** Search, browse, autocomplete and relationships, as the actor may see them. */
-  readonly search: CatalogSearch;
+  /** The Rest.li search actions: the type's search gate, then pages as the actor may see them. */
+  readonly catalogSearch: CatalogSearch;
   /** Hard deletes of entities and removal of references to them. */
   readonly deletion: EntityDeletion;
   /** Restoring the indices from the store. */
@@ -100,6 +106,16 @@ export interface CatalogApplication {
   readonly timeseries: TimeseriesReads;
   /** The audit event search. */
   readonly auditEvents: AuditSearch;
+  /** One request's batched entity reads, as its actor may see them (GraphQL's per-request loader). */
+  entityLoader(ctx: RequestContext, pacing?: ReadPacing): ActorEntityLoader;
+  /** Searches, scrolls, aggregations and autocompletion. */
+  readonly search: EntitySearch;
+  /** Browsing by browse paths. */
+  readonly browse: Browse;
+  /** Relationships and lineage. */
+  readonly lineage: Lineage;
+  /** Pages of one entity type (users, roles, groups). */
+  readonly lists: EntityLists;
 }
 
 export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogApplication {
@@ -107,8 +123,12 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
   const entities = new EntityReads(deps.store, policy);
   const proposals = new Proposals(deps.store, deps.submitter, policy);
   const stored = new StoredEntities(deps.store);
+  const search = new EntitySearch(deps.readModels.search, policy);
+  const browse = new Browse(deps.readModels.search, policy);
+  const relationships = new Relationships(deps.readModels.graph, policy);
   return {
     policy,
+    catalogSearch: new CatalogSearch(search, browse, deps.readModels.search, policy),
     entities,
     proposals,
     deletion: new EntityDeletion({
@@ -128,9 +148,8 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
       authorize: (ctx, urns) => proposals.authorizeRollback(ctx, urns),
       waitForIndex: deps.waitForIndex,
     }),
-    search: new CatalogSearch(deps.readModels.search, deps.readModels.graph, policy),
     accessTokens: new AccessTokens(deps.auth, stored, policy, proposals),
-    users: new UserAdmin(deps.auth, deps.readModels.search, stored, policy, proposals),
+    users: new UserAdmin(deps.auth, search, stored, policy, proposals),
     userCredentials: new UserCredentials(deps.nativeUsers, policy),
     policies: new PolicyAdmin(deps.auth, stored, policy, proposals),
     ingestionSources: new IngestionSources(stored, policy, proposals),
@@ -142,8 +161,13 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     entityPages: new EntityPages(deps.readModels.search, policy, entities),
     entityLookups: new EntityLookups(deps.store, policy, entities),
     entityWrites: new EntityWrites(deps.store, deps.readModels.timeseries, policy, proposals),
-    relationships: new Relationships(deps.readModels.graph, policy),
+    relationships,
     timeseries: new TimeseriesReads(deps.readModels.timeseries, policy),
     auditEvents: new AuditSearch(deps.audit, policy),
+    entityLoader: (ctx, pacing) => new ActorEntityLoader(deps.store, policy, ctx, pacing),
+    search,
+    browse,
+    lineage: new Lineage(deps.readModels.graph, search, policy),
+    lists: new EntityLists(search),
   };
 }

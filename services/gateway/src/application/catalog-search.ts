@@ -5,74 +5,40 @@ import {
   type AutocompleteResponse,
   type BrowseRequest,
   type BrowseResponse,
-  type GraphIndex,
-  type RelatedRequest,
-  type RelatedResponse,
   type SearchIndex,
   type SearchRequest,
-  type SearchResponse,
 } from '@catalog/search';
 import type { AccessPolicy } from './access-policy.js';
+import type { Browse } from './browse.js';
+import type { EntitySearch, SearchPage } from './entity-search.js';
 
 /**
- * Search, browse, autocomplete and relationships over the indices, as the actor may see them: the
- * search gate on the type first, then every entity a page names decided as a single read of it would
- * be; unreadable ones are left out of the page. Totals and facet counts are the index's, so they may
- * count entities the actor does not see (their urns never leave).
+ * The Rest.li search actions (search, list, browse, autocomplete, browse paths): the ecosystem asks the
+ * search privileges on the entity type first (READ on the entity for browse paths), then each page
+ * leaves out the entities the actor may not read, as `EntitySearch` and `Browse` decide for every
+ * interface.
  */
 export class CatalogSearch {
   constructor(
+    private readonly search: EntitySearch,
+    private readonly browsing: Browse,
     private readonly index: SearchIndex,
-    private readonly graph: GraphIndex,
     private readonly policy: AccessPolicy,
   ) {}
 
-  async search(ctx: RequestContext, request: SearchRequest): Promise<SearchResponse> {
+  async searchType(ctx: RequestContext, request: SearchRequest): Promise<SearchPage> {
     await this.policy.search(ctx, singleType(request.entityTypes));
-    const result = await this.index.search(request);
-    const keep = await this.readableSet(
-      ctx,
-      result.hits.map((h) => h.urn),
-    );
-    return keep === undefined ? result : { ...result, hits: result.hits.filter((h) => keep.has(h.urn)) };
+    return this.search.search(ctx, request);
   }
 
   async browse(ctx: RequestContext, request: BrowseRequest): Promise<BrowseResponse> {
     await this.policy.search(ctx, request.entityType);
-    const result = await this.index.browse(request);
-    const keep = await this.readableSet(
-      ctx,
-      result.entities.map((e) => e.urn),
-    );
-    return keep === undefined
-      ? result
-      : { ...result, entities: result.entities.filter((e) => keep.has(e.urn)) };
+    return this.browsing.browse(ctx, request);
   }
 
-  /**
-   * Suggestions are names of the entities matched; when the actor may not read one of them, the
-   * suggestions (which cannot be told apart by entity) are withheld with it.
-   */
   async autocomplete(ctx: RequestContext, request: AutocompleteRequest): Promise<AutocompleteResponse> {
     await this.policy.search(ctx, request.entityType);
-    const result = await this.index.autocomplete(request);
-    const keep = await this.readableSet(ctx, result.entities);
-    if (keep === undefined) return result;
-    const entities = result.entities.filter((urn) => keep.has(urn));
-    return { entities, suggestions: entities.length === result.entities.length ? result.suggestions : [] };
-  }
-
-  /** The entities on the other side of an entity's edges; the entity itself must be readable. */
-  async related(ctx: RequestContext, request: RelatedRequest): Promise<RelatedResponse> {
-    await this.policy.readEntity(ctx, request.urn);
-    const result = await this.graph.related(request);
-    const keep = await this.readableSet(
-      ctx,
-      result.relationships.map((r) => r.entity),
-    );
-    return keep === undefined
-      ? result
-      : { ...result, relationships: result.relationships.filter((r) => keep.has(r.entity)) };
+    return this.search.autocomplete(ctx, request);
   }
 
   /** The browse paths of an entity's search document (none when it has no document). */
@@ -81,12 +47,6 @@ export class CatalogSearch {
     const document = await this.index.getDocument(entityType, urn);
     const paths = document?.fields[BROWSE_PATHS_FIELD];
     return paths === undefined ? [] : (Array.isArray(paths) ? paths : [paths]).map(String);
-  }
-
-  /** The readable ones of `urns`, or undefined when all are (nothing to filter). */
-  private async readableSet(ctx: RequestContext, urns: readonly string[]): Promise<Set<string> | undefined> {
-    const readable = await this.policy.readable(ctx, urns);
-    return readable.length === urns.length ? undefined : new Set(readable);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { RequestContext } from '@catalog/auth';
 import { ForbiddenError, formatUrn, NotFoundError, ValidationError } from '@catalog/model';
-import type { Filter, SearchIndex, SortCriterion } from '@catalog/search';
+import type { Filter, SortCriterion } from '@catalog/search';
+import type { EntitySearch } from './entity-search.js';
 import type { GatewayAuth } from '../auth/gateway-auth.js';
 import type { AccessPolicy } from './access-policy.js';
 import { requireAnyOf, UNAUTHORIZED_MESSAGE } from './admin-privileges.js';
@@ -86,7 +87,7 @@ function listed(list: unknown, urn: string): boolean {
 export class UserAdmin {
   constructor(
     private readonly auth: Pick<GatewayAuth, 'actors' | 'authorizer'>,
-    private readonly search: SearchIndex,
+    private readonly search: EntitySearch,
     private readonly stored: StoredEntities,
     private readonly policy: AccessPolicy,
     private readonly proposals: Proposals,
@@ -204,19 +205,19 @@ export class UserAdmin {
   }
 
   /** A page of users, service accounts left out. Any authenticated user may list users. */
-  listUsers(_ctx: RequestContext, request: ListRequest): Promise<EntityPage> {
-    return this.page('corpuser', request, { filter: NON_SERVICE_ACCOUNTS });
+  listUsers(ctx: RequestContext, request: ListRequest): Promise<EntityPage> {
+    return this.page(ctx, 'corpuser', request, { filter: NON_SERVICE_ACCOUNTS });
   }
 
   /** A page of groups, newest first: for who manages users and groups. */
   async listGroups(ctx: RequestContext, request: ListRequest): Promise<EntityPage> {
     await requireAnyOf(this.policy, ctx, MANAGE_USERS_AND_GROUPS);
-    return this.page('corpGroup', request, { sort: [{ field: 'createdTime', order: 'DESCENDING' }] });
+    return this.page(ctx, 'corpGroup', request, { sort: [{ field: 'createdTime', order: 'DESCENDING' }] });
   }
 
   /** A page of roles by name. Any authenticated user may list roles (the ecosystem checks no privilege). */
-  listRoles(_ctx: RequestContext, request: ListRequest): Promise<EntityPage> {
-    return this.page('dataHubRole', request, { sort: [{ field: 'name', order: 'ASCENDING' }] });
+  listRoles(ctx: RequestContext, request: ListRequest): Promise<EntityPage> {
+    return this.page(ctx, 'dataHubRole', request, { sort: [{ field: 'name', order: 'ASCENDING' }] });
   }
 
   /**
@@ -239,14 +240,18 @@ export class UserAdmin {
     return group;
   }
 
-  /** One page of an entity type from the search index, as the ecosystem's list resolvers read them. */
+  /**
+   * One page of an entity type from the search index, as the ecosystem's list resolvers read them, with
+   * the entities the actor may not read left out.
+   */
   private async page(
+    ctx: RequestContext,
     entity: string,
     request: ListRequest,
     options: { filter?: Filter; sort?: readonly SortCriterion[] },
   ): Promise<EntityPage> {
     const query = (request.query ?? '').trim();
-    const response = await this.search.search({
+    const response = await this.search.search(ctx, {
       entityTypes: [entity],
       input: query === '' ? '*' : query,
       start: request.start,

@@ -7,7 +7,6 @@ import { createSchema, createYoga, type YogaServerInstance } from 'graphql-yoga'
 import type { GraphQLContext, GraphQLServices } from './context.js';
 import { requestContextOf } from '../auth/request-context.js';
 import { catalogResolvers, catalogTypeDefs } from './graphql-schema.js';
-import { EntityLoader } from './entities/entity-loader.js';
 import { useBooleanStringVariables } from './boolean-string-variables.js';
 import { maskError, useRetryAfterOnOutage } from './graphql-errors.js';
 import { useStoreCallCount } from './store-call-count.js';
@@ -96,13 +95,14 @@ export function createGraphQLServer(
       error: (...args) => logger.debug({ args }, 'graphql'),
     },
     context: ({ res, request }) => {
+      const auth = requestContextOf(res);
       const budget = new RequestBudget(limits, request.signal);
       return {
         services,
-        auth: requestContextOf(res),
-        actor: requestContextOf(res).authentication.actorUrn,
-        requestId: requestContextOf(res).origin.requestId ?? randomUUID(),
-        entities: new EntityLoader(services.store, budget),
+        auth,
+        actor: auth.authentication.actorUrn,
+        requestId: auth.origin.requestId ?? randomUUID(),
+        entities: services.app.entityLoader(auth, budget),
         budget,
       };
     },

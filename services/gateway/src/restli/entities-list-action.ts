@@ -34,7 +34,7 @@ export async function listEntitiesAction(req: Request, res: Response, search: Ca
     ...(sort.length > 0 ? { sort } : {}),
   };
   validateSearchRequest(searchSpecOf, withoutStructuredProperties(request));
-  const result = await search.search(requestContextOf(res), request);
+  const result = await search.searchType(requestContextOf(res), request);
   sendJson(res, {
     value: {
       entities: result.hits.map((h) => h.urn),

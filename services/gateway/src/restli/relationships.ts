@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { ValidationError } from '@catalog/model';
-import type { CatalogSearch } from '../application/catalog-search.js';
+import type { Relationships } from '../application/relationships.js';
 import { requestContextOf } from '../auth/request-context.js';
 import { requestValidator } from '../api-contract/catalog-validator.js';
 import { parseEntityUrn } from './entity-reads.js';
@@ -11,7 +11,11 @@ import { RESTLI_OPERATIONS } from './restli-operations.js';
  * GET /relationships?urn=&types=&direction=&start=&count=: the entities on the other side of the edges.
  * Answers both the spec's `entities` list and the ecosystem's `relationships` with start/count/total.
  */
-export async function getRelationships(req: Request, res: Response, search: CatalogSearch): Promise<void> {
+export async function getRelationships(
+  req: Request,
+  res: Response,
+  relationships: Relationships,
+): Promise<void> {
   const query = requestValidator.input(RESTLI_OPERATIONS.relationships, req).query;
   const { urn } = parseEntityUrn(query['urn']);
   const direction = query['direction'] as 'INCOMING' | 'OUTGOING';
@@ -19,7 +23,7 @@ export async function getRelationships(req: Request, res: Response, search: Cata
   if (types.length === 0) throw new ValidationError('types is required, as types=<name> or types=List(a,b)');
   const start = query['start'] as number;
   const count = query['count'] as number;
-  const result = await search.related(requestContextOf(res), {
+  const result = await relationships.related(requestContextOf(res), {
     urn: urn.raw,
     direction,
     types,

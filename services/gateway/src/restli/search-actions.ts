@@ -72,7 +72,7 @@ export async function searchAction(req: Request, res: Response, search: CatalogS
     ...optionalFilter(filterOf(body)),
   };
   validateSearchRequest(searchSpecOf, withoutStructuredProperties(request));
-  const result = await search.search(requestContextOf(res), request);
+  const result = await search.searchType(requestContextOf(res), request);
   const urns = result.hits.map((h) => h.urn);
   const matches = result.hits.map((h) => ({ matchedFields: h.matchedFields }));
   const searchResultMetadatas = result.aggregations.map((a) => ({

@@ -23,7 +23,6 @@ import {
 import { keyOf, refOf, requireRef, type EntityRef } from './entity-ref.js';
 import { TYPED_GETTERS } from './entity-schema.js';
 import { RESOLVABLE_TYPES, typeNameOfEntity, typeOfEntity } from './entity-types.js';
-import { LINEAGE_RELATIONSHIPS as LINEAGE } from './lineage-relationships.js';
 
 type Json = Readonly<Record<string, unknown>>;
 type Resolver = (ref: EntityRef, args: Record<string, unknown>, ctx: GraphQLContext) => unknown;
@@ -44,11 +43,11 @@ function page(args: Record<string, unknown>): { start: number; count: number } {
 const COMMON: Record<string, Resolver> = {
   urn: (ref) => ref.urn,
   type: (ref) => typeOfEntity(ref.entity),
-  exists: async (ref, _args, ctx) => (await ctx.entities.load(ref.urn)).size > 0,
+  exists: async (ref, _args, ctx) => ctx.entities.exists(ref.urn),
   relationships: async (ref, args, ctx) => {
     const input = args['input'] as { types: string[]; direction: 'INCOMING' | 'OUTGOING' };
     const { start, count } = page(args);
-    const related = await ctx.services.graph.related({
+    const related = await ctx.services.app.lineage.related(ctx.auth, {
       urn: ref.urn,
       direction: input.direction,
       types: input.types,
@@ -70,23 +69,16 @@ const COMMON: Record<string, Resolver> = {
   lineage: async (ref, args, ctx) => {
     const input = args['input'] as { direction: 'UPSTREAM' | 'DOWNSTREAM' };
     const { start, count } = page(args);
-    const up = input.direction === 'UPSTREAM';
-    const ask = async (direction: 'INCOMING' | 'OUTGOING', types: readonly string[]) =>
-      types.length === 0
-        ? []
-        : (await ctx.services.graph.related({ urn: ref.urn, direction, types, start: 0, count: 10_000 }))
-            .relationships;
-    const found = [
-      ...(await ask(up ? 'OUTGOING' : 'INCOMING', LINEAGE.upstream)),
-      ...(await ask(up ? 'INCOMING' : 'OUTGOING', LINEAGE.downstream)),
-    ];
-    const shown = found.slice(start, start + count);
+    const found = await ctx.services.app.lineage.neighbours(ctx.auth, ref.urn, input.direction, {
+      start,
+      count,
+    });
     return {
       start,
-      count: shown.length,
-      total: found.length,
+      count: found.relationships.length,
+      total: found.total,
       filtered: 0,
-      relationships: shown.map((r) => ({
+      relationships: found.relationships.map((r) => ({
         type: r.type,
         entity: refOf(r.entity) ?? null,
         degree: 1,
@@ -102,6 +94,8 @@ const COMMON: Record<string, Resolver> = {
     for (const name of names ?? [])
       if (!entity.aspects.has(name))
         throw new ValidationError(`Unknown aspect ${name} for entity ${ref.entity}`);
+    // The loader gives what the actor may see: no aspects of an entity it may not read, and restricted
+    // ones (credentials, secret values) to the system actor only.
     const stored = await ctx.entities.load(ref.urn);
     return [...stored.values()]
       .filter((a) => names === undefined || names === null || names.includes(a.aspect))
@@ -198,10 +192,7 @@ const SPECIFIC: Record<string, Record<string, Resolver>> = {
     },
     schemaMetadata: async (ref, args, ctx) => {
       const version = typeof args['version'] === 'number' ? args['version'] : 0;
-      const stored =
-        version === 0
-          ? await aspect(ctx, ref, 'schemaMetadata')
-          : (await ctx.services.store.get(ref.urn, 'schemaMetadata', version))?.value;
+      const stored = await ctx.entities.version<Json>(ref.urn, 'schemaMetadata', version);
       if (stored === undefined) return null;
       return {
         name: str(stored['schemaName']) ?? '',
@@ -286,7 +277,8 @@ const SPECIFIC: Record<string, Record<string, Resolver>> = {
   CorpUser: {
     username: (ref) => keyOf(ref)['username'],
     status: corpUserStatusField,
-    isNativeUser: async (ref, _a, ctx) => (await aspect(ctx, ref, 'corpUserCredentials')) !== undefined,
+    // Native users are those with credentials: their presence is shown, never their value.
+    isNativeUser: async (ref, _a, ctx) => ctx.entities.stores(ref.urn, 'corpUserCredentials'),
     properties: async (ref, _a, ctx) => userProperties(await aspect(ctx, ref, 'corpUserInfo')),
     info: async (ref, _a, ctx) => userProperties(await aspect(ctx, ref, 'corpUserInfo')),
     editableProperties: async (ref, _a, ctx) => {
@@ -437,9 +429,12 @@ function parentNodes(value: Json | undefined) {
   return { count: parent ? 1 : 0, nodes: parent ? [parent] : [] };
 }
 
-/** An entity that exists (has any aspect stored), or null. */
+/**
+ * An entity that exists (has any aspect stored), or null. One the actor may not read still resolves,
+ * with its urn and type only (its fields read no aspect), as the ecosystem's restricted entities do.
+ */
 async function existing(ctx: GraphQLContext, ref: EntityRef): Promise<EntityRef | null> {
-  return (await ctx.entities.load(ref.urn)).size > 0 ? ref : null;
+  return (await ctx.entities.exists(ref.urn)) ? ref : null;
 }
 
 function resolveEntityType(ref: EntityRef): string | undefined {

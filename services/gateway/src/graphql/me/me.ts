@@ -51,9 +51,7 @@ export function meResolvers(): Record<string, Record<string, unknown>> {
   return {
     Query: {
       me: async (_root: unknown, _args: unknown, ctx: GraphQLContext) => {
-        const held = ctx.auth.authentication.isSystem
-          ? 'all'
-          : await ctx.services.auth.authorizer.platformPrivileges(ctx.actor);
+        const held = await ctx.services.app.policy.platformPrivileges(ctx.auth);
         return { corpUser: refOf(ctx.actor), platformPrivileges: platformPrivilegeFlags(held) };
       },
     },

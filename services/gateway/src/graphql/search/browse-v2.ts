@@ -1,5 +1,4 @@
 import { isUrn, ValidationError } from '@catalog/model';
-import type { Criterion } from '@catalog/search';
 import type { GraphQLContext } from '../context.js';
 import { refOf } from '../entities/entity-ref.js';
 import { entitiesOf, filterOf } from './search-resolvers.js';
@@ -28,10 +27,6 @@ type BrowseResultsV2 {
 extend type Query { browseV2(input: BrowseV2Input!): BrowseResultsV2 }
 `;
 
-/** Distinct browse paths read per level: a folder with more distinct paths below it lists the first ones. */
-const MAX_PATHS = 10_000;
-const BROWSE_V2_FIELD = 'browsePathV2';
-
 interface BrowseV2Input {
   readonly type?: string | null;
   readonly types?: readonly string[] | null;
@@ -42,67 +37,32 @@ interface BrowseV2Input {
   readonly query?: string | null;
 }
 
-/**
- * browseV2 over the `browsePathsV2` of entities: the folders one level below `path`, each with the
- * entities at or below it. The index holds each entity's path as one keyword; the folders are the next
- * segment of the paths that lie below `path`, counted from a facet over those paths.
- */
+/** browseV2: the folders one level below `path`, each with the entities at or below it. */
 export async function browseV2(_root: unknown, { input }: { input: BrowseV2Input }, ctx: GraphQLContext) {
   const types = input.types ?? (input.type ? [input.type] : null);
-  const entities = entitiesOf(types);
   const start = input.start ?? 0;
   const count = input.count ?? 10;
   if (start < 0 || count < 0 || count > 10_000)
     throw new ValidationError('start must be 0 or more and count 0 to 10000');
-  const prefix = input.path.map((p) => `/${p}`).join('');
-  const base = filterOf(input);
-  // The entities in the folder itself or anywhere below it (every conjunction, once with each).
-  const within: readonly Criterion[] =
-    prefix === ''
-      ? []
-      : [
-          { field: BROWSE_V2_FIELD, values: [prefix], condition: 'EQUAL' },
-          { field: BROWSE_V2_FIELD, values: [`${prefix}/`], condition: 'START_WITH' },
-        ];
-  const conjunctions = base.or.length === 0 ? [{ and: [] as readonly Criterion[] }] : base.or;
-  const filter = {
-    or:
-      within.length === 0
-        ? conjunctions
-        : conjunctions.flatMap((c) => within.map((criterion) => ({ and: [...c.and, criterion] }))),
-  };
   await ctx.budget.takeTurn();
-  const response = await ctx.services.search.search({
-    entityTypes: entities,
-    input: input.query?.trim() ? input.query : '*',
-    filter,
-    start: 0,
-    count: 0,
-    facets: [BROWSE_V2_FIELD],
-    maxAggValues: MAX_PATHS,
+  const folders = await ctx.services.app.browse.folders(ctx.auth, {
+    entityTypes: entitiesOf(types),
+    path: input.path,
+    filter: filterOf(input),
+    query: input.query ?? '',
+    start,
+    count,
   });
-  const groups = new Map<string, { count: number; deeper: boolean }>();
-  for (const value of response.aggregations.find((a) => a.field === BROWSE_V2_FIELD)?.values ?? []) {
-    if (!value.value.startsWith(`${prefix}/`)) continue;
-    const rest = value.value.slice(prefix.length + 1).split('/');
-    const name = rest[0];
-    if (name === undefined || name === '') continue;
-    const group = groups.get(name) ?? { count: 0, deeper: false };
-    group.count += value.count;
-    group.deeper ||= rest.length > 1;
-    groups.set(name, group);
-  }
-  const all = [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return {
-    groups: all.slice(start, start + count).map(([name, g]) => ({
-      name,
-      entity: isUrn(name) ? (refOf(name) ?? null) : null,
+    groups: folders.groups.map((g) => ({
+      name: g.name,
+      entity: isUrn(g.name) ? (refOf(g.name) ?? null) : null,
       count: g.count,
-      hasSubGroups: g.deeper,
+      hasSubGroups: g.hasSubGroups,
     })),
     start,
-    count: Math.min(count, Math.max(all.length - start, 0)),
-    total: all.length,
-    metadata: { path: input.path, totalNumEntities: response.total },
+    count: folders.groups.length,
+    total: folders.total,
+    metadata: { path: input.path, totalNumEntities: folders.totalNumEntities },
   };
 }

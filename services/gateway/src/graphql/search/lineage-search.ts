@@ -1,9 +1,7 @@
 import { ValidationError } from '@catalog/model';
-import type { GraphIndex } from '@catalog/search';
 import type { GraphQLContext } from '../context.js';
 import { requireRef } from '../entities/entity-ref.js';
 import { entitiesOf, filterOf } from './search-resolvers.js';
-import { LINEAGE_RELATIONSHIPS as LINEAGE } from '../entities/lineage-relationships.js';
 
 export const lineageSearchSchema = `
 input SearchAcrossLineageInput {
@@ -54,48 +52,6 @@ extend type Query {
 }
 `;
 
-/** How far lineage is followed: the ecosystem's UI asks for up to three hops. */
-const MAX_HOPS = 3;
-/** Entities reached at most, so one hub dataset cannot make a request unbounded (nor its urn filter). */
-const MAX_REACHED = 1_000;
-
-/** The entities lineage reaches from `urn`, by the hop count they are first reached at. */
-export async function lineageDegrees(
-  graph: GraphIndex,
-  urn: string,
-  direction: 'UPSTREAM' | 'DOWNSTREAM',
-): Promise<Map<string, number>> {
-  const up = direction === 'UPSTREAM';
-  const degrees = new Map<string, number>();
-  let frontier = [urn];
-  for (let hop = 1; hop <= MAX_HOPS && frontier.length > 0 && degrees.size < MAX_REACHED; hop++) {
-    const next: string[] = [];
-    for (const from of frontier) {
-      const asks: ['INCOMING' | 'OUTGOING', readonly string[]][] = [
-        [up ? 'OUTGOING' : 'INCOMING', LINEAGE.upstream],
-        [up ? 'INCOMING' : 'OUTGOING', LINEAGE.downstream],
-      ];
-      for (const [edgeDirection, types] of asks) {
-        if (types.length === 0) continue;
-        const related = await graph.related({
-          urn: from,
-          direction: edgeDirection,
-          types,
-          start: 0,
-          count: MAX_REACHED,
-        });
-        for (const r of related.relationships) {
-          if (r.entity === urn || degrees.has(r.entity)) continue;
-          degrees.set(r.entity, hop);
-          next.push(r.entity);
-        }
-      }
-    }
-    frontier = next;
-  }
-  return degrees;
-}
-
 interface LineageInput {
   readonly urn: string;
   readonly direction: 'UPSTREAM' | 'DOWNSTREAM';
@@ -111,34 +67,29 @@ async function lineageSearch(ctx: GraphQLContext, input: LineageInput, start: nu
   requireRef(input.urn);
   const count = input.count ?? 10;
   if (count < 0 || count > 10_000) throw new ValidationError('count must be from 0 to 10000');
-  const degrees = await lineageDegrees(ctx.services.graph, input.urn, input.direction);
-  if (degrees.size === 0) return { start, count: 0, total: 0, searchResults: [], facets: [] };
-  const reached = new Set([...degrees.keys()].map((u) => u.split(':')[2] ?? ''));
-  const wanted = entitiesOf(input.types).filter((e) => reached.has(e));
-  if (wanted.length === 0) return { start, count: 0, total: 0, searchResults: [], facets: [] };
-  const base = filterOf(input);
-  const among = { field: 'urn', values: [...degrees.keys()], condition: 'EQUAL' as const };
-  const conjunctions = base.or.length === 0 ? [{ and: [] }] : base.or;
   await ctx.budget.takeTurn();
-  const response = await ctx.services.search.search({
-    entityTypes: wanted,
-    input: input.query?.trim() ? input.query : '*',
-    filter: { or: conjunctions.map((c) => ({ and: [...c.and, among] })) },
+  const page = await ctx.services.app.lineage.searchAcross(ctx.auth, {
+    urn: input.urn,
+    direction: input.direction,
+    entityTypes: entitiesOf(input.types),
+    query: input.query ?? '',
+    filter: filterOf(input),
     start,
     count,
   });
   return {
     start,
-    count: response.hits.length,
-    total: response.total,
-    searchResults: response.hits.map((hit) => ({
+    count: page.hits.length,
+    total: page.total,
+    searchResults: page.hits.map((hit) => ({
       entity: { urn: hit.urn, entity: hit.entityType },
-      degree: degrees.get(hit.urn) ?? 1,
-      degrees: [degrees.get(hit.urn) ?? 1],
+      degree: hit.degree,
+      degrees: [hit.degree],
       matchedFields: hit.matchedFields.map((m) => ({ name: m.name, value: m.value, entity: null })),
       insights: [],
     })),
     facets: [],
+    scanned: page.scanned,
   };
 }
 
@@ -161,13 +112,16 @@ export async function scrollAcrossLineage(
   if (!Number.isInteger(start) || start < 0)
     throw new ValidationError(`Invalid scrollId ${JSON.stringify(input.scrollId)}`);
   const page = await lineageSearch(ctx, input, start);
-  const next = start + page.count;
+  // The next page starts after the index's page, hits the actor may not read included.
+  const next = start + page.scanned.count;
   return {
     count: page.count,
     total: page.total,
     searchResults: page.searchResults,
     facets: page.facets,
     nextScrollId:
-      page.count > 0 && next < page.total ? Buffer.from(String(next)).toString('base64url') : null,
+      page.scanned.count > 0 && next < page.scanned.total
+        ? Buffer.from(String(next)).toString('base64url')
+        : null,
   };
 }

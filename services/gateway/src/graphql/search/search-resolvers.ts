@@ -1,5 +1,10 @@
 import { entityRegistry, isUrn, ValidationError } from '@catalog/model';
-import { normalizeFilter, type Filter, type SearchResponse } from '@catalog/search';
+import {
+  normalizeFilter,
+  type Filter,
+  type SearchPage,
+  type SearchResponse,
+} from '../../application/entity-search.js';
 import type { GraphQLContext } from '../context.js';
 import { refOf } from '../entities/entity-ref.js';
 import { DEFAULT_SEARCH_TYPES, entityOfType, typeOfEntity } from '../entities/entity-types.js';
@@ -177,11 +182,11 @@ async function runSearch(
   entities: readonly string[],
   page: { start: number; count: number; searchAfter?: string },
   facets: readonly string[] | undefined,
-): Promise<SearchResponse> {
+): Promise<SearchPage> {
   const flags = input.searchFlags ?? {};
   const query = input.query.trim() === '' ? '*' : input.query;
   await ctx.budget.takeTurn();
-  return ctx.services.search.search({
+  return ctx.services.app.search.search(ctx.auth, {
     entityTypes: entities,
     input: query,
     filter: filterOf(input),
@@ -261,9 +266,12 @@ export function searchResolvers(): Record<string, Record<string, unknown>> {
         : { start: position?.start ?? 0, count };
       const response = await runSearch(ctx, input, entities, page, defaultFacets(entities));
       const hits = response.hits;
-      const seen = (keyset ? (position?.seen ?? 0) : page.start) + hits.length;
-      const last = hits[hits.length - 1];
-      const more = hits.length > 0 && seen < response.total && last !== undefined;
+      // The scroll goes on from the index's page, hits the actor may not read included: they are left
+      // out of what it is shown, not of where the next page starts.
+      const { scanned } = response;
+      const seen = (keyset ? (position?.seen ?? 0) : page.start) + scanned.count;
+      const last = scanned.last;
+      const more = scanned.count > 0 && seen < scanned.total && last !== undefined;
       return {
         // The SDK loops until this is null: an exhausted scroll must end it.
         nextScrollId: more ? encodeScroll(keyset ? { after: last.urn, seen } : { start: seen }) : null,
@@ -317,7 +325,7 @@ interface AutoCompleteArgs {
 
 async function suggest(ctx: GraphQLContext, entity: string, input: AutoCompleteArgs['input']) {
   await ctx.budget.takeTurn();
-  const result = await ctx.services.search.autocomplete({
+  const result = await ctx.services.app.search.autocomplete(ctx.auth, {
     entityType: entity,
     query: input.query,
     ...(input.field === undefined || input.field === null ? {} : { field: input.field }),
@@ -357,7 +365,7 @@ async function browse(_root: unknown, { input }: BrowseArgs, ctx: GraphQLContext
   const start = startOf(input.start);
   const count = countOf(input.count);
   await ctx.budget.takeTurn();
-  const result = await ctx.services.search.browse({
+  const result = await ctx.services.app.browse.browse(ctx.auth, {
     entityType: entity!,
     path: `/${path.join('/')}`,
     filter: filterOf(input),

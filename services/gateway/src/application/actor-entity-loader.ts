@@ -1,0 +1,139 @@
+import DataLoader from 'dataloader';
+import type { RequestContext } from '@catalog/auth';
+import { isRestrictedAspect } from '@catalog/model';
+import type { AspectStore, StoredAspect } from '@catalog/store';
+import type { AccessPolicy } from './access-policy.js';
+
+/** An entity's latest aspect values by aspect name, as the actor may see them; empty when none. */
+export type AspectValues = ReadonlyMap<string, StoredAspect>;
+
+/** What one request knows of one entity. */
+interface EntityView {
+  /** Anything is stored for the urn (whether or not the actor may read it). */
+  readonly exists: boolean;
+  readonly readable: boolean;
+  /** The aspects the actor sees: none of an unreadable entity, no restricted one but to the system. */
+  readonly aspects: AspectValues;
+  /** Restricted aspects stored but withheld (names only). */
+  readonly withheld: ReadonlySet<string>;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+const EMPTY: AspectValues = new Map();
+
+type EntityStore = Pick<AspectStore, 'getLatestMany' | 'get'>;
+
+/**
+ * How an interface paces one request's reads (GraphQL's request budget): each batch counts against an
+ * entity ceiling and waits for a turn of the event loop of its own, and read entities are handed back a
+ * chunk per turn, so a request reading thousands of entities lets other requests in between.
+ */
+export interface ReadPacing {
+  countEntities(n: number): void;
+  takeTurn(): Promise<void>;
+  pace(): Promise<void>;
+}
+
+/**
+ * Entities read from the store in one call. The embedded store reads synchronously, 1,000 entities in
+ * 90-640 ms on a loaded 2-core machine; 200 keep one call near a tenth of a second.
+ */
+const BATCH_SIZE = 200;
+
+/**
+ * The entities one request reads, as its actor may see them (the GraphQL resolvers' one way to an
+ * entity's aspects). Every entity a query touches in one tick is read in one `getLatestMany` call, each
+ * once per request, and whether the actor may read them is decided in the same batch, per entity, as a
+ * single read of it would be (`AccessPolicy.readable`):
+ *
+ * - an entity the actor may not read has no aspects here: it resolves with its urn and type only;
+ * - restricted aspects (credentials, secret values, invite tokens) are seen by the system actor only.
+ *
+ * `storeCalls` counts the store round trips (the GraphQL benchmark reports it).
+ */
+export class ActorEntityLoader {
+  storeCalls = 0;
+  private readonly loader: DataLoader<string, EntityView>;
+
+  constructor(
+    private readonly store: EntityStore,
+    policy: Pick<AccessPolicy, 'readable'>,
+    private readonly ctx: RequestContext,
+    private readonly pacing?: ReadPacing,
+  ) {
+    const system = ctx.authentication.isSystem;
+    this.loader = new DataLoader(
+      async (urns) => {
+        if (pacing !== undefined) {
+          pacing.countEntities(urns.length);
+          await pacing.takeTurn();
+        }
+        this.storeCalls++;
+        // The system actor reads everything: no decision to wait for beside the store read.
+        const [found, readable] = await Promise.all([
+          store.getLatestMany(urns),
+          system ? undefined : policy.readable(ctx, urns),
+        ]);
+        const allowed =
+          readable === undefined || readable.length === urns.length ? undefined : new Set(readable);
+        return urns.map((urn) => viewOf(found.get(urn) ?? [], allowed?.has(urn) ?? true, system));
+      },
+      { maxBatchSize: BATCH_SIZE },
+    );
+  }
+
+  /** The entity's aspects the actor may see (none when it may not read the entity). */
+  async load(urn: string): Promise<AspectValues> {
+    const view = await this.loader.load(urn);
+    await this.pacing?.pace();
+    return view.aspects;
+  }
+
+  async aspect<T = Record<string, unknown>>(urn: string, name: string): Promise<T | undefined> {
+    return (await this.load(urn)).get(name)?.value as T | undefined;
+  }
+
+  /** Whether anything is stored for the entity, readable by the actor or not (as `entity(urn)` answers). */
+  async exists(urn: string): Promise<boolean> {
+    return (await this.loader.load(urn)).exists;
+  }
+
+  /**
+   * Whether a readable entity has the aspect stored, even one withheld from the actor: for what the
+   * ecosystem derives from a restricted aspect's presence alone (CorpUser.isNativeUser), never its value.
+   */
+  async stores(urn: string, name: string): Promise<boolean> {
+    const view = await this.loader.load(urn);
+    return view.aspects.has(name) || view.withheld.has(name);
+  }
+
+  /** One stored version of an aspect (0 the latest), as the actor may see it; undefined when it may not. */
+  async version<T = Record<string, unknown>>(
+    urn: string,
+    name: string,
+    version: number,
+  ): Promise<T | undefined> {
+    if (version === 0) return this.aspect<T>(urn, name);
+    const view = await this.loader.load(urn);
+    if (!view.readable || (isRestrictedAspect(name) && !this.ctx.authentication.isSystem)) return undefined;
+    this.storeCalls++;
+    return (await this.store.get(urn, name, version))?.value as T | undefined;
+  }
+
+  /** Forgets what was read for `urn`, after a mutation wrote it. */
+  clear(urn: string): void {
+    this.loader.clear(urn);
+  }
+}
+
+function viewOf(stored: readonly StoredAspect[], readable: boolean, system: boolean): EntityView {
+  const exists = stored.length > 0;
+  if (!readable) return { exists, readable, aspects: EMPTY, withheld: NONE };
+  const aspects = new Map<string, StoredAspect>();
+  let withheld: Set<string> | undefined;
+  for (const aspect of stored) {
+    if (!system && isRestrictedAspect(aspect.aspect)) (withheld ??= new Set()).add(aspect.aspect);
+    else aspects.set(aspect.aspect, aspect);
+  }
+  return { exists, readable, aspects, withheld: withheld ?? NONE };
+}
