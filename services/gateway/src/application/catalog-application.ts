@@ -15,7 +15,6 @@ import { ActorEntityLoader, type ReadPacing } from './actor-entity-loader.js';
 import { AuditSearch } from './audit-search.js';
 import { Browse } from './browse.js';
 import { EntityCreation } from './entity-creation.js';
-import { EntityLists } from './entity-lists.js';
 import { EntityLookups } from './entity-lookups.js';
 import { EntityPages } from './entity-pages.js';
 import { EntityReads } from './entity-reads.js';
@@ -114,8 +113,6 @@ export interface CatalogApplication {
   readonly browse: Browse;
   /** Relationships and lineage. */
   readonly lineage: Lineage;
-  /** Pages of one entity type (users, roles, groups). */
-  readonly lists: EntityLists;
 }
 
 export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogApplication {
@@ -168,6 +165,5 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     search,
     browse,
     lineage: new Lineage(deps.readModels.graph, search, policy),
-    lists: new EntityLists(search),
   };
 }

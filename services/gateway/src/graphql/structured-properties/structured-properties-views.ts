@@ -1,6 +1,6 @@
 import type { GraphQLContext } from '../context.js';
 import { list, num, str, unionMember } from '../entities/aspect-views.js';
-import type { AspectValues } from '../entities/entity-loader.js';
+import type { AspectValues } from '../../application/actor-entity-loader.js';
 import { refOf, type EntityRef } from '../entities/entity-ref.js';
 import { typeNameOfEntity, typeOfEntity } from '../entities/entity-types.js';
 
