@@ -13,6 +13,14 @@ export const REDACTED_PATHS = [
   '*.accessToken',
   '*.signingKey',
   '*.clientSecret',
+  // Restricted aspect fields (credentials, reset and invite tokens, connection secrets), should a value
+  // of one reach a line beside its urn.
+  '*.hashedPassword',
+  '*.salt',
+  '*.passwordResetToken',
+  '*.resetToken',
+  '*.inviteToken',
+  '*.encryptedBlob',
   'config.kafka.sasl',
   'config.opensearch.password',
   'config.mongodb.uri',

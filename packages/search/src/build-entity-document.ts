@@ -36,6 +36,7 @@ const STRUCTURED_PROPERTIES_ASPECT = 'structuredProperties';
  * A field that would hold one value from a non-array path is a scalar; otherwise an array.
  * Structured property values become typed fields named from their definitions (see
  * structuredPropertyDocumentFields), always arrays, with the assigned property urns beside them.
+ * Restricted aspects (`AspectSpec.restricted`) contribute nothing.
  */
 export function buildEntityDocument(
   entity: EntitySpec,
@@ -54,7 +55,10 @@ export function buildEntityDocument(
   const flags = new Map<string, boolean>();
 
   for (const aspect of entity.aspects.values()) {
-    if (aspect.kind !== 'versioned' || aspect.searchable.length === 0) continue;
+    // A restricted aspect (credentials, secret values, invite tokens, connection details) is never
+    // copied into a search document, whatever its schema marks searchable: a document's fields come
+    // back in hits, facets and matched fields, which no read policy strips.
+    if (aspect.kind !== 'versioned' || aspect.restricted || aspect.searchable.length === 0) continue;
     const value = aspects.get(aspect.name) ?? (aspect.isKey ? keyAspectOf(urn) : undefined);
     for (const field of aspect.searchable) {
       const raw = value === undefined ? [] : valuesAtPath(value, field.path);

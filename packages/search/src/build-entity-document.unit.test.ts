@@ -183,3 +183,52 @@ describe('browseEntityName', () => {
     ).toBeUndefined();
   });
 });
+
+describe('search documents of entities with restricted aspects', () => {
+  /** Values of every restricted aspect, each string and time a marker the document must not hold. */
+  const RESTRICTED_VALUES: Record<string, { entity: string; urn: string; value: Record<string, unknown> }> = {
+    corpUserCredentials: {
+      entity: 'corpuser',
+      urn: 'urn:li:corpuser:jdoe',
+      value: { salt: 'MARK-salt', hashedPassword: 'MARK-hash', passwordResetToken: 'MARK-reset' },
+    },
+    dataHubSecretValue: {
+      entity: 'dataHubSecret',
+      urn: 'urn:li:dataHubSecret:db_password',
+      value: {
+        name: 'MARK-name',
+        value: 'MARK-value',
+        description: 'MARK-description',
+        created: { time: 4242 },
+      },
+    },
+    inviteToken: {
+      entity: 'inviteToken',
+      urn: 'urn:li:inviteToken:abc',
+      value: { token: 'MARK-token', role: 'urn:li:dataHubRole:MARK-role' },
+    },
+    dataHubConnectionDetails: {
+      entity: 'dataHubConnection',
+      urn: 'urn:li:dataHubConnection:warehouse',
+      value: { type: 'JSON', name: 'MARK-connection', json: { encryptedBlob: 'MARK-blob' } },
+    },
+  };
+
+  it('covers every restricted aspect of the registry', () => {
+    const restricted = entityRegistry
+      .entities()
+      .flatMap((e) => [...e.aspects.values()].filter((a) => a.restricted).map((a) => a.name));
+    expect(new Set(restricted)).toEqual(new Set(Object.keys(RESTRICTED_VALUES)));
+  });
+
+  it.each(Object.entries(RESTRICTED_VALUES))(
+    'copies nothing of %s into the document, though its schema marks fields searchable',
+    (aspect, { entity, urn: of, value }) => {
+      const doc = build({ [aspect]: value }, entityRegistry.requireEntity(entity), of);
+      const text = JSON.stringify(doc);
+      expect(text).not.toContain('MARK');
+      expect(text).not.toContain('4242');
+      expect(doc.fields).toMatchObject({ urn: of, _entityType: entity });
+    },
+  );
+});

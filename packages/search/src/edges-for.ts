@@ -15,7 +15,8 @@ export function edgesFor(
   created?: { readonly time: number; readonly actor?: string },
 ): Edge[] {
   const aspect = entity.aspects.get(aspectName);
-  if (aspect === undefined) return [];
+  // Restricted aspects declare no relationships today; should one, it still reveals nothing.
+  if (aspect === undefined || aspect.restricted) return [];
   const seen = new Set<string>();
   const edges: Edge[] = [];
   for (const relationship of aspect.relationships) {

@@ -91,6 +91,38 @@ describe('audit events of change logs', () => {
     expect(JSON.stringify(event)).not.toContain('displayName');
   });
 
+  it.each([
+    [
+      'corpUserCredentials',
+      USER,
+      { salt: 'MARK-salt', hashedPassword: 'MARK-hash', passwordResetToken: 'MARK-reset' },
+    ],
+    [
+      'dataHubSecretValue',
+      'urn:li:dataHubSecret:db',
+      { name: 'db', value: 'MARK-encrypted', description: 'x' },
+    ],
+    ['inviteToken', 'urn:li:inviteToken:abc', { token: 'MARK-token' }],
+  ] as const)(
+    'keeps nothing of a restricted %s value, new or previous, in the event or its raw document',
+    (aspectName, entityUrn, value) => {
+      const aspect = (v: Record<string, unknown>) => ({
+        value: Buffer.from(JSON.stringify(v)),
+        contentType: 'application/json',
+      });
+      const mcl = changeLog({
+        entityUrn,
+        entityType: entityUrn.split(':')[2]!,
+        aspectName,
+        aspect: aspect(value),
+        previousAspectValue: aspect(value),
+      });
+      const event = eventOf(auditEventOf(record(encodeMcl(mcl)), topics));
+      expect(event.aspectName).toBe(aspectName);
+      expect(JSON.stringify(event)).not.toContain('MARK');
+    },
+  );
+
   it('falls back to the record time and the system actor, and omits what is missing or unknown', () => {
     const mcl: MetadataChangeLog = {
       entityType: 'dataset',
