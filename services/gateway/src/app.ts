@@ -31,10 +31,9 @@ import { entityApiRouter } from './openapi/entity-api/entity-router.js';
 import { getRelationshipsV1 } from './openapi/relationships/relationships-v1.js';
 import { timeseriesApiRouter } from './openapi/timeseries/timeseries-v2.js';
 import { auditEventsRouter } from './openapi/audit-events/audit-search-router.js';
-import { consumerLag, type ConsumerGroups } from './operations/consumer-lag.js';
-import { structuredPropertyCleanup } from './operations/structured-property-cleanup.js';
-import { replayDeadLettersOperation } from './operations/dead-letter-replay.js';
-import type { IndexWaiter } from './operations/index-waiter.js';
+import type { ConsumerGroups } from './application/consumer-lag.js';
+import { mountOperationRoutes } from './operations/operation-routes.js';
+import type { IndexWaiter } from './ingest/index-waiter.js';
 import {
   ingestProposal,
   ingestProposalBatch,
@@ -67,8 +66,6 @@ import type { GatewayAuth } from './auth/gateway-auth.js';
 import { authenticationMiddleware } from './auth/authentication-middleware.js';
 import { corsPolicy } from './auth/cors-policy.js';
 import { crossSiteRequestGuard } from './auth/cross-site-request-guard.js';
-import { requestContextOf } from './auth/request-context.js';
-import { RouteGuards } from './auth/route-guards.js';
 import { identityUserUrn } from './auth/identity-endpoint.js';
 import { gmsAuthRouter, loginRouter } from './identity/auth-router.js';
 import type { NativeUserService } from './identity/native-user-service.js';
@@ -134,7 +131,6 @@ function actions(resource: string, table: Record<string, Handler>): Handler {
 /** Builds the HTTP interface over the ports it is given; main.ts decides which adapters those are. */
 export function createGatewayApp(deps: GatewayDeps): Express {
   const { store, settings, logger, readModels, auth } = deps;
-  const guard = new RouteGuards(auth);
   const waitForIndex = (outcomes: readonly ProposalOutcome[]) =>
     deps.indexWaiter.waitFor(
       outcomes.flatMap((o) => o.changeLogs ?? []),
@@ -150,6 +146,15 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     topics: deps.topics,
     nativeUsers: deps.nativeUsers,
     audit: deps.audit,
+    operations: {
+      log: deps.log,
+      topics: deps.topics,
+      groups: deps.groups,
+      search: readModels.search,
+      transport: deps.transport,
+      logger,
+      ...(deps.threads ? { threads: deps.threads } : {}),
+    },
   });
   const app = express();
   app.disable('x-powered-by');
@@ -193,13 +198,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     actions('aspects', {
       ingestProposal: (req, res) => ingestProposal(req, res, ingest),
       ingestProposalBatch: (req, res) => ingestProposalBatch(req, res, ingest),
-      getTimeseriesAspectValues: async (req, res) => {
-        const body = (req.body ?? {}) as Record<string, unknown>;
-        if (typeof body['urn'] === 'string' && typeof body['aspect'] === 'string') {
-          await guard.readTimeseries(res, body['urn'], body['aspect']);
-        }
-        await getTimeseriesAspectValues(req, res, readModels.timeseries);
-      },
+      getTimeseriesAspectValues: (req, res) => getTimeseriesAspectValues(req, res, application.timeseries),
     }),
   );
   app.get('/aspects/:urn', (req, res) => getVersionedAspect(req, res, application.entities));
@@ -247,49 +246,18 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     );
   }
   // Metadata tests (spec 4.11): `/gms/test` as the ecosystem's Cloud has it, `/test` as its OSS engine.
-  const metadataTests = {
-    store,
-    submitter: deps.submitter,
-    auth,
-    originOf: (res: Response) => requestContextOf(res).origin,
-    waitForIndex,
-  };
+
   for (const path of ['/test', '/gms/test']) {
     app.post(
       path,
       json,
       actions(path.slice(1), {
-        evaluate: (req, res) => evaluateAction(req, res, metadataTests),
-        batchEvaluate: (req, res) => batchEvaluateAction(req, res, metadataTests),
+        evaluate: (req, res) => evaluateAction(req, res, application.testEvaluation),
+        batchEvaluate: (req, res) => batchEvaluateAction(req, res, application.testEvaluation),
       }),
     );
   }
-  app.get('/openapi/operations/messaging/transport', async (_req, res) => {
-    await guard.systemOperation(res, 'read the transport');
-    res.json({ transport: deps.transport });
-  });
-  app.get('/openapi/operations/messaging/:kind/consumer/lag', async (req, res) => {
-    await guard.systemOperation(res, 'read consumer lag');
-    await consumerLag(req, res, {
-      log: deps.log,
-      topics: deps.topics,
-      groups: deps.groups,
-      ...(deps.threads ? { threads: deps.threads } : {}),
-    });
-  });
-  app.post('/openapi/operations/dead-letters/replay', async (req, res) => {
-    await guard.systemOperation(res, 'replay dead letters');
-    await replayDeadLettersOperation(req, res, {
-      log: deps.log,
-      topics: deps.topics,
-      groups: deps.groups,
-      logger,
-    });
-  });
-  app.get('/openapi/operations/structuredProperties/cleanup', async (req, res) => {
-    await guard.systemOperation(res, 'read clean-up progress');
-    await structuredPropertyCleanup(req, res, { search: readModels.search });
-  });
+  mountOperationRoutes(app, application.operations);
 
   app.use('/schema-registry/api', schemaRegistryRouter({ topics: deps.topics, log: deps.log, logger }));
   const entityApi = { app: application, logger, maxBodyBytes: settings.maxBodyBytes };

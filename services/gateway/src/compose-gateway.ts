@@ -18,8 +18,8 @@ import { createGatewayAuth } from './auth/create-gateway-auth.js';
 import type { GatewayAuth } from './auth/gateway-auth.js';
 import { NativeUserService } from './identity/native-user-service.js';
 import { ProposalSubmitter } from './ingest/proposal-submitter.js';
-import { IndexWaiter } from './operations/index-waiter.js';
-import type { ConsumerGroups } from './operations/consumer-lag.js';
+import { IndexWaiter } from './ingest/index-waiter.js';
+import type { ConsumerGroups } from './application/consumer-lag.js';
 
 export interface GatewayParts {
   readonly adapters: AdapterSettings;

@@ -31,6 +31,9 @@ import { Relationships } from './relationships.js';
 import { StoredEntities } from './stored-entities.js';
 import { StructuredPropertyAdmin } from './structured-property-admin.js';
 import { TimeseriesReads } from './timeseries-reads.js';
+import { TestEvaluation } from './test-evaluation.js';
+import { ActorProfile } from './actor-profile.js';
+import { PipelineOperations, type PipelineOperationsDeps } from './pipeline-operations.js';
 import { UserAdmin } from './users.js';
 import { UserCredentials } from './user-credentials.js';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
@@ -51,6 +54,7 @@ export interface CatalogApplicationDeps {
   readonly topics: TopicNames;
   readonly nativeUsers: NativeUserService;
   readonly audit: AuditIndex;
+  readonly operations: PipelineOperationsDeps;
 }
 
 /**
@@ -59,8 +63,8 @@ export interface CatalogApplicationDeps {
  * decided here, once, the same for every route.
  */
 export interface CatalogApplication {
-  /** The one place privileges are asked. */
-  readonly policy: AccessPolicy;
+  /** What the acting identity may do across the platform. */
+  readonly me: ActorProfile;
   /** Entity reads: single, batch, and the pages of lists, scrolls and searches. */
   readonly entities: EntityReads;
   /** The Rest.li search actions: the type's search gate, then pages as the actor may see them. */
@@ -93,6 +97,10 @@ export interface CatalogApplication {
   readonly structuredProperties: StructuredPropertyAdmin;
   /** Metadata tests. */
   readonly metadataTests: MetadataTests;
+  /** The operators' view of the pipeline: transport, consumer lag, dead letters, clean-up progress. */
+  readonly operations: PipelineOperations;
+  /** Running metadata tests against entities. */
+  readonly testEvaluation: TestEvaluation;
   /** Lists and scrolls of entities, unreadable ones left out. */
   readonly entityPages: EntityPages;
   /** Existence, numbered versions and per-item batch reads of entities. */
@@ -124,7 +132,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
   const browse = new Browse(deps.readModels.search, policy);
   const relationships = new Relationships(deps.readModels.graph, policy);
   return {
-    policy,
+    me: new ActorProfile(policy),
     catalogSearch: new CatalogSearch(search, browse, deps.readModels.search, policy),
     entities,
     proposals,
@@ -154,6 +162,8 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     metadataEdits: new MetadataEdits(stored, policy, proposals),
     entityCreation: new EntityCreation(policy, proposals),
     structuredProperties: new StructuredPropertyAdmin(stored, policy, proposals),
+    operations: new PipelineOperations(deps.operations, policy),
+    testEvaluation: new TestEvaluation(deps.store, proposals, policy, deps.waitForIndex),
     metadataTests: new MetadataTests(deps.readModels.graph, stored, policy, proposals),
     entityPages: new EntityPages(deps.readModels.search, policy, entities),
     entityLookups: new EntityLookups(deps.store, policy, entities),

@@ -1,7 +1,12 @@
 import type { RequestContext } from '@catalog/auth';
 import { ForbiddenError, isRestrictedAspect } from '@catalog/model';
 import { SYSTEM_ACTOR } from '@catalog/runtime';
-import type { TimeseriesDocument, TimeseriesIndex, TimeseriesPosition } from '@catalog/search';
+import type {
+  TimeseriesDocument,
+  TimeseriesIndex,
+  TimeseriesPosition,
+  TimeseriesQuery,
+} from '@catalog/search';
 import type { StoredAspect } from '@catalog/store';
 import type { AccessPolicy } from './access-policy.js';
 
@@ -50,6 +55,19 @@ export class TimeseriesReads {
     await this.policy.readTimeseries(ctx, urn, aspect);
     requireUnrestricted(ctx, aspect);
     return newestTimeseriesValue(this.timeseries, { urn, entityType, aspect, version });
+  }
+
+  /**
+   * One entity's values of a time-series aspect, newest first (the Rest.li getTimeseriesAspectValues):
+   * `query` names the entity, the aspect and the range.
+   */
+  async values(
+    ctx: RequestContext,
+    query: TimeseriesQuery & { readonly urn: string },
+  ): Promise<readonly TimeseriesDocument[]> {
+    await this.policy.readTimeseries(ctx, query.urn, query.aspect);
+    requireUnrestricted(ctx, query.aspect);
+    return this.timeseries.query(query);
   }
 
   /** A page of every entity's values of one aspect, newest first. */

@@ -1,6 +1,6 @@
 import type { ResourceAttributes, ResourceResolver } from '@catalog/auth';
 import type { AspectStore } from '@catalog/store';
-import { entityTypeOfUrn } from './route-guards.js';
+import { entityTypeOfUrn } from '../application/access-policy.js';
 
 const RESOURCE_ASPECTS = [
   'ownership',

@@ -1,6 +1,8 @@
 import type { Request, Response } from 'express';
 import { entityRegistry, parseUrn, ValidationError } from '@catalog/model';
-import { normalizeFilter, type TimeseriesIndex } from '@catalog/search';
+import { normalizeFilter } from '@catalog/search';
+import type { TimeseriesReads } from '../application/timeseries-reads.js';
+import { requestContextOf } from '../auth/request-context.js';
 import { ActionBody } from './action-body.js';
 
 /** The ecosystem's default and our ceiling for one time-series query. */
@@ -10,7 +12,7 @@ const DEFAULT_LIMIT = 10_000;
 export async function getTimeseriesAspectValues(
   req: Request,
   res: Response,
-  timeseries: TimeseriesIndex,
+  timeseries: TimeseriesReads,
 ): Promise<void> {
   const body = ActionBody.of(req);
   const urn = parseUrn(body.requiredString('urn'));
@@ -32,7 +34,7 @@ export async function getTimeseriesAspectValues(
   }
   const limit = body.int('limit', DEFAULT_LIMIT, { min: 1, max: DEFAULT_LIMIT });
   const rawFilter = body.raw('filter');
-  const documents = await timeseries.query({
+  const documents = await timeseries.values(requestContextOf(res), {
     entityType: entity.name,
     aspect: aspect.name,
     urn: urn.raw,

@@ -1,6 +1,9 @@
 import type { Request, Response } from 'express';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import type { RequestContext } from '@catalog/auth';
+import type { AspectStore } from '@catalog/store';
+import { ActorEntityLoader, type ReadPacing } from '../../application/actor-entity-loader.js';
 import type { GraphQLServices } from '../context.js';
 import { createGraphQLServer } from '../graphql-endpoint.js';
 import { DEFAULT_GRAPHQL_LIMITS, type GraphQLLimits } from './graphql-limits.js';
@@ -19,6 +22,16 @@ function slowStore(delayMs: number) {
 }
 
 const logger = pino({ level: 'silent' });
+
+/** GraphQL's services over a store, every entity readable (the bounds, not the read policy, are tested). */
+function servicesOver(store: ReturnType<typeof slowStore>): GraphQLServices {
+  const everyone = { readable: async (_ctx: RequestContext, urns: readonly string[]) => [...urns] };
+  const app = {
+    entityLoader: (ctx: RequestContext, pacing?: ReadPacing) =>
+      new ActorEntityLoader(store as unknown as AspectStore, everyone, ctx, pacing),
+  };
+  return { app, logger } as unknown as GraphQLServices;
+}
 
 /** What the authentication middleware leaves on the response before GraphQL runs. */
 const serverContext = {
@@ -43,7 +56,7 @@ async function post(services: GraphQLServices, limits: Partial<GraphQLLimits>, q
 describe('the bounds of a running request', () => {
   it('a query past its time budget is aborted', async () => {
     const store = slowStore(1_000);
-    const services = { store, logger } as unknown as GraphQLServices;
+    const services = servicesOver(store);
     const body = await post(services, { timeoutMs: 100 }, '{ a: entity(urn: "urn:li:corpuser:a") { urn } }');
     // Answered when the budget ran out, not when the read it was waiting on finished.
     expect(body.elapsedMs).toBeLessThan(900);
@@ -55,13 +68,13 @@ describe('the bounds of a running request', () => {
   });
 
   it('does not touch a query that finishes within it', async () => {
-    const services = { store: slowStore(10), logger } as unknown as GraphQLServices;
+    const services = servicesOver(slowStore(10));
     const body = await post(services, { timeoutMs: 5_000 }, '{ entityExists(urn: "urn:li:corpuser:a") }');
     expect(body.errors).toBeUndefined();
   });
 
   it('refuses a response over its size limit, naming it, instead of sending it', async () => {
-    const services = { store: slowStore(0), logger } as unknown as GraphQLServices;
+    const services = servicesOver(slowStore(0));
     // The schema's type names: some kilobytes.
     const body = await post(services, { maxResponseBytes: 1_024 }, '{ __schema { types { name } } }');
     expect(body.errors?.[0]?.message).toBe(
@@ -71,7 +84,7 @@ describe('the bounds of a running request', () => {
   });
 
   it('refuses a request reading more entities than its ceiling, naming it', async () => {
-    const services = { store: slowStore(0), logger } as unknown as GraphQLServices;
+    const services = servicesOver(slowStore(0));
     const body = await post(
       services,
       { maxEntities: 2 },

@@ -51,7 +51,7 @@ export function meResolvers(): Record<string, Record<string, unknown>> {
   return {
     Query: {
       me: async (_root: unknown, _args: unknown, ctx: GraphQLContext) => {
-        const held = await ctx.services.app.policy.platformPrivileges(ctx.auth);
+        const held = await ctx.services.app.me.platformPrivileges(ctx.auth);
         return { corpUser: refOf(ctx.actor), platformPrivileges: platformPrivilegeFlags(held) };
       },
     },

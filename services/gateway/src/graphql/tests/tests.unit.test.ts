@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergedResults } from '../../restli/metadata-tests.js';
+import { mergedResults } from '../../application/test-evaluation.js';
 import { testInfoOf, testMatches } from '../../application/metadata-tests.js';
 
 const JSON_DEFINITION = JSON.stringify({

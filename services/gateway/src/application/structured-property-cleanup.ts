@@ -1,4 +1,3 @@
-import type { Request, Response } from 'express';
 import {
   entityTypesWithStructuredProperties,
   STRUCTURED_PROPERTY_URNS_FIELD,
@@ -32,7 +31,7 @@ export interface PropertyCleanupStatus {
 }
 
 /**
- * GET /openapi/operations/structuredProperties/cleanup: the progress of hard-deleted structured
+ * The progress (the operations endpoint's `structuredProperties/cleanup`) of hard-deleted structured
  * properties' clean-up (spec 3.2), which the ecosystem does not report: for each property whose index
  * mappings remain, how many entities still hold its values (the asynchronous removal counts them down
  * to 0), how many search documents hold a value in its fields, and whether the mapping clean-up can
@@ -41,11 +40,9 @@ export interface PropertyCleanupStatus {
  * nothing while the removal runs.
  */
 export async function structuredPropertyCleanup(
-  req: Request,
-  res: Response,
+  only: string | undefined,
   deps: { search: SearchIndex },
-): Promise<void> {
-  const only = typeof req.query['urn'] === 'string' ? req.query['urn'] : undefined;
+): Promise<{ properties: PropertyCleanupStatus[] }> {
   const leftovers = (await deps.search.leftoverStructuredProperties()).filter(
     (p) => only === undefined || p.urn === only,
   );
@@ -72,7 +69,7 @@ export async function structuredPropertyCleanup(
       mappingCleanupReady: valuesRemaining === 0 && Object.keys(documentsWithValues).length === 0,
     };
   });
-  res.json({ properties });
+  return { properties };
 }
 
 /** How many search documents (soft-deleted entities too) list an assignment of the property. */

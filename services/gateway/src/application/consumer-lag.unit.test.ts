@@ -1,4 +1,3 @@
-import type { Request, Response } from 'express';
 import { describe, expect, it } from 'vitest';
 import { defaultTopicNames, type EventLog, type PartitionLag } from '@catalog/events';
 import { consumerLag } from './consumer-lag.js';
@@ -15,14 +14,11 @@ function logBehindBy(lag: number): EventLog {
 }
 
 async function answer(kind: string, query: Record<string, string> = {}): Promise<Record<string, unknown>> {
-  let body: unknown;
-  const res = { json: (sent: unknown) => (body = sent) } as unknown as Response;
-  await consumerLag({ params: { kind }, query } as unknown as Request, res, {
+  return consumerLag(kind, query['detailed'] === 'true', {
     log: logBehindBy(3),
     topics: defaultTopicNames,
     groups,
   });
-  return body as Record<string, unknown>;
 }
 
 describe('the consumer-lag operation', () => {

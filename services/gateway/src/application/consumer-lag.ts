@@ -1,4 +1,3 @@
-import type { Request, Response } from 'express';
 import { ValidationError } from '@catalog/model';
 import type { EventLog, TopicNames } from '@catalog/events';
 import { deadLetterTopicOf, processMemory, replayGroupOf, type ThreadMemory } from '@catalog/runtime';
@@ -47,16 +46,15 @@ function watched(
 }
 
 /**
- * GET /openapi/operations/messaging/{mcp|mcl|mcl-timeseries|usage-events}/consumer/lag[?detailed=true]:
- * the shape the ecosystem's clients poll to wait for the pipeline: consumerGroups → topic →
+ * The lag of a consumer group (the operations endpoint's `messaging/{kind}/consumer/lag`): the shape the ecosystem's clients poll to wait for the pipeline: consumerGroups → topic →
  * metrics.totalLag, and with `detailed` the committed offset and lag per partition; beside it (ours),
  * the group's dead letters and the memory of the process answering (bytes): in the all-in-one catalog
  * that is the whole catalog, its consumer threads included (each thread's heap listed under `threads`),
  * so whoever polls for the lag sees what the work costs in memory as it goes.
  */
 export async function consumerLag(
-  req: Request,
-  res: Response,
+  kind: string,
+  detailed: boolean,
   deps: {
     log: EventLog;
     topics: TopicNames;
@@ -64,15 +62,12 @@ export async function consumerLag(
     /** The process's other threads (see processMemory): listed with this one under memory.threads. */
     threads?: () => Promise<readonly ThreadMemory[]>;
   },
-): Promise<void> {
-  const raw = req.params['kind'];
-  const kind = typeof raw === 'string' ? raw : '';
+): Promise<Record<string, unknown>> {
   const target = watched(kind, deps.topics, deps.groups);
   if (!target)
     throw new ValidationError(
       `Unknown consumer kind ${kind}; expected mcp, mcl, mcl-timeseries or usage-events`,
     );
-  const detailed = req.query['detailed'] === 'true';
   const perTopic: Record<string, unknown> = {};
   for (const topic of target.topics) {
     const lag = await deps.log.lag(target.group, topic);
@@ -89,11 +84,11 @@ export async function consumerLag(
         : {}),
     };
   }
-  res.json({
+  return {
     consumerGroups: { [target.group]: perTopic },
     deadLetters: await deadLetterCounts(deps.log, target.group, target.deadLetterTopic),
     memory: await processMemory(deps.threads),
-  });
+  };
 }
 
 /**
