@@ -1,8 +1,8 @@
 import type { RequestContext } from '@catalog/auth';
 import { ForbiddenError, isRestrictedAspect } from '@catalog/model';
+import { namesReadableBy, visibleToActor } from './aspect-visibility.js';
 import type { AspectStore, StoredAspect } from '@catalog/store';
 import type { AccessPolicy } from './access-policy.js';
-import { hideSoftDeletedPropertyValues } from './soft-deleted-property-values.js';
 
 type Aspects = readonly StoredAspect[];
 
@@ -28,7 +28,7 @@ export class EntityReads {
   /** One entity's latest aspects (all, or those named); 403 when the actor may not read it. */
   async latest(ctx: RequestContext, urn: string, aspects?: readonly string[]): Promise<Aspects> {
     await this.policy.readEntity(ctx, urn);
-    const names = readableNames(ctx, aspects);
+    const names = namesReadableBy(ctx, aspects);
     if (names !== undefined && names.length === 0) return [];
     return this.visible(ctx, [await this.store.getLatest(urn, names)]).then((lists) => lists[0]!);
   }
@@ -105,7 +105,7 @@ export class EntityReads {
     urns: readonly string[],
     aspects: readonly string[] | undefined,
   ): Promise<AspectsByUrn> {
-    const names = readableNames(ctx, aspects);
+    const names = namesReadableBy(ctx, aspects);
     if (urns.length === 0 || (names !== undefined && names.length === 0)) return new Map();
     const found = await this.store.getLatestMany(urns, names);
     const lists = urns.map((urn) => found.get(urn) ?? []);
@@ -114,25 +114,9 @@ export class EntityReads {
   }
 
   /** What leaves the store: restricted aspects dropped (unless the system asks), soft-deleted values hidden. */
-  private async visible(ctx: RequestContext, lists: readonly Aspects[]): Promise<readonly Aspects[]> {
-    const unrestricted = ctx.authentication.isSystem ? lists : lists.map(withoutRestricted);
-    return hideSoftDeletedPropertyValues(this.store, unrestricted);
+  private visible(ctx: RequestContext, lists: readonly Aspects[]): Promise<readonly Aspects[]> {
+    return visibleToActor(ctx, this.store, lists);
   }
-}
-
-function withoutRestricted(aspects: Aspects): Aspects {
-  return aspects.some((a) => isRestrictedAspect(a.aspect))
-    ? aspects.filter((a) => !isRestrictedAspect(a.aspect))
-    : aspects;
-}
-
-/** The aspect names to read: restricted ones asked for by anyone but the system are not read at all. */
-function readableNames(
-  ctx: RequestContext,
-  aspects: readonly string[] | undefined,
-): readonly string[] | undefined {
-  if (aspects === undefined || ctx.authentication.isSystem) return aspects;
-  return aspects.some(isRestrictedAspect) ? aspects.filter((a) => !isRestrictedAspect(a)) : aspects;
 }
 
 function requireUnrestricted(ctx: RequestContext, aspect: string): void {
