@@ -153,7 +153,7 @@ for (const family of FAMILIES) {
       expect(await tokensNamed(name)).toBe(0);
     });
 
-    it('a same-origin cookie POST as JSON works, as GraphiQL sends it; Bearer clients send what they like', async () => {
+    it('a same-origin cookie POST as JSON works, as GraphiQL sends it; Bearer clients are not held to the origin', async () => {
       const session = await logIn(base);
       const query = JSON.stringify({ query: '{ me { corpUser { urn } } }' });
       const viaCookie = await send(
@@ -165,16 +165,25 @@ for (const family of FAMILIES) {
       );
       expect(viaCookie.status, viaCookie.text).toBe(200);
       expect(viaCookie.text).toContain('urn:li:corpuser:datahub');
-      // SDK-style: the Authorization header is the credential, whatever the content type or origin.
+      // SDK-style: the Authorization header is the credential, whatever the origin (no CORS answer for it).
       const viaBearer = await send(
+        base,
+        'POST',
+        '/api/graphql',
+        { Authorization: bearer(session), 'Content-Type': 'application/json', Origin: FOREIGN_ORIGIN },
+        query,
+      );
+      expect(viaBearer.status, viaBearer.text).toBe(200);
+      expect(viaBearer.headers.get('access-control-allow-origin')).toBeNull();
+      // A body that is not JSON is refused whatever the credential (415), before anything runs.
+      const notJson = await send(
         base,
         'POST',
         '/api/graphql',
         { Authorization: bearer(session), 'Content-Type': 'text/plain', Origin: FOREIGN_ORIGIN },
         query,
       );
-      expect(viaBearer.status, viaBearer.text).toBe(200);
-      expect(viaBearer.headers.get('access-control-allow-origin')).toBeNull();
+      expect(notJson.status, notJson.text).toBe(415);
     });
 
     it('answers the preflight of an allowed origin and lets it call with the cookie', async () => {

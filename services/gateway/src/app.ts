@@ -68,7 +68,7 @@ import { corsPolicy } from './auth/cors-policy.js';
 import { crossSiteRequestGuard } from './auth/cross-site-request-guard.js';
 import { identityUserUrn } from './auth/identity-endpoint.js';
 import { gmsAuthRouter, loginRouter } from './identity/auth-router.js';
-import type { NativeUserService } from './identity/native-user-service.js';
+import type { NativeUserService } from './application/native-user-service.js';
 
 export interface GatewaySettings extends IngestSettings {
   readonly maxBodyBytes: number;
@@ -146,6 +146,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     topics: deps.topics,
     nativeUsers: deps.nativeUsers,
     audit: deps.audit,
+    logger,
     operations: {
       log: deps.log,
       topics: deps.topics,
@@ -182,7 +183,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   // Who acts, and where from, is established once here for every route after it.
   app.use(authenticationMiddleware(auth, logger));
   app.use(crossSiteRequestGuard(settings.corsAllowedOrigins));
-  const authDeps = { users: deps.nativeUsers, auth, logger, maxBodyBytes: settings.maxBodyBytes };
+  const authDeps = { sessions: application.sessions, logger, maxBodyBytes: settings.maxBodyBytes };
   app.use(loginRouter(authDeps));
   app.use(gmsAuthRouter(authDeps));
   app.get('/openapi/operations/identity/user/urn', identityUserUrn);

@@ -16,7 +16,7 @@ import { createGatewayApp, type GatewaySettings } from './app.js';
 import { startAuthCacheInvalidation } from './auth/auth-cache-invalidation.js';
 import { createGatewayAuth } from './auth/create-gateway-auth.js';
 import type { GatewayAuth } from './auth/gateway-auth.js';
-import { NativeUserService } from './identity/native-user-service.js';
+import { NativeUserService } from './application/native-user-service.js';
 import { ProposalSubmitter } from './ingest/proposal-submitter.js';
 import { IndexWaiter } from './ingest/index-waiter.js';
 import type { ConsumerGroups } from './application/consumer-lag.js';

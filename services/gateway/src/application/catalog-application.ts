@@ -8,7 +8,7 @@ import { IndexRestore } from './index-restore.js';
 import type { EventLog, TopicNames } from '@catalog/events';
 import { CatalogSearch } from './catalog-search.js';
 import type { GatewayAuth } from '../auth/gateway-auth.js';
-import type { NativeUserService } from '../identity/native-user-service.js';
+import type { NativeUserService } from './native-user-service.js';
 import { AccessPolicy } from './access-policy.js';
 import { AccessTokens } from './access-tokens.js';
 import { ActorEntityLoader, type ReadPacing } from './actor-entity-loader.js';
@@ -33,6 +33,8 @@ import { StructuredPropertyAdmin } from './structured-property-admin.js';
 import { TimeseriesReads } from './timeseries-reads.js';
 import { TestEvaluation } from './test-evaluation.js';
 import { ActorProfile } from './actor-profile.js';
+import { Sessions } from './sessions.js';
+import type { Logger } from '@catalog/runtime';
 import { PipelineOperations, type PipelineOperationsDeps } from './pipeline-operations.js';
 import { UserAdmin } from './users.js';
 import { UserCredentials } from './user-credentials.js';
@@ -55,6 +57,7 @@ export interface CatalogApplicationDeps {
   readonly nativeUsers: NativeUserService;
   readonly audit: AuditIndex;
   readonly operations: PipelineOperationsDeps;
+  readonly logger: Logger;
 }
 
 /**
@@ -63,6 +66,8 @@ export interface CatalogApplicationDeps {
  * decided here, once, the same for every route.
  */
 export interface CatalogApplication {
+  /** Logging in and out; the native users' sign-up, credential checks and resets. */
+  readonly sessions: Sessions;
   /** What the acting identity may do across the platform. */
   readonly me: ActorProfile;
   /** Entity reads: single, batch, and the pages of lists, scrolls and searches. */
@@ -133,6 +138,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
   const relationships = new Relationships(deps.readModels.graph, policy);
   return {
     me: new ActorProfile(policy),
+    sessions: new Sessions(deps.auth, deps.nativeUsers, deps.logger),
     catalogSearch: new CatalogSearch(search, browse, deps.readModels.search, policy),
     entities,
     proposals,

@@ -1,6 +1,6 @@
 import type { RequestContext } from '@catalog/auth';
 import { ValidationError } from '@catalog/model';
-import type { NativeUserService } from '../identity/native-user-service.js';
+import type { NativeUserService } from './native-user-service.js';
 import type { AccessPolicy } from './access-policy.js';
 import { requireAnyOf } from './admin-privileges.js';
 

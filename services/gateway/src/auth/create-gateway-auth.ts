@@ -10,7 +10,7 @@ import { childLogger, type Logger } from '@catalog/runtime';
 import type { AspectStore } from '@catalog/store';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
 import type { GatewayAuth } from './gateway-auth.js';
-import { LoginThrottle } from '../identity/login-throttle.js';
+import { LoginThrottle } from './login-throttle.js';
 import { LogPlatformEventPublisher } from './platform-event-publisher.js';
 import { ServiceAccountProvisionerStore } from './service-account-provisioner.js';
 import { StoreAccessTokenRegistry } from './store-access-token-registry.js';

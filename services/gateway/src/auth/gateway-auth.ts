@@ -7,7 +7,7 @@ import type {
   RequestContext,
   TokenService,
 } from '@catalog/auth';
-import type { LoginThrottle } from '../identity/login-throttle.js';
+import type { LoginThrottle } from './login-throttle.js';
 
 /** A platform event the gateway publishes (logins, failed logins) for the audit consumer. */
 export interface PlatformEventInput {

@@ -1,13 +1,11 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from '@catalog/runtime';
-import type { GatewayAuth, PlatformEventInput } from '../auth/gateway-auth.js';
-import { requestContextOf } from '../auth/request-context.js';
-import type { NativeUserService } from './native-user-service.js';
+import type { Sessions } from '../application/sessions.js';
 import { parseJsonObject } from './login-forms.js';
 
 export interface AuthRouterDeps {
-  readonly users: NativeUserService;
-  readonly auth: GatewayAuth;
+  /** Logging in and out, and the native users' use cases (`sessions.users`). */
+  readonly sessions: Sessions;
   readonly logger: Logger;
   readonly maxBodyBytes: number;
 }
@@ -45,22 +43,6 @@ export const bodyErrors: ErrorRequestHandler = (error: unknown, _req, res, next)
   }
   res.status(status).end();
 };
-
-/**
- * Publishes a login event. A failure to record it is logged and does not fail the login: the audit
- * trail is best effort here, as the ecosystem's span events are.
- */
-export async function publishEvent(
-  deps: Pick<AuthRouterDeps, 'auth' | 'logger'>,
-  res: Response,
-  event: Omit<PlatformEventInput, 'origin'>,
-): Promise<void> {
-  try {
-    await deps.auth.events.publish({ ...event, origin: requestContextOf(res).origin });
-  } catch (error) {
-    deps.logger.warn({ err: error, event: event.name, actorUrn: event.actorUrn }, 'login event not recorded');
-  }
-}
 
 type AsyncHandler = (req: Request, res: Response) => Promise<void>;
 

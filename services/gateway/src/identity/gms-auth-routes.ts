@@ -1,18 +1,10 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { requestContextOf } from '../auth/request-context.js';
-import {
-  bodyErrors,
-  bodyObjectOf,
-  guarded,
-  publishEvent,
-  rawBody,
-  sendJson,
-  type AuthRouterDeps,
-} from './auth-http.js';
-import { corpUserUrn } from './identity-tokens.js';
+import { bodyErrors, bodyObjectOf, guarded, rawBody, sendJson, type AuthRouterDeps } from './auth-http.js';
+import { corpUserUrn } from '../application/identity-tokens.js';
 import { gmsField } from './login-forms.js';
 import { throttled } from './login-routes.js';
-import { isNativeUserError } from './native-user-errors.js';
+import { isNativeUserError } from '../application/native-user-errors.js';
 
 /** The ecosystem's text when a caller other than the system client asks for a session token. */
 export const NOT_SYSTEM_CLIENT_MESSAGE = 'Unauthorized to perform this action.';
@@ -41,7 +33,8 @@ const serverError = (res: Response) => void res.status(500).end();
  * reserved to the system client, as in the ecosystem. Paths are absolute: mount with `app.use(router)`.
  */
 export function gmsAuthRouter(deps: AuthRouterDeps): Router {
-  const { users, auth, logger } = deps;
+  const { sessions, logger } = deps;
+  const { users } = sessions;
   const router = express.Router();
   const body = rawBody(deps.maxBodyBytes);
   const route = (what: string, handler: (req: Request, res: Response) => Promise<void>) =>
@@ -62,19 +55,16 @@ export function gmsAuthRouter(deps: AuthRouterDeps): Router {
         });
         return;
       }
-      const actorUrn = corpUserUrn(fields.userId);
-      const denial = await users.sessionDenialReason(actorUrn);
-      if (denial !== undefined) {
-        logger.info({ actorUrn, loginDenialReason: denial }, 'session token refused');
-        sendJson(res, 403, { loginDenialReason: denial });
+      const session = await sessions.open(
+        requestContextOf(res).origin,
+        fields.userId,
+        req.get(LOGIN_SOURCE_HEADER),
+      );
+      if (!session.ok) {
+        sendJson(res, 403, { loginDenialReason: session.denial });
         return;
       }
-      const accessToken = await auth.tokens.issueSessionToken(fields.userId);
-      await publishEvent(deps, res, {
-        name: 'LogInEvent',
-        actorUrn,
-        fields: { loginSource: req.get(LOGIN_SOURCE_HEADER) },
-      });
+      const { accessToken } = session;
       sendJson(res, 200, { accessToken });
     }),
   );
@@ -87,7 +77,7 @@ export function gmsAuthRouter(deps: AuthRouterDeps): Router {
       if (fields === undefined) return badRequest(res);
       // The system client and UNKNOWN are a 400 before anything else; other built-in users fail below.
       if (
-        fields.userUrn === corpUserUrn(auth.settings.systemClientId) ||
+        fields.userUrn === corpUserUrn(sessions.settings.systemClientId) ||
         fields.userUrn === 'urn:li:corpuser:UNKNOWN'
       ) {
         return badRequest(res);
@@ -144,15 +134,14 @@ export function gmsAuthRouter(deps: AuthRouterDeps): Router {
         user: fields.userUrn,
         ...(context.authentication.isSystem ? {} : { address: context.origin.sourceIp }),
       };
-      if (!throttled(res, auth.loginThrottle, attempt)) return;
+      if (!throttled(res, sessions.throttle, attempt)) return;
       const check = await users.verifyCredentials(fields.userUrn, fields.password);
-      if (check.matches && check.denialReason === undefined) auth.loginThrottle.succeeded(attempt);
-      else auth.loginThrottle.failed(attempt);
+      if (check.matches && check.denialReason === undefined) sessions.throttle.succeeded(attempt);
+      else sessions.throttle.failed(attempt);
       if (check.denialReason !== undefined) {
-        await publishEvent(deps, res, {
-          name: 'FailedLogInEvent',
-          actorUrn: fields.userUrn,
-          fields: { loginSource: 'passwordLogin', loginDenialReason: check.denialReason },
+        await sessions.failedLogin(context.origin, attempt, {
+          loginSource: 'passwordLogin',
+          loginDenialReason: check.denialReason,
         });
       }
       sendJson(res, 200, {

@@ -1,21 +1,12 @@
-import { TokenError } from '@catalog/auth';
 import express, { type Request, type Response, type Router } from 'express';
 import { cookieValue, SESSION_COOKIE } from '../auth/authentication-middleware.js';
 import { requestContextOf } from '../auth/request-context.js';
-import {
-  bodyErrors,
-  bodyObjectOf,
-  guarded,
-  publishEvent,
-  rawBody,
-  sendJson,
-  type AuthRouterDeps,
-} from './auth-http.js';
-import { corpUserUrn } from './identity-tokens.js';
-import type { SessionDenialReason } from './login-eligibility.js';
+import { bodyErrors, bodyObjectOf, guarded, rawBody, sendJson, type AuthRouterDeps } from './auth-http.js';
+import { corpUserUrn } from '../application/identity-tokens.js';
+import type { Session } from '../application/sessions.js';
 import { readLogInForm, readResetForm, readSignUpForm } from './login-forms.js';
-import { throttledMessage, type LoginAttempt, type LoginThrottle } from './login-throttle.js';
-import { isNativeUserError, NATIVE_USER_MESSAGES } from './native-user-errors.js';
+import { throttledMessage, type LoginAttempt, type LoginThrottle } from '../auth/login-throttle.js';
+import { isNativeUserError, NATIVE_USER_MESSAGES } from '../application/native-user-errors.js';
 import { clearedSessionCookies, sessionCookies } from './session-cookies.js';
 
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid Credentials';
@@ -29,17 +20,14 @@ export const LOGGED_OUT_MESSAGE =
 const message = (res: Response, status: number, text: string) => sendJson(res, status, { message: text });
 const unexpected = (res: Response) => message(res, 500, 'An unexpected error occurred.');
 
-type Session =
-  | { readonly ok: true; readonly accessToken: string; readonly actor: string }
-  | { readonly ok: false; readonly denial: SessionDenialReason };
-
 /**
  * The frontend's login routes (AuthenticationController), served without authentication. A login
  * answers as the frontend does (status, cookies) and also returns the session token in the body, so a
  * script can log in without a browser. Paths are absolute: mount with `app.use(router)`.
  */
 export function loginRouter(deps: AuthRouterDeps): Router {
-  const { users, auth, logger } = deps;
+  const { sessions, logger } = deps;
+  const { users } = sessions;
   const router = express.Router();
   const body = rawBody(deps.maxBodyBytes);
   const route = (what: string, handler: (req: Request, res: Response) => Promise<void>) =>
@@ -52,18 +40,12 @@ export function loginRouter(deps: AuthRouterDeps): Router {
     userId: string,
     loginSource: string,
   ): Promise<Session> {
-    const actor = corpUserUrn(userId);
-    const denial = await users.sessionDenialReason(actor);
-    if (denial !== undefined) {
-      logger.info({ actorUrn: actor, loginDenialReason: denial }, 'session refused');
-      return { ok: false, denial };
-    }
-    const accessToken = await auth.tokens.issueSessionToken(userId);
-    await publishEvent(deps, res, { name: 'LogInEvent', actorUrn: actor, fields: { loginSource } });
-    const options = { maxAgeMs: auth.settings.sessionTokenDurationMs, secure: req.secure };
-    for (const cookie of sessionCookies(accessToken, actor, options))
+    const session = await sessions.open(requestContextOf(res).origin, userId, loginSource);
+    if (!session.ok) return session;
+    const options = { maxAgeMs: sessions.settings.sessionTokenDurationMs, secure: req.secure };
+    for (const cookie of sessionCookies(session.accessToken, session.actor, options))
       res.cookie(cookie.name, cookie.value, cookie.options);
-    return { ok: true, accessToken, actor };
+    return session;
   }
 
   /** 200 with the token, or 403 naming why the user (whose credentials were fine) gets no session. */
@@ -94,27 +76,23 @@ export function loginRouter(deps: AuthRouterDeps): Router {
       if (!login.ok) return message(res, 400, login.message);
       const userUrn = corpUserUrn(login.value.username);
       const attempt = { user: userUrn, address: requestContextOf(res).origin.sourceIp };
-      if (!throttled(res, auth.loginThrottle, attempt)) return;
+      if (!throttled(res, sessions.throttle, attempt)) return;
       const check = await users.verifyCredentials(userUrn, login.value.password);
       // An ineligible user with the right password gets the same answer as a wrong password.
       if (!check.matches || check.denialReason !== undefined) {
-        auth.loginThrottle.failed(attempt);
-        await publishEvent(deps, res, {
-          name: 'FailedLogInEvent',
-          actorUrn: userUrn,
-          fields: {
-            loginSource: 'passwordLogin',
-            loginDenialReason: check.denialReason ?? 'INVALID_CREDENTIALS',
-          },
+        sessions.throttle.failed(attempt);
+        await sessions.failedLogin(requestContextOf(res).origin, attempt, {
+          loginSource: 'passwordLogin',
+          loginDenialReason: check.denialReason ?? 'INVALID_CREDENTIALS',
         });
         return message(res, 400, INVALID_CREDENTIALS_MESSAGE);
       }
       const session = await openSession(req, res, login.value.username, 'passwordLogin');
       if (!session.ok) {
-        auth.loginThrottle.failed(attempt);
+        sessions.throttle.failed(attempt);
         return message(res, 400, INVALID_CREDENTIALS_MESSAGE);
       }
-      auth.loginThrottle.succeeded(attempt);
+      sessions.throttle.succeeded(attempt);
       answerSession(res, session);
     }),
   );
@@ -189,19 +167,9 @@ export function loginRouter(deps: AuthRouterDeps): Router {
   async function revokeSessionOf(req: Request, res: Response): Promise<void> {
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '')?.[1];
     const tokens = [cookieValue(req.get('cookie'), SESSION_COOKIE), bearer];
-    for (const token of new Set(tokens.filter((t): t is string => t !== undefined))) {
-      let type;
-      try {
-        type = (await auth.tokens.verify(token)).type;
-      } catch (error) {
-        if (error instanceof TokenError) continue;
-        throw error;
-      }
-      const tokenUrn = auth.tokens.tokenUrn(token);
-      if (type !== 'SESSION' || (await auth.accessTokens.isSessionRevoked(tokenUrn))) continue;
-      await auth.accessTokens.revokeSession(tokenUrn);
+    const revoked = await sessions.revoke(tokens.filter((t): t is string => t !== undefined));
+    if (revoked > 0)
       logger.info({ actorUrn: requestContextOf(res).authentication.actorUrn }, 'session revoked by logout');
-    }
   }
 
   // Where a logout lands: the ecosystem's login page path. A UI served in front of the catalog on the
@@ -218,8 +186,8 @@ export function loginRouter(deps: AuthRouterDeps): Router {
       if (requestContextOf(res).authentication.method === 'session-token') {
         return res.redirect(302, localPath(redirectUri));
       }
-      if (auth.settings.guest.enabled && redirectUri === GUEST_AUTHENTICATION_PATH) {
-        const session = await openSession(req, res, auth.settings.guest.user, 'guestLogin');
+      if (sessions.settings.guest.enabled && redirectUri === GUEST_AUTHENTICATION_PATH) {
+        const session = await openSession(req, res, sessions.settings.guest.user, 'guestLogin');
         if (!session.ok) return answerSession(res, session);
         // The guest path is not a page: the frontend sends the new guest to the home page.
         return res.redirect(302, '/');
@@ -236,7 +204,11 @@ export function loginRouter(deps: AuthRouterDeps): Router {
  * Whether the attempt may check a password now; if not, answers 429 with `Retry-After` (seconds) and
  * a message saying when to try again.
  */
-export function throttled(res: Response, throttle: LoginThrottle, attempt: LoginAttempt): boolean {
+export function throttled(
+  res: Response,
+  throttle: Pick<LoginThrottle, 'check'>,
+  attempt: LoginAttempt,
+): boolean {
   const decision = throttle.check(attempt);
   if (decision.allowed) return true;
   res.setHeader('Retry-After', String(decision.retryAfterSeconds));

@@ -1,12 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import type { TopicNames } from '@catalog/events';
 import {
-  InMemorySchemaRegistrations,
-  LogSchemaRegistrations,
-  type EventLog,
-  type SchemaRegistrations,
-  type TopicNames,
-} from '@catalog/events';
+  openSchemaRegistrations,
+  type SchemaRegistrationsOptions,
+} from '../application/schema-registrations.js';
 import type { Logger } from '@catalog/runtime';
 import { RegistryError, registryErrors } from './registry-errors.js';
 import { RegistryModel } from './registry-model.js';
@@ -22,13 +19,9 @@ const COMPATIBILITY_LEVELS = [
   'FULL_TRANSITIVE',
 ];
 
-export interface SchemaRegistryRouterOptions {
+export interface SchemaRegistryRouterOptions extends SchemaRegistrationsOptions {
   /** Subjects are `<topic>-value` of the configured topic names. */
   readonly topics: TopicNames;
-  /** Where schemas of other producers are kept. Default: the event log when given, else this process's memory. */
-  readonly registrations?: SchemaRegistrations;
-  /** With no `registrations`: keep them in this log's `topics.schemaRegistry` topic, opened on first use. */
-  readonly log?: EventLog;
   readonly logger?: Logger;
 }
 
@@ -37,7 +30,7 @@ export interface SchemaRegistryRouterOptions {
  * producers using KafkaAvroSerializer / confluent_kafka's AvroSerializer register and get our fixed ids.
  */
 export function schemaRegistryRouter(options: SchemaRegistryRouterOptions): Router {
-  const registrations = lazyRegistrations(options);
+  const registrations = openSchemaRegistrations(options, registryErrors.unavailable);
   const model = new RegistryModel(options.topics, registrations);
   const compatibility = new Map<string, string>();
   const router = Router();
@@ -169,29 +162,4 @@ function schemaText(req: Request): string {
     throw registryErrors.invalidSchema('schema references are not supported');
   }
   return body.schema;
-}
-
-/** Opens the registrations on first use, so an app that never sees a registry request starts no consumer. */
-function lazyRegistrations(options: SchemaRegistryRouterOptions): () => Promise<SchemaRegistrations> {
-  let opened: Promise<SchemaRegistrations> | undefined;
-  return () => {
-    if (options.registrations) return Promise.resolve(options.registrations);
-    const { log } = options;
-    if (!log) {
-      opened ??= Promise.resolve(new InMemorySchemaRegistrations());
-      return opened;
-    }
-    if (!opened) {
-      opened = LogSchemaRegistrations.open({
-        log,
-        topic: options.topics.schemaRegistry,
-        groupId: `schema-registry-${randomUUID()}`,
-        ...(options.logger ? { logger: options.logger } : {}),
-      });
-      opened.catch(() => (opened = undefined));
-    }
-    return opened.catch((error: unknown) => {
-      throw registryErrors.unavailable((error as Error).message);
-    });
-  };
 }
