@@ -40,7 +40,7 @@ interface Target {
   readonly aspect: string;
   /** Whether Rest.li `/entities` has a snapshot form of it. */
   readonly snapshot: boolean;
-  /** Whether GraphQL resolves it as an entity. */
+  /** Whether GraphQL resolves it as an entity (secrets and invite tokens have no type there: null). */
   readonly graphql: boolean;
 }
 
@@ -273,11 +273,9 @@ const SEARCH_TYPES: readonly (readonly string[] | undefined)[] = [['ACCESS_TOKEN
 const typesLabel = (types: readonly string[] | undefined) =>
   types === undefined ? 'default types' : types.join(',');
 
-/** The targets GraphQL resolves as entities (it has no type for secrets and invite tokens). */
-const GRAPHQL_TARGETS = TARGETS.filter((t) => t.graphql);
-
+/** Every target is asked for; those GraphQL has no type for (`graphql: false`) answer null. */
 const GRAPHQL: readonly ReadRoute[] = [
-  ...GRAPHQL_TARGETS.map((t) =>
+  ...TARGETS.map((t) =>
     graphqlRow(
       `entity(urn: {${t.key}})`,
       'query($urn: String!) { entity(urn: $urn) { ...Seen } }',
@@ -289,7 +287,7 @@ const GRAPHQL: readonly ReadRoute[] = [
   graphqlRow(
     'entities(urns: every seeded)',
     'query($urns: [String!]!) { entities(urns: $urns) { ...Seen } }',
-    (seed) => ({ urns: GRAPHQL_TARGETS.map((t) => urnOf(seed, t)) }),
+    (seed) => ({ urns: TARGETS.map((t) => urnOf(seed, t)) }),
   ),
   graphqlRow(
     'corpUser(urn: {user}) { aspects { payload } }',

@@ -433,7 +433,9 @@ function parentNodes(value: Json | undefined) {
  * An entity that exists (has any aspect stored), or null. One the actor may not read still resolves,
  * with its urn and type only (its fields read no aspect), as the ecosystem's restricted entities do.
  */
+/** The entity when it exists and the schema has a type for it (secrets, invites and the like have none: null). */
 async function existing(ctx: GraphQLContext, ref: EntityRef): Promise<EntityRef | null> {
+  if (typeNameOfEntity(ref.entity) === undefined) return null;
   return (await ctx.entities.exists(ref.urn)) ? ref : null;
 }
 
@@ -455,7 +457,7 @@ export function entityResolvers(): Record<string, Record<string, unknown>> {
     entity: async (_root, args, ctx) => existing(ctx, requireRef(String(args['urn']))),
     entities: async (_root, args, ctx) =>
       Promise.all((args['urns'] as string[]).map((urn) => existing(ctx, requireRef(urn)))),
-    entityExists: async (_root, args, ctx) => (await existing(ctx, requireRef(String(args['urn'])))) !== null,
+    entityExists: async (_root, args, ctx) => ctx.entities.exists(requireRef(String(args['urn'])).urn),
   };
   for (const [getter, entity] of Object.entries(TYPED_GETTERS)) {
     query[getter] = async (_root, args, ctx) => {
