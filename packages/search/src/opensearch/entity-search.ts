@@ -4,7 +4,8 @@ import type { Aggregation, SearchHit, SearchRequest, SearchResponse } from '../p
 import { validateSearchRequest, type NormalizedSearch } from '../validate-search-request.js';
 import { searchAfterOf, sortOf, sortValuesOf } from './entity-sort.js';
 import { pathsOf, type ResolvedSpec } from './entity-specs.js';
-import { META_FIELD, type FieldPaths } from './field-paths.js';
+import { META_FIELD, sortAliasPath, type FieldPaths } from './field-paths.js';
+import { isStructuredPropertyField } from '../structured-property-fields.js';
 import { exactValues, filterQuery, MATCH_ALL, type PathsLookup, type Query } from './filter-query.js';
 import { fullTextFields, fullTextQuery, matchedFields } from './full-text-query.js';
 import { asNumber, asObject, asString, totalHits } from './narrow.js';
@@ -46,7 +47,15 @@ export async function runSearch(context: ReadContext, request: SearchRequest): P
       sort: sortOf(search, indices, lookupPaths),
       ...(searchAfter === undefined ? {} : { search_after: searchAfter }),
       _source: { includes: sourceFields(search, textFields) },
-      ...(search.facets.length > 0 ? { aggregations: facetAggregations(search, lookupPaths) } : {}),
+      ...(search.facets.length > 0
+        ? {
+            aggregations: facetAggregations(
+              search,
+              lookupPaths,
+              indices.every((spec) => spec.sortAliases),
+            ),
+          }
+        : {}),
     },
   });
   const { hits, list } = hitsOf(response.body);
@@ -107,14 +116,26 @@ function sourceFields(search: NormalizedSearch, textFields: readonly FieldPaths[
   return fields;
 }
 
+/**
+ * A terms aggregation per facet, on the field's exact path. When the indices searched map the name
+ * differently (a keyword `type` in one, a text `type` with its `.keyword` in another), the exact path of
+ * the first would be a text field in the others, which OpenSearch refuses to aggregate: the facet then
+ * reads the sort alias, which every index points at its own exact path.
+ */
 function facetAggregations(
   search: NormalizedSearch,
   lookup: PathsLookup,
+  aliased: boolean,
 ): Record<string, Types.Common_Aggregations.AggregationContainer> {
   const aggregations: Record<string, Types.Common_Aggregations.AggregationContainer> = {};
   search.facets.forEach((facet, i) => {
-    const paths = lookup(facet.field)[0];
-    aggregations[`facet_${i}`] = termsAggregation(paths?.exact ?? facet.field, search.maxAggValues);
+    const variants = lookup(facet.field);
+    const exactPaths = new Set(variants.map((paths) => paths.exact));
+    const path =
+      exactPaths.size > 1 && aliased && !isStructuredPropertyField(facet.field)
+        ? sortAliasPath(facet.field)
+        : (variants[0]?.exact ?? facet.field);
+    aggregations[`facet_${i}`] = termsAggregation(path, search.maxAggValues);
   });
   return aggregations;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SearchIndex } from '@catalog/search';
+import { entityRegistry } from '@catalog/model';
+import { indexSpecFor, type SearchIndex } from '@catalog/search';
 import {
   chartDoc,
   countsOf,
@@ -19,6 +20,36 @@ import {
  */
 export function searchFacetCases(index: () => SearchIndex): void {
   describe('aggregations', () => {
+    it('facets a name that is a keyword in one entity type and text in another, across both', async () => {
+      // chart `type` is a KEYWORD filter field (Chart Type); mlModel `type` is TEXT_PARTIAL.
+      const ns = uniqueNamespace();
+      const chart = chartDoc(ns, 'c1', { title: `${ns} revenue` });
+      const typedChart = { ...chart, fields: { ...chart.fields, type: 'BAR' } };
+      const model = {
+        urn: `urn:li:mlModel:(urn:li:dataPlatform:sagemaker,${ns}_m1,PROD)`,
+        entityType: 'mlModel',
+        fields: {
+          urn: `urn:li:mlModel:(urn:li:dataPlatform:sagemaker,${ns}_m1,PROD)`,
+          _entityType: 'mlModel',
+          removed: false,
+          name: `${ns} churn`,
+          type: 'classifier',
+        },
+      };
+      await index().ensureIndex(indexSpecFor(entityRegistry.requireEntity('mlModel')));
+      await seed(index(), [typedChart, model]);
+      const found = await index().search({
+        entityTypes: ['chart', 'mlModel'],
+        input: ns,
+        start: 0,
+        count: 10,
+        facets: ['type', '_entityType'],
+      });
+      expect([...urnsOf(found)].sort()).toEqual([chart.urn, model.urn].sort());
+      expect(countsOf(found, 'type')).toEqual({ BAR: 1, classifier: 1 });
+      expect(countsOf(found, '_entityType')).toEqual({ chart: 1, mlModel: 1 });
+    });
+
     const setup = async () => {
       const ns = uniqueNamespace();
       const docs = [
