@@ -14,6 +14,10 @@ import {
 } from '@catalog/runtime';
 import { requestLogging } from './request-log/request-logging.js';
 import { jsonBodyParser } from './http/json-body.js';
+import { responseSizeLimit } from './http/response-size-limit.js';
+
+/** MAX_RESPONSE_BYTES when the settings leave it out. */
+const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 import type { ProposalSubmitter } from './ingest/proposal-submitter.js';
 import type { ProposalOutcome } from '@catalog/runtime';
 import { mountGraphQL } from './graphql/graphql-endpoint.js';
@@ -72,6 +76,8 @@ import type { NativeUserService } from './application/native-user-service.js';
 
 export interface GatewaySettings extends IngestSettings {
   readonly maxBodyBytes: number;
+  /** MAX_RESPONSE_BYTES: the most a Rest.li or OpenAPI response carries (GraphQL has its own). */
+  readonly maxResponseBytes?: number;
   /** Version reported at /config. */
   readonly serverVersion: string;
   /** How long a write with X-Wait-For-Index waits for the indexer. */
@@ -184,6 +190,13 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.use(authenticationMiddleware(auth, logger));
   app.use(crossSiteRequestGuard(settings.corsAllowedOrigins));
   const authDeps = { sessions: application.sessions, logger, maxBodyBytes: settings.maxBodyBytes };
+  app.use(
+    responseSizeLimit(settings.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, (req, res, message) =>
+      req.path.startsWith('/openapi/')
+        ? sendOpenApiError(res, 400, { error: message })
+        : sendRestliError(res, 400, message),
+    ),
+  );
   app.use(loginRouter(authDeps));
   app.use(gmsAuthRouter(authDeps));
   app.get('/openapi/operations/identity/user/urn', identityUserUrn);

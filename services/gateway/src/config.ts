@@ -66,6 +66,7 @@ export function readGatewaySection(
     },
     http: {
       maxBodyBytes: env.int('MAX_REQUEST_BYTES', 32 * 1024 * 1024, { min: 1024 }),
+      maxResponseBytes: env.int('MAX_RESPONSE_BYTES', 64 * 1024 * 1024, { min: 1024 }),
       asyncDefault: env.bool('ASYNC_INGEST_DEFAULT', false),
       maxBatchProposals: env.int('MAX_BATCH_PROPOSALS', 10_000, { min: 1 }),
       serverVersion: SERVER_VERSION,
