@@ -6,6 +6,19 @@ import { unlessUnavailable } from '../auth/auth-unavailable.js';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
 import { entityTypeOfUrn, type AccessPolicy } from './access-policy.js';
 
+/**
+ * The platform privilege a write of a restricted aspect needs besides the entity's edit privileges,
+ * whatever REST_API_AUTHORIZATION_ENABLED says: whoever may set a user's password hash may take over
+ * the account, so corpUserCredentials needs what minting a reset token needs. A restricted aspect
+ * without an entry here is written by the system actor only.
+ */
+const RESTRICTED_WRITE_PRIVILEGES: Readonly<Record<string, readonly string[]>> = {
+  corpUserCredentials: ['MANAGE_USER_CREDENTIALS'],
+  inviteToken: ['MANAGE_USER_CREDENTIALS'],
+  dataHubSecretValue: ['MANAGE_SECRETS'],
+  dataHubConnectionDetails: ['MANAGE_CONNECTIONS'],
+};
+
 /** How a proposal write is answered. */
 export interface ProposeOptions {
   /** Wait for persistence's outcome of each proposal (a synchronous write). */
@@ -58,16 +71,19 @@ export class Proposals {
    * Whether the actor may make these writes, asked once per entity and kind of change (the ecosystem's
    * rule for ingestProposal): DELETE needs the delete privileges; PATCH, UPDATE and RESTATE the edit ones;
    * an UPSERT or CREATE the edit ones, or the create ones when the entity does not exist yet (read only
-   * when the edit privileges are missing). Restricted aspects (secret material) are written by the system
-   * actor only, whatever the REST toggle says. Throws a 403 naming the first write refused.
+   * when the edit privileges are missing). A restricted aspect (secret material) also needs its manager's
+   * platform privilege (RESTRICTED_WRITE_PRIVILEGES), whatever the REST toggle says. Throws a 403 naming
+   * the first write refused.
    */
   async authorize(ctx: RequestContext, proposals: readonly CheckedProposal[]): Promise<void> {
     if (ctx.authentication.isSystem) return;
-    const restricted = proposals.find((p) => p.aspect.restricted && p.changeType !== 'DELETE');
-    if (restricted !== undefined) {
-      throw new ForbiddenError(
-        `${restricted.aspect.name} holds secret material; only the catalog itself writes it`,
-      );
+    for (const aspect of new Set(
+      proposals.filter((p) => p.aspect.restricted && p.changeType !== 'DELETE').map((p) => p.aspect.name),
+    )) {
+      const privileges = RESTRICTED_WRITE_PRIVILEGES[aspect];
+      const message = `Writing ${aspect} (secret material) needs ${privileges?.join(' or ') ?? 'the system client'}`;
+      if (privileges === undefined) throw new ForbiddenError(message);
+      await this.policy.require(ctx, { privileges: [privileges], message });
     }
     const actorUrn = ctx.authentication.actorUrn;
     const asked = new Set<string>();
