@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { entityRegistry, isUrn, parseUrn, ValidationError } from '@catalog/model';
+import { checkNoControlCharacters, entityRegistry, isUrn, parseUrn, ValidationError } from '@catalog/model';
 
 /** An entity named in a request: its urn and entity type. */
 export interface NamedEntity {
@@ -9,6 +9,7 @@ export interface NamedEntity {
 
 /** The entity a client named: a 400 naming the problem when the urn is malformed or of no known type. */
 export function requireEntityUrn(urn: string): NamedEntity {
+  checkNoControlCharacters(urn);
   if (!isUrn(urn)) throw new ValidationError(`Invalid urn: ${JSON.stringify(urn)}`);
   const entity = parseUrn(urn).entityType;
   entityRegistry.requireEntity(entity);
@@ -17,6 +18,7 @@ export function requireEntityUrn(urn: string): NamedEntity {
 
 /** A urn a client gave, which must name an entity of one of these types (a 400 naming `field` otherwise). */
 export function requireUrnOf(urn: string, entities: readonly string[], field: string): NamedEntity {
+  checkNoControlCharacters(urn);
   const entity = isUrn(urn) ? parseUrn(urn).entityType : undefined;
   if (entity === undefined || !entities.includes(entity))
     throw new ValidationError(`${field} must be a ${entities.join(' or ')} urn, got ${JSON.stringify(urn)}`);

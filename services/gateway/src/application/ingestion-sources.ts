@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '@catalog/auth';
-import { entityRegistry, formatUrn, isUrn, NotFoundError, parseUrn, ValidationError } from '@catalog/model';
+import {
+  checkNoControlCharacters,
+  entityRegistry,
+  formatUrn,
+  isUrn,
+  NotFoundError,
+  parseUrn,
+  ValidationError,
+} from '@catalog/model';
 import {
   buildEntityDocument,
   matchesFilter,
@@ -37,6 +45,7 @@ export interface SourceSort {
 
 /** An ingestion source urn a client gave: a 400 unless it names a dataHubIngestionSource. */
 function requireSourceUrn(urn: string): string {
+  checkNoControlCharacters(urn);
   if (!isUrn(urn)) throw new ValidationError(`Invalid urn: ${JSON.stringify(urn)}`);
   if (parseUrn(urn).entityType !== ENTITY)
     throw new ValidationError(`Expected a dataHubIngestionSource urn, got ${JSON.stringify(urn)}`);

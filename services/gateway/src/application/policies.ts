@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '@catalog/auth';
-import { entityRegistry, formatUrn, isUrn, parseUrn, ValidationError } from '@catalog/model';
+import {
+  checkNoControlCharacters,
+  entityRegistry,
+  formatUrn,
+  isUrn,
+  parseUrn,
+  ValidationError,
+} from '@catalog/model';
 import {
   buildEntityDocument,
   matchesFilter,
@@ -77,6 +84,7 @@ export function byLastUpdatedDescending(a: StoredPolicy, b: StoredPolicy): numbe
 
 /** A policy urn a client gave: a 400 unless it names a dataHubPolicy. */
 function requirePolicyUrn(urn: string): string {
+  checkNoControlCharacters(urn);
   if (!isUrn(urn)) throw new ValidationError(`Invalid urn: ${JSON.stringify(urn)}`);
   if (parseUrn(urn).entityType !== ENTITY)
     throw new ValidationError(`Expected a dataHubPolicy urn, got ${JSON.stringify(urn)}`);
