@@ -1,10 +1,18 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { ExecutionResult, GraphQLError } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
 import { ValidationError } from '@catalog/model';
 import { formatLimit, type GraphQLLimits } from './graphql-limits.js';
 
-/** List items completed per turn of the event loop: a few milliseconds of resolvers. */
-const PACE_CHUNK = 250;
+/**
+ * How long one request may run between two turns of the event loop it gives up: long enough that a
+ * request of ordinary size never yields (a turn under load costs it the whole queue of other work),
+ * short enough that `/health` and other users wait for no more than about this between turns while a
+ * heavy request runs.
+ */
+const SLICE_MS = 10;
+
+const RESOLVED: Promise<void> = Promise.resolve();
 
 /**
  * One GraphQL request's budget: its time (an AbortSignal that the executor and long loops check, so an
@@ -16,8 +24,10 @@ export class RequestBudget {
   private timer: NodeJS.Timeout | undefined;
   private entities = 0;
   private turns: Promise<void> = Promise.resolve();
-  private paced = 0;
-  private paceTurn: Promise<void> = Promise.resolve();
+  /** When the request last had the event loop back (its start, or its last turn given up). */
+  private sliceStartedAt = performance.now();
+  /** The turn being waited for, while one is. */
+  private pending: Promise<void> | undefined;
   /** Aborted when the time budget runs out or the client goes away. */
   readonly signal: AbortSignal;
 
@@ -25,16 +35,32 @@ export class RequestBudget {
     private readonly limits: Pick<GraphQLLimits, 'timeoutMs' | 'maxEntities'>,
     clientGone?: AbortSignal,
   ) {
-    this.signal =
-      clientGone === undefined
-        ? this.controller.signal
-        : AbortSignal.any([clientGone, this.controller.signal]);
+    // One controller for both causes (not AbortSignal.any, which costs every request a composite
+    // signal and its weak references on Node 20): the client going away aborts it too.
+    this.signal = this.controller.signal;
+    if (clientGone !== undefined) {
+      if (clientGone.aborted) this.controller.abort(clientGone.reason);
+      else
+        clientGone.addEventListener('abort', () => this.controller.abort(clientGone.reason), { once: true });
+    }
   }
 
   /** Starts the clock, when execution starts: parsing and validation are bounded by the query's size. */
   start(): void {
     if (this.timer !== undefined) return;
     this.timer = setTimeout(() => this.controller.abort(this.expired()), this.limits.timeoutMs);
+  }
+
+  /**
+   * Resolves, once the budget runs out, with the answer an expired request gets (its error naming the
+   * limit); never while it has time left.
+   */
+  expiry(): Promise<ExecutionResult> {
+    return new Promise((resolve) => {
+      const answer = () => resolve({ errors: [this.signal.reason as GraphQLError] });
+      if (this.signal.aborted) answer();
+      else this.signal.addEventListener('abort', answer, { once: true });
+    });
   }
 
   /** Stops the clock once the result is built. */
@@ -48,26 +74,39 @@ export class RequestBudget {
   }
 
   /**
-   * Resolves on a later turn of the event loop than the previous call did, then throws if the budget ran
-   * out meanwhile: what a heavy read (a search, a batch of entities) awaits first. The embedded search
-   * answers synchronously; the aliased searches of one query, each awaiting a `setImmediate` of its own,
-   * would still run back to back in one turn (immediates queued together run together), so turns are
-   * chained: between two heavy reads of a request the loop serves what waits (`/health`, other users).
+   * What a heavy read (a search, a batch of entities) awaits first: once the request has held the event
+   * loop for SLICE_MS since it last gave it up, resolves on a later turn (then throws if the budget ran
+   * out meanwhile); before that, at once. The embedded search answers synchronously, so the aliased
+   * searches of one query would otherwise run back to back in one turn; turns are chained, so that
+   * between two slices of a heavy request the loop serves what waits (`/health`, other users).
    */
   takeTurn(): Promise<void> {
-    const turn = this.turns.then(() => nextTurn()).then(() => this.throwIfExpired());
+    if (this.pending === undefined && performance.now() - this.sliceStartedAt < SLICE_MS) {
+      this.throwIfExpired();
+      return RESOLVED;
+    }
+    const turn = this.turns
+      .then(() => nextTurn())
+      .then(() => {
+        this.sliceStartedAt = performance.now();
+        if (this.pending === turn) this.pending = undefined;
+        this.throwIfExpired();
+      });
+    this.pending = turn;
     // A failed turn must not fail the ones after it: each caller sees its own.
     this.turns = turn.catch(() => undefined);
     return turn;
   }
 
   /**
-   * Resolves on the turn of the chunk of PACE_CHUNK calls this call falls in: what each item of a long
-   * list awaits, so that the executor completes a chunk of items per turn of the event loop.
+   * What each item of a long list waits for: the turn being waited for if there is one, a new one once
+   * the slice is used up, else nothing (undefined: go on at once), so that the executor completes a
+   * slice of items per turn.
    */
-  pace(): Promise<void> {
-    if (this.paced++ % PACE_CHUNK === 0) this.paceTurn = this.takeTurn();
-    return this.paceTurn;
+  pace(): Promise<void> | undefined {
+    if (this.pending !== undefined) return this.pending;
+    if (performance.now() - this.sliceStartedAt < SLICE_MS) return undefined;
+    return this.takeTurn();
   }
 
   /** Counts entities about to be read; past the ceiling the request is refused, naming it. */

@@ -3,26 +3,26 @@ import { formatLimit } from './graphql-limits.js';
 
 /**
  * The JSON size of `value`, counted until it passes `limit` (then a number over it): a result too large
- * to send is found without serializing it, so it is refused before its text is built. Strings count
- * their UTF-8 bytes and quotes, not their escapes: the count is a lower bound of the text.
+ * to send is found without serializing it, so it is refused before its text is built. A string counts
+ * its length and quotes, not its escapes or multi-byte characters: the count is a lower bound of the
+ * UTF-8 text. Walks without allocating per object (this runs on every result).
  */
 export function jsonSizeUpTo(value: unknown, limit: number): number {
   let size = 0;
   const stack: unknown[] = [value];
   while (stack.length > 0 && size <= limit) {
     const item = stack.pop();
-    if (typeof item === 'string') size += Buffer.byteLength(item) + 2;
-    else if (typeof item === 'number' || typeof item === 'boolean') size += String(item).length;
+    if (typeof item === 'string') size += item.length + 2;
+    else if (typeof item === 'number' || typeof item === 'boolean') size += 1;
     else if (item === null || item === undefined) size += 4;
     else if (Array.isArray(item)) {
       size += 1 + item.length;
-      for (const element of item) stack.push(element);
+      for (let i = 0; i < item.length; i++) stack.push(item[i]);
     } else if (typeof item === 'object') {
-      const entries = Object.entries(item);
-      size += 1 + entries.length;
-      for (const [key, child] of entries) {
-        size += key.length + 3;
-        stack.push(child);
+      size += 1;
+      for (const key in item) {
+        size += key.length + 4;
+        stack.push((item as Record<string, unknown>)[key]);
       }
     }
   }

@@ -151,12 +151,17 @@ function facetsOf(response: SearchResponse) {
   }));
 }
 
+/** Lists up to this long are completed in one go: a page of the UI, the SDK or a scroll of 1,000. */
+const PACED_LIST_ABOVE = 1000;
+
 /**
- * The hits as SearchResults, each released on its chunk's turn of the event loop (`budget.pace`): the
- * executor completes the selections below a list item when the item resolves, so ten thousand results
- * are completed a chunk per turn instead of in one.
+ * The hits as SearchResults. A long list has each released on its slice's turn of the event loop
+ * (`budget.pace`): the executor completes the selections below a list item when the item resolves, so
+ * ten thousand results are completed a slice per turn instead of in one. A page of ordinary length is
+ * plain values, which the executor completes without a promise per item.
  */
 function resultsOf(ctx: GraphQLContext, response: SearchResponse) {
+  if (response.hits.length <= PACED_LIST_ABOVE) return response.hits.map(resultOf);
   return response.hits.map(async (hit) => {
     await ctx.budget.pace();
     return resultOf(hit);
