@@ -430,10 +430,10 @@ function parentNodes(value: Json | undefined) {
 }
 
 /**
- * An entity that exists (has any aspect stored), or null. One the actor may not read still resolves,
- * with its urn and type only (its fields read no aspect), as the ecosystem's restricted entities do.
+ * An entity that exists (has any aspect stored) and that the schema has a type for, or null (secrets,
+ * invites and the like have none). One the actor may not read still resolves, with its urn and type only
+ * (its fields read no aspect), as the ecosystem's restricted entities do.
  */
-/** The entity when it exists and the schema has a type for it (secrets, invites and the like have none: null). */
 async function existing(ctx: GraphQLContext, ref: EntityRef): Promise<EntityRef | null> {
   if (typeNameOfEntity(ref.entity) === undefined) return null;
   return (await ctx.entities.exists(ref.urn)) ? ref : null;
