@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { checkNoControlCharacters, entityRegistry, isUrn, parseUrn, ValidationError } from '@catalog/model';
+import { buildEntityDocument } from '@catalog/search';
 
 /** An entity named in a request: its urn and entity type. */
 export interface NamedEntity {
@@ -23,6 +24,31 @@ export function requireUrnOf(urn: string, entities: readonly string[], field: st
   if (entity === undefined || !entities.includes(entity))
     throw new ValidationError(`${field} must be a ${entities.join(' or ')} urn, got ${JSON.stringify(urn)}`);
   return { urn, entity };
+}
+
+/** A urn a client gave that must name an entity of `entityType`: a 400 naming the problem otherwise. */
+export function requireUrnOfType(urn: string, entityType: string): string {
+  checkNoControlCharacters(urn);
+  if (!isUrn(urn)) throw new ValidationError(`Invalid urn: ${JSON.stringify(urn)}`);
+  if (parseUrn(urn).entityType !== entityType)
+    throw new ValidationError(`Expected a ${entityType} urn, got ${JSON.stringify(urn)}`);
+  return urn;
+}
+
+/**
+ * The values a field of an entity's search document would hold, built from the aspects given: what the
+ * listings kept beside the index (policies, ingestion sources) filter and match on.
+ */
+export function documentFieldValues(
+  entityType: string,
+  urn: string,
+  aspects: ReadonlyMap<string, Record<string, unknown>>,
+): (field: string) => readonly unknown[] {
+  const document = buildEntityDocument(entityRegistry.requireEntity(entityType), urn, aspects);
+  return (field) => {
+    const value = document.fields[field];
+    return value === undefined ? [] : Array.isArray(value) ? value : [value];
+  };
 }
 
 /** The id of a new entity: the one asked for, or a new UUID as the ecosystem makes. */

@@ -1,23 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '@catalog/auth';
-import {
-  checkNoControlCharacters,
-  entityRegistry,
-  formatUrn,
-  isUrn,
-  NotFoundError,
-  parseUrn,
-  ValidationError,
-} from '@catalog/model';
-import {
-  buildEntityDocument,
-  matchesFilter,
-  parseSearchInput,
-  termsMatchText,
-  type Filter,
-} from '@catalog/search';
+import { formatUrn, NotFoundError } from '@catalog/model';
+import { matchesFilter, parseSearchInput, termsMatchText, type Filter } from '@catalog/search';
 import type { AccessPolicy } from './access-policy.js';
 import { requireAnyOf } from './admin-privileges.js';
+import { documentFieldValues, requireUrnOfType } from './entity-urns.js';
 import { writeDecided } from './aspect-changes.js';
 import { ingestionSourceInfoOf, type UpdateIngestionSourceInput } from './ingestion-source-info.js';
 import type { Proposals } from './proposals.js';
@@ -43,26 +30,10 @@ export interface SourceSort {
   readonly sortOrder: 'ASCENDING' | 'DESCENDING';
 }
 
-/** An ingestion source urn a client gave: a 400 unless it names a dataHubIngestionSource. */
-function requireSourceUrn(urn: string): string {
-  checkNoControlCharacters(urn);
-  if (!isUrn(urn)) throw new ValidationError(`Invalid urn: ${JSON.stringify(urn)}`);
-  if (parseUrn(urn).entityType !== ENTITY)
-    throw new ValidationError(`Expected a dataHubIngestionSource urn, got ${JSON.stringify(urn)}`);
-  return urn;
-}
-
-/** The values of a source's search document field (the fields the ingestion source index has). */
-function documentValues(urn: string, info: Json): (field: string) => readonly unknown[] {
-  const document = buildEntityDocument(
-    entityRegistry.requireEntity(ENTITY),
-    urn,
-    new Map([[INFO, info as Record<string, unknown>]]),
-  );
-  return (field) => {
-    const value = document.fields[field.replace(/\.keyword$/, '')];
-    return value === undefined ? [] : Array.isArray(value) ? value : [value];
-  };
+/** A source's search document fields, as the source index names them (a `.keyword` suffix read alike). */
+function sourceFieldValues(urn: string, info: Json): (field: string) => readonly unknown[] {
+  const valuesOf = documentFieldValues(ENTITY, urn, new Map([[INFO, info as Record<string, unknown>]]));
+  return (field) => valuesOf(field.replace(/\.keyword$/, ''));
 }
 
 /** Whether a stored source is in a listing: its name or type matches the query, its document the filter. */
@@ -71,7 +42,7 @@ export function ingestionSourceMatches(
   info: Json,
   request: { readonly query?: string | null; readonly filter: Filter },
 ): boolean {
-  const valuesOf = documentValues(urn, info);
+  const valuesOf = sourceFieldValues(urn, info);
   if (!matchesFilter(request.filter, valuesOf)) return false;
   const text = request.query?.trim() ?? '';
   if (text === '' || text === '*') return true;
@@ -102,7 +73,7 @@ export function ingestionSourceOrder(
     sort === null || sort === undefined ? ['name'] : sort.field === 'name' ? ['type', 'name'] : [sort.field];
   const sign = sort?.sortOrder === 'DESCENDING' ? -1 : 1;
   const keyOf = (s: StoredSource) => {
-    const valuesOf = documentValues(s.urn, s.info);
+    const valuesOf = sourceFieldValues(s.urn, s.info);
     return fields.map((f) => String(valuesOf(f)[0] ?? '').toLowerCase());
   };
   return (a, b) => {
@@ -155,7 +126,7 @@ export class IngestionSources {
   /** One source, or undefined when none is stored at `urn`. */
   async get(ctx: RequestContext, urn: string): Promise<StoredSource | undefined> {
     await requireAnyOf(this.policy, ctx, MANAGE_INGESTION);
-    requireSourceUrn(urn);
+    requireUrnOfType(urn, ENTITY);
     const info = await this.stored.aspect(urn, INFO);
     return info === undefined ? undefined : { urn, info };
   }
@@ -172,7 +143,7 @@ export class IngestionSources {
   /** Replaces an existing source's settings, keeping what the input cannot set (404 when absent). */
   async update(ctx: RequestContext, urn: string, input: UpdateIngestionSourceInput): Promise<string> {
     await requireAnyOf(this.policy, ctx, MANAGE_INGESTION);
-    requireSourceUrn(urn);
+    requireUrnOfType(urn, ENTITY);
     const stored = await this.stored.aspect(urn, INFO);
     if (stored === undefined) throw new NotFoundError(`Ingestion source ${urn} does not exist`);
     const info = ingestionSourceInfoOf(input, stored);
@@ -182,7 +153,7 @@ export class IngestionSources {
 
   async delete(ctx: RequestContext, urn: string): Promise<string> {
     await requireAnyOf(this.policy, ctx, MANAGE_INGESTION);
-    requireSourceUrn(urn);
+    requireUrnOfType(urn, ENTITY);
     await writeDecided(this.proposals, ctx, [{ urn, entityType: ENTITY, aspect: KEY, changeType: 'DELETE' }]);
     return urn;
   }

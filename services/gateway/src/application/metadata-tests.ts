@@ -3,10 +3,8 @@ import type { RequestContext } from '@catalog/auth';
 import {
   formatUrn,
   isDomainError,
-  isUrn,
   NotFoundError,
   parseTestDefinition,
-  parseUrn,
   ValidationError,
 } from '@catalog/model';
 import type { GraphIndex } from '@catalog/search';
@@ -14,6 +12,7 @@ import type { AccessPolicy } from './access-policy.js';
 import { requireAnyOf } from './admin-privileges.js';
 import { writeDecided } from './aspect-changes.js';
 import type { Proposals } from './proposals.js';
+import { requireUrnOfType } from './entity-urns.js';
 import type { StoredEntities } from './stored-entities.js';
 
 const ENTITY = 'test';
@@ -73,10 +72,7 @@ export function testMatches(urn: string, info: Json, query: string | null | unde
 
 /** A test urn a client gave: a 400 unless it names a test. */
 export function requireTestUrn(urn: string): string {
-  if (!isUrn(urn)) throw new ValidationError(`Invalid urn: ${JSON.stringify(urn)}`);
-  if (parseUrn(urn).entityType !== ENTITY)
-    throw new ValidationError(`Expected a test urn, got ${JSON.stringify(urn)}`);
-  return urn;
+  return requireUrnOfType(urn, ENTITY);
 }
 
 const byName = (a: StoredTest, b: StoredTest): number => {

@@ -1,15 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '@catalog/auth';
+import { formatUrn } from '@catalog/model';
 import {
-  checkNoControlCharacters,
-  entityRegistry,
-  formatUrn,
-  isUrn,
-  parseUrn,
-  ValidationError,
-} from '@catalog/model';
-import {
-  buildEntityDocument,
   matchesFilter,
   parseSearchInput,
   termsMatchText,
@@ -19,6 +11,7 @@ import {
 import type { GatewayAuth } from '../auth/gateway-auth.js';
 import type { AccessPolicy } from './access-policy.js';
 import { requireAnyOf } from './admin-privileges.js';
+import { documentFieldValues, requireUrnOfType } from './entity-urns.js';
 import { writeDecided } from './aspect-changes.js';
 import { policyInfoOf, type PolicyUpdateInput } from './policy-info.js';
 import type { Proposals } from './proposals.js';
@@ -43,15 +36,7 @@ export interface StoredPolicy {
  * match the query and the filter, as a search of the policy index would.
  */
 export function policyMatches(urn: string, info: Json, query: SearchQuery, filter: Filter): boolean {
-  const document = buildEntityDocument(
-    entityRegistry.requireEntity(ENTITY),
-    urn,
-    new Map([[INFO, info as Record<string, unknown>]]),
-  );
-  const valuesOf = (field: string): readonly unknown[] => {
-    const value = document.fields[field];
-    return value === undefined ? [] : Array.isArray(value) ? value : [value];
-  };
+  const valuesOf = documentFieldValues(ENTITY, urn, new Map([[INFO, info as Record<string, unknown>]]));
   if (!matchesFilter(filter, valuesOf)) return false;
   switch (query.kind) {
     case 'all':
@@ -80,15 +65,6 @@ export function byLastUpdatedDescending(a: StoredPolicy, b: StoredPolicy): numbe
     return bn - an;
   }
   return a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0;
-}
-
-/** A policy urn a client gave: a 400 unless it names a dataHubPolicy. */
-function requirePolicyUrn(urn: string): string {
-  checkNoControlCharacters(urn);
-  if (!isUrn(urn)) throw new ValidationError(`Invalid urn: ${JSON.stringify(urn)}`);
-  if (parseUrn(urn).entityType !== ENTITY)
-    throw new ValidationError(`Expected a dataHubPolicy urn, got ${JSON.stringify(urn)}`);
-  return urn;
 }
 
 /**
@@ -135,7 +111,7 @@ export class PolicyAdmin {
    */
   async update(ctx: RequestContext, urn: string, input: PolicyUpdateInput): Promise<string> {
     await requireAnyOf(this.policy, ctx, MANAGE_POLICIES);
-    requirePolicyUrn(urn);
+    requireUrnOfType(urn, ENTITY);
     const stored = await this.stored.aspect(urn, INFO);
     const info = policyInfoOf(input, { now: Date.now(), editable: stored?.['editable'] !== false });
     return this.write(ctx, urn, info);
@@ -143,7 +119,7 @@ export class PolicyAdmin {
 
   async delete(ctx: RequestContext, urn: string): Promise<string> {
     await requireAnyOf(this.policy, ctx, MANAGE_POLICIES);
-    requirePolicyUrn(urn);
+    requireUrnOfType(urn, ENTITY);
     await writeDecided(this.proposals, ctx, [{ urn, entityType: ENTITY, aspect: KEY, changeType: 'DELETE' }]);
     this.auth.authorizer.invalidatePolicies();
     return urn;
