@@ -9,6 +9,7 @@ import { mutationResolvers, mutationSchema } from './mutations/mutation-resolver
 import { nativeUserResolvers, nativeUserSchema } from './native-users/native-users.js';
 import { policyResolvers, policySchema } from './policies/policies.js';
 import { testResolvers, testSchema } from './tests/tests.js';
+import { timelineResolvers, timelineSchema } from './timeline/timeline.js';
 import { browseV2, browseV2Schema } from './search/browse-v2.js';
 import { lineageSearchSchema, scrollAcrossLineage, searchAcrossLineage } from './search/lineage-search.js';
 import { searchResolvers } from './search/search-resolvers.js';
@@ -35,6 +36,7 @@ export function catalogTypeDefs(): string[] {
     nativeUserSchema,
     ingestionSourceSchema,
     testSchema,
+    timelineSchema,
   ];
 }
 
@@ -58,5 +60,6 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     nativeUserResolvers(),
     ingestionSourceResolvers(),
     testResolvers(),
+    timelineResolvers(),
   ];
 }
