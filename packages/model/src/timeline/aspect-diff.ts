@@ -16,6 +16,7 @@ import {
   institutionalMemoryChanges,
   namedDocumentationChanges,
 } from './documentation-diffs.js';
+import { documentChanges } from './document-diff.js';
 import { editableSchemaMetadataChanges } from './editable-schema-diff.js';
 import { glossaryTermChanges, tagChanges } from './label-diffs.js';
 import { ownershipChanges } from './ownership-diff.js';
@@ -47,6 +48,11 @@ interface AspectDiffer {
   /** The categories this aspect's changes can fall in. */
   readonly categories: readonly ChangeCategory[];
   readonly diff: Diff;
+  /**
+   * Whether the diff decides itself which events the asked categories keep (a document's creation is
+   * reported whatever category was asked for); otherwise only events of the asked categories are kept.
+   */
+  readonly selectsCategories?: boolean;
 }
 
 const description = (value: Json | undefined) => text(value?.['description']);
@@ -109,6 +115,11 @@ const DIFFERS: Readonly<Record<string, AspectDiffer>> = {
     diff: (a, b, urn) => (b === undefined ? [] : relatedTermChanges(a, b, urn)),
   },
   versionProperties: { categories: ['VERSIONING'], diff: (a, b, urn, _c, s) => versionChanges(a, b, urn, s) },
+  documentInfo: {
+    categories: ['LIFECYCLE', 'DOCUMENTATION', 'PARENT', 'RELATED_ENTITIES'],
+    diff: (a, b, urn, c) => documentChanges(a, b, urn, c),
+    selectsCategories: true,
+  },
 };
 
 /** The categories an aspect's changes can fall in (none for an aspect no diff knows). */
@@ -135,5 +146,5 @@ export function aspectChangeEvents(change: AspectChange): ChangeEvent[] {
     categories,
     change.auditStamp,
   );
-  return events.filter((e) => categories.has(e.category));
+  return differ.selectsCategories === true ? events : events.filter((e) => categories.has(e.category));
 }

@@ -324,6 +324,49 @@ describe('aspectChangeEvents, per category', () => {
     ]);
   });
 
+  it('LIFECYCLE and the rest of a document: created (whatever category), retitled, moved, related, published', () => {
+    const doc = 'urn:li:document:d';
+    const info = (extra: Record<string, unknown>) => ({
+      title: 'Runbook',
+      contents: { text: 'one' },
+      ...extra,
+    });
+    const documentation = new Set<ChangeCategory>(['DOCUMENTATION']);
+    const created = aspectChangeEvents({
+      entityUrn: doc,
+      aspect: 'documentInfo',
+      current: info({}),
+      categories: documentation,
+    });
+    expect(created).toEqual([
+      {
+        entityUrn: doc,
+        category: 'LIFECYCLE',
+        operation: 'CREATE',
+        semVerChange: 'NONE',
+        description: "Document 'Runbook' was created",
+      },
+    ]);
+    const changes = aspectChangeEvents({
+      entityUrn: doc,
+      aspect: 'documentInfo',
+      previous: info({ status: { state: 'UNPUBLISHED' } }),
+      current: info({
+        title: 'Runbook 2',
+        parentDocument: { document: 'urn:li:document:p' },
+        relatedAssets: [{ asset: DATASET }],
+        status: { state: 'PUBLISHED' },
+      }),
+    });
+    expect(changes.map((e) => `${e.category} ${e.operation} ${e.semVerChange}`)).toEqual([
+      'DOCUMENTATION MODIFY NONE',
+      'PARENT MODIFY NONE',
+      'RELATED_ENTITIES ADD NONE',
+      'LIFECYCLE MODIFY NONE',
+    ]);
+    expect(changes[3]?.parameters).toEqual({ oldState: 'UNPUBLISHED', newState: 'PUBLISHED' });
+  });
+
   it('an aspect no diff knows, or a category it does not cover, has no events', () => {
     expect(diff('status', { removed: false }, { removed: true })).toEqual([]);
     expect(

@@ -55,6 +55,12 @@ const TIMELINE_ASPECTS: Readonly<Record<string, CategoryAspects>> = {
     APPLICATION: ['applications'],
     ASSET_MEMBERSHIP: ['dataProductProperties'],
   },
+  document: {
+    LIFECYCLE: ['documentInfo'],
+    DOCUMENTATION: ['documentInfo'],
+    PARENT: ['documentInfo'],
+    RELATED_ENTITIES: ['documentInfo'],
+  },
   aiAgent: AGENT_FAMILY,
   api: AGENT_FAMILY,
   agentSkill: AGENT_FAMILY,
