@@ -272,6 +272,44 @@ for (const family of FAMILIES) {
       expect([...categories].sort()).toEqual(['DOCUMENTATION', 'OWNERSHIP', 'TAG', 'TECHNICAL_SCHEMA']);
     });
 
+    it('GraphQL getSchemaVersionList and getSchemaBlame read the schema’s versions and each field’s last change', async () => {
+      const res = await ask(
+        admin,
+        `query ($urn: String!) {
+          getSchemaVersionList(input: { datasetUrn: $urn }) {
+            latestVersion { semanticVersion }
+            semanticVersionList { semanticVersion semanticVersionTimestamp versionStamp }
+          }
+          latest: getSchemaBlame(input: { datasetUrn: $urn }) {
+            version { semanticVersion }
+            schemaFieldBlameList { fieldPath schemaFieldChange { changeType lastSemanticVersion lastSchemaFieldChange } }
+          }
+          first: getSchemaBlame(input: { datasetUrn: $urn, version: "0.0.0" }) {
+            schemaFieldBlameList { fieldPath schemaFieldChange { lastSchemaFieldChange } }
+          }
+        }`,
+        { urn: dataset },
+      );
+      expect(res.errors).toBeUndefined();
+      const list = res.data?.['getSchemaVersionList'] as {
+        latestVersion: { semanticVersion: string };
+        semanticVersionList: { semanticVersion: string; semanticVersionTimestamp: number }[];
+      };
+      expect(list.latestVersion.semanticVersion).toBe('1.0.0');
+      expect(list.semanticVersionList.map((v) => v.semanticVersion)).toEqual(['1.0.0', '0.0.0']);
+      const latest = res.data?.['latest'] as {
+        version: { semanticVersion: string };
+        schemaFieldBlameList: { fieldPath: string; schemaFieldChange: { lastSchemaFieldChange: string } }[];
+      };
+      expect(latest.version.semanticVersion).toBe('1.0.0');
+      const blame = (list: typeof latest.schemaFieldBlameList) =>
+        Object.fromEntries(list.map((b) => [b.fieldPath, b.schemaFieldChange.lastSchemaFieldChange]));
+      // The dropped field is gone; the added one is blamed on 1.0.0, the kept one on 0.0.0.
+      expect(blame(latest.schemaFieldBlameList)).toEqual({ total: 'Added in v1.0.0', id: 'Added in v0.0.0' });
+      const first = res.data?.['first'] as typeof latest;
+      expect(blame(first.schemaFieldBlameList)).toEqual({ id: 'Added in v0.0.0', name: 'Added in v0.0.0' });
+    });
+
     it('includeVersionSet merges the timelines of every version of the set', async () => {
       const set = `urn:li:versionSet:(timeline_${run},dataset)`;
       const versions = ['1', '2', '3'].map((n) => datasetUrn(`timeline_${run}.v${n}`, 'kafka'));

@@ -72,7 +72,7 @@ for (const family of FAMILIES) {
       await write('globalTags', { tags: [{ tag: 'urn:li:tag:PII' }, { tag: 'urn:li:tag:Legacy' }] });
       await write('globalTags', { tags: [{ tag: 'urn:li:tag:Confidential' }] });
       await write('ownership', { owners: [{ owner: 'urn:li:corpuser:jdoe', type: 'DATAOWNER' }] });
-    }, 120_000);
+    }, 300_000);
     afterAll(async () => catalog?.dispose());
 
     it('prints each tag change under its computed semantic version', async () => {

@@ -142,11 +142,11 @@ export class AccessPolicy {
   }
 
   /**
-   * Reading an entity's timeline (its change history): viewing the entity, always decided on GraphQL
-   * with the ecosystem's text; on the REST routes, with REST_API_AUTHORIZATION_ENABLED, the Get
+   * Reading an entity's timeline (its change history, or `what` is read from it: a schema's blame or
+   * versions): viewing the entity, always decided on GraphQL with the ecosystem's text; on the REST routes, with REST_API_AUTHORIZATION_ENABLED, the Get
    * Timeline API privilege as well.
    */
-  async readTimeline(ctx: RequestContext, urn: string): Promise<void> {
+  async readTimeline(ctx: RequestContext, urn: string, what = 'change history'): Promise<void> {
     const type = entityTypeOfUrn(urn);
     if (ctx.origin.eventSource !== 'GRAPHQL')
       await this.requireForEntity(ctx, {
@@ -159,7 +159,7 @@ export class AccessPolicy {
       resourceUrn: urn,
       message:
         ctx.origin.eventSource === 'GRAPHQL'
-          ? `Unauthorized to view change history for entity: ${urn}`
+          ? `Unauthorized to view ${what} for entity: ${urn}`
           : `${actorOf(ctx)} is unauthorized to view entity ${urn}`,
     });
   }

@@ -39,6 +39,8 @@ export interface TimelineQuery {
   readonly includeVersionSet?: boolean;
   /** Keep only the newest this many transactions (of each version, with includeVersionSet). */
   readonly maxTransactions?: number;
+  /** What the caller reads from the timeline, as a refusal names it (default: change history). */
+  readonly purpose?: string;
 }
 
 export interface TimelineAnswer {
@@ -70,7 +72,7 @@ export class EntityTimeline {
    */
   async timeline(ctx: RequestContext, query: TimelineQuery, partial = false): Promise<TimelineAnswer> {
     const urn = parseUrn(query.urn);
-    await this.policy.readTimeline(ctx, urn.raw);
+    await this.policy.readTimeline(ctx, urn.raw, query.purpose);
     if (!hasTimeline(urn.entityType))
       throw new ValidationError(`Entity Type ${urn.entityType} not supported`);
     const categories = new Set(query.categories.length === 0 ? CHANGE_CATEGORIES : query.categories);

@@ -9,6 +9,7 @@ import { mutationResolvers, mutationSchema } from './mutations/mutation-resolver
 import { nativeUserResolvers, nativeUserSchema } from './native-users/native-users.js';
 import { policyResolvers, policySchema } from './policies/policies.js';
 import { testResolvers, testSchema } from './tests/tests.js';
+import { schemaHistoryResolvers, schemaHistorySchema } from './timeline/schema-history.js';
 import { timelineResolvers, timelineSchema } from './timeline/timeline.js';
 import { browseV2, browseV2Schema } from './search/browse-v2.js';
 import { lineageSearchSchema, scrollAcrossLineage, searchAcrossLineage } from './search/lineage-search.js';
@@ -37,6 +38,7 @@ export function catalogTypeDefs(): string[] {
     ingestionSourceSchema,
     testSchema,
     timelineSchema,
+    schemaHistorySchema,
   ];
 }
 
@@ -61,5 +63,6 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     ingestionSourceResolvers(),
     testResolvers(),
     timelineResolvers(),
+    schemaHistoryResolvers(),
   ];
 }
