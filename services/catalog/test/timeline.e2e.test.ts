@@ -258,6 +258,9 @@ for (const family of FAMILIES) {
         operation: 'ADD',
         modifier: 'urn:li:tag:PII',
       });
+      expect(result.changeTransactions[0]?.changes[0]).toMatchObject({
+        auditStamp: { time: rest[0]!.timestamp, actor: 'urn:li:corpuser:__datahub_system' },
+      });
       expect(result.changeTransactions[0]?.changes[0]?.parameters).toContainEqual({
         key: 'tagUrn',
         value: 'urn:li:tag:PII',

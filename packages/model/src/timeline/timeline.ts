@@ -77,6 +77,7 @@ export function computeTimeline(request: TimelineRequest): ChangeTransaction[] {
         previous: before,
         current: current.value,
         categories,
+        auditStamp: { time: current.createdOn, actor: current.createdBy },
       });
       const group = groups.get(current.createdOn) ?? [];
       groups.set(current.createdOn, group);
