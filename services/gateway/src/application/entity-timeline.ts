@@ -24,6 +24,8 @@ export type { ChangeCategory, ChangeEvent, ChangeTransaction } from '@catalog/mo
 const DEFAULT_LOOKBACK_MILLIS = 7 * 24 * 60 * 60 * 1000;
 /** At most this many versions of a version set are merged (the ecosystem's walk limit). */
 const MAX_VERSION_WALK = 50;
+/** Of each version of a set, only the newest this many transactions are merged. */
+const MAX_VERSION_TRANSACTIONS = 100;
 
 export interface TimelineQuery {
   readonly urn: string;
@@ -37,7 +39,7 @@ export interface TimelineQuery {
   readonly raw?: boolean;
   /** Merge the timelines of every version in the entity's version set (no time range then). */
   readonly includeVersionSet?: boolean;
-  /** Keep only the newest this many transactions (of each version, with includeVersionSet). */
+  /** Keep only the newest this many transactions (of each version with includeVersionSet: 100 unless given). */
   readonly maxTransactions?: number;
   /** What the caller reads from the timeline, as a refusal names it (default: change history). */
   readonly purpose?: string;
@@ -102,7 +104,7 @@ export class EntityTimeline {
         endTime: this.clock(),
         raw: query.raw === true,
       });
-      merged.push(...newest(transactions, query.maxTransactions));
+      merged.push(...newest(transactions, query.maxTransactions ?? MAX_VERSION_TRANSACTIONS));
     }
     merged.sort((a, b) => a.timestamp - b.timestamp || (a.actor < b.actor ? -1 : a.actor > b.actor ? 1 : 0));
     return { transactions: merged, skippedVersionCount: truncated + urns.length - readable.length };
