@@ -37,6 +37,12 @@ import { timeseriesApiRouter } from './openapi/timeseries/timeseries-v2.js';
 import { auditEventsRouter } from './openapi/audit-events/audit-search-router.js';
 import type { ConsumerGroups } from './application/consumer-lag.js';
 import { mountOperationRoutes } from './operations/operation-routes.js';
+import { mountMetricsRoutes } from './operations/metrics-routes.js';
+import { consumerLagSamples } from './application/consumer-lag.js';
+import { GatewayMetrics } from './metrics/gateway-metrics.js';
+import { requestMetrics } from './metrics/request-metrics.js';
+import { timedPort } from './metrics/timed-port.js';
+import { requestContextIfAny } from './auth/request-context.js';
 import type { IndexWaiter } from './ingest/index-waiter.js';
 import {
   ingestProposal,
@@ -136,7 +142,26 @@ function actions(resource: string, table: Record<string, Handler>): Handler {
 
 /** Builds the HTTP interface over the ports it is given; main.ts decides which adapters those are. */
 export function createGatewayApp(deps: GatewayDeps): Express {
-  const { store, settings, logger, readModels, auth } = deps;
+  const { settings, logger, auth } = deps;
+  const metrics = new GatewayMetrics({
+    messagingSystem: deps.transport,
+    lag: () => consumerLagSamples({ log: deps.log, topics: deps.topics, groups: deps.groups }),
+    ...(deps.threads ? { threads: deps.threads } : {}),
+  });
+  // The ports the application reads and writes through, each call timed in the metrics.
+  const store = timedPort(deps.store, (operation, outcome, seconds) =>
+    metrics.storeCalls.observe({ operation, outcome }, seconds),
+  );
+  const timedIndex = <T extends object>(index: string, port: T): T =>
+    timedPort(port, (operation, outcome, seconds) =>
+      metrics.indexCalls.observe({ index, operation, outcome }, seconds),
+    );
+  const readModels: ReadModels = {
+    search: timedIndex('search', deps.readModels.search),
+    graph: timedIndex('graph', deps.readModels.graph),
+    timeseries: timedIndex('timeseries', deps.readModels.timeseries),
+  };
+  const audit = timedIndex('audit', deps.audit);
   const waitForIndex = (outcomes: readonly ProposalOutcome[]) =>
     deps.indexWaiter.waitFor(
       outcomes.flatMap((o) => o.changeLogs ?? []),
@@ -151,7 +176,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     log: deps.log,
     topics: deps.topics,
     nativeUsers: deps.nativeUsers,
-    audit: deps.audit,
+    audit,
     logger,
     operations: {
       log: deps.log,
@@ -174,6 +199,14 @@ export function createGatewayApp(deps: GatewayDeps): Express {
 
   // First, so that every request gets its id and its line, whatever answers it.
   app.use(requestLogging(logger));
+  app.use(
+    requestMetrics(
+      metrics,
+      async (actorUrn) => (await auth.actors.actorState(actorUrn)).flags,
+      requestContextIfAny,
+      logger,
+    ),
+  );
   app.use((_req, res, next) => {
     res.setHeader('X-RestLi-Protocol-Version', '2.0.0');
     next();
@@ -272,6 +305,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     );
   }
   mountOperationRoutes(app, application.operations);
+  mountMetricsRoutes(app, metrics);
 
   app.use('/schema-registry/api', schemaRegistryRouter({ topics: deps.topics, log: deps.log, logger }));
   const entityApi = { app: application, logger, maxBodyBytes: settings.maxBodyBytes };

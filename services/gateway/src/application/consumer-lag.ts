@@ -26,7 +26,9 @@ function watched(
   kind: string,
   topics: TopicNames,
   groups: ConsumerGroups,
-): { role: keyof ConsumerGroups; group: string; topics: readonly string[]; deadLetterTopic: string } | undefined {
+):
+  | { role: keyof ConsumerGroups; group: string; topics: readonly string[]; deadLetterTopic: string }
+  | undefined {
   switch (kind) {
     case 'mcp':
       return {
@@ -129,4 +131,33 @@ async function deadLetterCounts(
     records: lag.reduce((sum, p) => sum + Number(p.endOffset), 0),
     notReplayed: lag.reduce((sum, p) => sum + p.lag, 0),
   };
+}
+
+/**
+ * Every consumer group's lag per topic, for the metrics (`messaging_consumer_lag_records`): the groups
+ * of mcp, mcl, mcl-timeseries and usage-events, each under its ecosystem name with our group id beside.
+ */
+export async function consumerLagSamples(deps: {
+  log: EventLog;
+  topics: TopicNames;
+  groups: ConsumerGroups;
+}): Promise<{ consumerGroup: string; groupId: string; topic: string; lag: number }[]> {
+  const seen = new Set<string>();
+  const samples: { consumerGroup: string; groupId: string; topic: string; lag: number }[] = [];
+  for (const kind of ['mcp', 'mcl', 'mcl-timeseries', 'usage-events']) {
+    const target = watched(kind, deps.topics, deps.groups)!;
+    for (const topic of target.topics) {
+      const key = `${target.group}\u0000${topic}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const lag = await deps.log.lag(target.group, topic);
+      samples.push({
+        consumerGroup: ECOSYSTEM_CONSUMER_NAMES[target.role],
+        groupId: target.group,
+        topic,
+        lag: lag.reduce((sum, p) => sum + p.lag, 0),
+      });
+    }
+  }
+  return samples;
 }

@@ -32,7 +32,7 @@ describe('the consumer-lag operation', () => {
     expect(body['deadLetters']).toMatchObject({ topic: 'DeadLetter_indexer_v1' });
   });
 
-  it("names each group as the ecosystem names its counterpart, with our group id beside it", async () => {
+  it('names each group as the ecosystem names its counterpart, with our group id beside it', async () => {
     const expected: Record<string, [string, string]> = {
       mcp: ['generic-mce-consumer-job-client', 'persistence'],
       mcl: ['generic-mae-consumer-job-client', 'indexer'],
