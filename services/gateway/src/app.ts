@@ -42,7 +42,7 @@ import { consumerLagSamples } from './application/consumer-lag.js';
 import { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { requestMetrics } from './metrics/request-metrics.js';
 import { timedPort } from './metrics/timed-port.js';
-import { requestContextIfAny } from './auth/request-context.js';
+import { requestContextIfAny, requestContextOf } from './auth/request-context.js';
 import type { IndexWaiter } from './ingest/index-waiter.js';
 import {
   ingestProposal,
@@ -71,7 +71,7 @@ import { restliErrorHandler, sendRestliError } from './restli/restli-errors.js';
 import { autocompleteAction, browseAction, searchAction } from './restli/search-actions.js';
 import { getTimeseriesAspectValues } from './restli/timeseries-values.js';
 import { schemaRegistryRouter } from './schema-registry/schema-registry-router.js';
-import { serverConfig } from './server-config.js';
+import { configUserType, serverConfig } from './server-config.js';
 import type { GatewayAuth } from './auth/gateway-auth.js';
 import { authenticationMiddleware } from './auth/authentication-middleware.js';
 import { corsPolicy } from './auth/cors-policy.js';
@@ -237,7 +237,12 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.get('/health', (_req, res) => void res.status(200).end());
   app.get('/health/live', (_req, res) => sendLiveness(res));
   app.get('/health/ready', (_req, res) => sendReadiness(readiness, res));
-  app.get('/config', (_req, res) => void res.json(serverConfig(settings.serverVersion)));
+  app.get('/config', (req, res) => {
+    const config = serverConfig(settings.serverVersion);
+    if (req.query['verbose'] === 'true')
+      config['userType'] = configUserType(requestContextOf(res).authentication.actorId);
+    res.json(config);
+  });
 
   app.post(
     '/aspects',

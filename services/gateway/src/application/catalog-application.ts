@@ -163,7 +163,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     users: new UserAdmin(deps.auth, search, stored, policy, proposals),
     userCredentials: new UserCredentials(deps.nativeUsers, policy),
     policies: new PolicyAdmin(deps.auth, stored, policy, proposals),
-    ingestionSources: new IngestionSources(stored, policy, proposals),
+    ingestionSources: new IngestionSources(stored, policy, proposals, deps.readModels.search),
     labels: new LabelEdits(stored, policy, proposals),
     metadataEdits: new MetadataEdits(stored, policy, proposals),
     entityCreation: new EntityCreation(policy, proposals),

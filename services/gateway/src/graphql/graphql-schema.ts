@@ -2,6 +2,7 @@ import { accessTokenResolvers, accessTokenSchema } from './access-tokens/access-
 import { entityResolvers } from './entities/entity-resolvers.js';
 import { entitySchema } from './entities/entity-schema.js';
 import { ingestionSourceResolvers, ingestionSourceSchema } from './ingestion-sources/ingestion-sources.js';
+import { executionRequestResolvers, executionRequestSchema } from './ingestion-sources/execution-requests.js';
 import { meResolvers, meSchema } from './me/me.js';
 import { entityUpdateResolvers, entityUpdateSchema } from './mutations/entity-updates.js';
 import { labelMutationResolvers, labelMutationSchema } from './mutations/label-mutations.js';
@@ -34,6 +35,7 @@ export function catalogTypeDefs(): string[] {
     userAdminSchema,
     nativeUserSchema,
     ingestionSourceSchema,
+    executionRequestSchema,
     testSchema,
   ];
 }
@@ -57,6 +59,7 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     userAdminResolvers(),
     nativeUserResolvers(),
     ingestionSourceResolvers(),
+    executionRequestResolvers(),
     testResolvers(),
   ];
 }
