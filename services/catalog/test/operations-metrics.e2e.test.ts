@@ -1,0 +1,236 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAMILIES } from './families.js';
+import {
+  callAs,
+  datasetUrn,
+  enc,
+  ingest,
+  logIn,
+  personalAccessToken,
+  proposal,
+  SYSTEM_CLIENT_AUTHORIZATION,
+  startTestCatalog,
+  waitUntil,
+  type TestCatalog,
+} from './harness.js';
+
+/** The sum of a metric's samples whose labels include `labels` (a name is matched exactly). */
+function total(text: string, name: string, labels: Record<string, string> = {}): number {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('#')) continue;
+    const brace = line.indexOf('{');
+    const metric = brace < 0 ? line.split(' ')[0] : line.slice(0, brace);
+    if (metric !== name) continue;
+    if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`)))
+      sum += Number(line.split(' ').at(-1));
+  }
+  return sum;
+}
+
+const bearer = (token: string) => `Bearer ${token}`;
+const ME = 'query usageProbe { me { corpUser { urn } } }';
+
+/**
+ * The operations surface on each family: `GET /actuator/prometheus` (open, as the ecosystem's), with
+ * the request, usage, consumer-lag, store and index and process metrics; the consumer-lag endpoints
+ * under the ecosystem's consumer group names (for MANAGE_SYSTEM_OPERATIONS only); `/config?verbose=true`
+ * with `userType`; and a signed-up user minting its own access token.
+ */
+for (const family of FAMILIES) {
+  if (family.skip) console.warn(`skipping operations metrics e2e on ${family.name}: ${family.skip}`);
+
+  describe.skipIf(family.skip !== undefined)(`operations metrics on ${family.name}`, () => {
+    let catalog: TestCatalog;
+    let base: string;
+    let root: string;
+    let user: { urn: string; session: string };
+    const run = `om${Math.random().toString(36).slice(2, 8)}`;
+    const scrape = async (authorization?: string) => {
+      const res = await callAs(base, 'GET', '/actuator/prometheus', authorization);
+      expect(res.status).toBe(200);
+      return { text: res.text, contentType: res.contentType };
+    };
+
+    beforeAll(async () => {
+      catalog = await startTestCatalog(family.env());
+      base = catalog.baseUrl;
+      root = bearer(await logIn(base));
+      const invite = await callAs(base, 'POST', '/api/graphql', root, {
+        query: 'query { getInviteToken(input: {}) { inviteToken } }',
+      });
+      const inviteToken = (invite.body as { data: { getInviteToken: { inviteToken: string } } }).data
+        .getInviteToken.inviteToken;
+      const id = `metrics_${run}`;
+      const signUp = await callAs(base, 'POST', '/auth/signUp', SYSTEM_CLIENT_AUTHORIZATION, {
+        userUrn: `urn:li:corpuser:${id}`,
+        fullName: id,
+        email: `${id}@example.com`,
+        password: 'metrics password 1',
+        inviteToken,
+        title: 'Operator',
+      });
+      expect(signUp.status, signUp.text).toBe(200);
+      user = { urn: `urn:li:corpuser:${id}`, session: await logIn(base, id, 'metrics password 1') };
+    });
+    afterAll(async () => catalog?.dispose());
+
+    it('serves the metrics in the text format to anyone, with no entity or user in them', async () => {
+      for (const authorization of [undefined, bearer(user.session), root]) {
+        const { text, contentType } = await scrape(authorization);
+        expect(contentType).toMatch(/^text\/plain; version=0\.0\.4/);
+        expect(text).toContain('# TYPE http_server_requests_seconds histogram');
+        expect(text).not.toContain('urn:li:');
+      }
+    });
+
+    it('reports request latency by route template, and process memory', async () => {
+      const urn = datasetUrn(`${run}.latency`);
+      await callAs(base, 'GET', `/openapi/v3/entity/dataset/${enc(urn)}`, root);
+      const { text } = await scrape();
+      expect(
+        total(text, 'http_server_requests_seconds_count', {
+          method: 'GET',
+          uri: '/openapi/v3/entity/{type}/{*rest}',
+          status: '404',
+          outcome: 'CLIENT_ERROR',
+        }),
+      ).toBeGreaterThanOrEqual(1);
+      expect(total(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+      expect(total(text, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
+    });
+
+    it('times the store and index calls by operation', async () => {
+      const urn = datasetUrn(`${run}.timed`);
+      expect((await ingest(base, proposal(urn, 'datasetProperties', { description: 'timed' }))).status).toBe(
+        200,
+      );
+      await callAs(base, 'POST', '/entities?action=search', root, {
+        entity: 'dataset',
+        input: '*',
+        start: 0,
+        count: 1,
+      });
+      const { text } = await scrape();
+      expect(total(text, 'catalog_store_operation_seconds_count', { outcome: 'success' })).toBeGreaterThan(0);
+      expect(
+        total(text, 'catalog_index_operation_seconds_count', { index: 'search', operation: 'search' }),
+      ).toBeGreaterThanOrEqual(1);
+    });
+
+    it("reports each consumer group's lag under the ecosystem's names, in the metrics and the lag endpoints", async () => {
+      const { text } = await scrape();
+      for (const group of [
+        'generic-mce-consumer-job-client',
+        'generic-mae-consumer-job-client',
+        'datahub-usage-event-consumer-job-client',
+      ])
+        expect(text).toMatch(
+          new RegExp(`^messaging_consumer_lag_records\\{[^}]*consumer_group="${group}"`, 'm'),
+        );
+      const expected: Record<string, string> = {
+        mcp: 'generic-mce-consumer-job-client',
+        mcl: 'generic-mae-consumer-job-client',
+        'mcl-timeseries': 'generic-mae-consumer-job-client',
+        'usage-events': 'datahub-usage-event-consumer-job-client',
+      };
+      for (const [kind, group] of Object.entries(expected)) {
+        const path = `/openapi/operations/messaging/${kind}/consumer/lag?detailed=true`;
+        const lag = await callAs(base, 'GET', path, root);
+        expect(lag.status, lag.text).toBe(200);
+        expect(Object.keys((lag.body as { consumerGroups: object }).consumerGroups)).toEqual([group]);
+        // A user without MANAGE_SYSTEM_OPERATIONS is refused; without credentials, 401.
+        expect((await callAs(base, 'GET', path, bearer(user.session))).status).toBe(403);
+        expect((await callAs(base, 'GET', path, undefined)).status).toBe(401);
+      }
+    });
+
+    it('counts usage by actor class, API and channel: a signed-up user mints its own token and reads', async () => {
+      // A signed-up user holds GENERATE_PERSONAL_ACCESS_TOKENS through the all-users policy.
+      const pat = await personalAccessToken(base, {
+        authorization: bearer(user.session),
+        actorUrn: user.urn,
+        name: `own ${run}`,
+      });
+      const labels = {
+        usage_operation: 'metadata_query',
+        request_api: 'graphql',
+        actor_class: 'regular',
+        auth_channel: 'pat',
+      };
+      const before = await scrape();
+      const res = await callAs(base, 'POST', '/api/graphql', bearer(pat), {
+        query: ME,
+        operationName: 'usageProbe',
+      });
+      expect((res.body as { data: { me: { corpUser: { urn: string } } } }).data.me.corpUser.urn).toBe(
+        user.urn,
+      );
+      const after = await waitUntil(
+        () => scrape(),
+        (s) =>
+          total(s.text, 'datahub_request_count_total', labels) >
+          total(before.text, 'datahub_request_count_total', labels),
+        10_000,
+      );
+      const output =
+        total(after.text, 'datahub_usage_output_bytes_total', labels) -
+        total(before.text, 'datahub_usage_output_bytes_total', labels);
+      expect(output).toBe(Buffer.byteLength(res.text));
+      const input =
+        total(after.text, 'datahub_usage_input_bytes_total', labels) -
+        total(before.text, 'datahub_usage_input_bytes_total', labels);
+      expect(input).toBe(Buffer.byteLength(JSON.stringify({ query: ME, operationName: 'usageProbe' })));
+      expect(
+        total(after.text, 'datahub_usage_active_identities', {
+          identity_metric: 'active_users',
+          actor_class: 'regular',
+        }),
+      ).toBeGreaterThanOrEqual(1);
+      expect(
+        total(after.text, 'datahub_usage_active_identities', {
+          identity_metric: 'active_readers',
+          actor_class: 'regular',
+        }),
+      ).toBeGreaterThanOrEqual(1);
+    });
+
+    it('classifies a support user as support once its corpUserInfo says so', async () => {
+      const info = await callAs(base, 'GET', `/openapi/v3/entity/corpuser/${enc(user.urn)}`, root);
+      const value =
+        (info.body as { corpUserInfo?: { value: Record<string, unknown> } }).corpUserInfo?.value ?? {};
+      const write = await callAs(
+        base,
+        'POST',
+        `/openapi/v3/entity/corpuser/${enc(user.urn)}/corpUserInfo?async=false&createIfNotExists=false`,
+        root,
+        { value: { active: true, ...value, isSupportUser: true } },
+      );
+      expect(write.status, write.text).toBeLessThan(300);
+      const support = { usage_operation: 'metadata_query', request_api: 'graphql', actor_class: 'support' };
+      await waitUntil(
+        async () => {
+          await callAs(base, 'POST', '/api/graphql', bearer(user.session), { query: ME });
+          return total((await scrape()).text, 'datahub_request_count_total', support);
+        },
+        (count) => count >= 1,
+        20_000,
+      );
+      const { text } = await scrape();
+      expect(
+        total(text, 'datahub_request_count_total', { ...support, auth_channel: 'session' }),
+      ).toBeGreaterThanOrEqual(1);
+    });
+
+    it('answers /config?verbose=true with userType: anonymous without credentials, user with them', async () => {
+      const anonymous = await callAs(base, 'GET', '/config?verbose=true', undefined);
+      expect((anonymous.body as Record<string, unknown>)['userType']).toBe('anonymous');
+      for (const authorization of [bearer(user.session), root]) {
+        const known = await callAs(base, 'GET', '/config?verbose=true', authorization);
+        expect((known.body as Record<string, unknown>)['userType']).toBe('user');
+      }
+      const plain = await callAs(base, 'GET', '/config', root);
+      expect(plain.body).not.toHaveProperty('userType');
+    });
+  });
+}
