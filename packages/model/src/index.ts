@@ -21,6 +21,7 @@ export {
   SchemaValidationError,
   UnauthorizedError,
   UnavailableError,
+  ThrottledError,
   ValidationError,
   type ErrorCode,
 } from './errors.js';

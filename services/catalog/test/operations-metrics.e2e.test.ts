@@ -222,6 +222,63 @@ for (const family of FAMILIES) {
       ).toBeGreaterThanOrEqual(1);
     });
 
+    it('throttles synchronous API writes while the manual throttle is on, for operators to switch', async () => {
+      const path = '/openapi/operations/throttle/requests';
+      const manual = `${path}/manual?enabled=`;
+      // Who may read and switch it: no credentials or a bad token 401, an ordinary user 403.
+      expect((await callAs(base, 'GET', path, undefined)).status).toBe(401);
+      expect((await callAs(base, 'GET', path, 'Bearer invalid.jwt.token')).status).toBe(401);
+      expect((await callAs(base, 'GET', path, bearer(user.session))).status).toBe(403);
+      expect((await callAs(base, 'POST', `${manual}true`, bearer(user.session))).status).toBe(403);
+      const idle = await callAs(base, 'GET', path, root);
+      expect([idle.status, idle.body]).toEqual([200, {}]);
+      expect((await callAs(base, 'POST', `${manual}maybe`, root)).status).toBe(400);
+
+      const on = await callAs(base, 'POST', `${manual}true`, root);
+      expect(on.body).toEqual({
+        '[MANUAL]': { activeThrottles: ['MANUAL'], disabledThrottles: [], throttled: true },
+      });
+      expect((await callAs(base, 'GET', path, root)).body).toEqual(on.body);
+      const urn = datasetUrn(`${run}.throttled`);
+      const write = (description: string, query: string, userAgent: string) =>
+        callAs(
+          base,
+          'POST',
+          `/aspects?action=ingestProposal${query}`,
+          root,
+          { proposal: proposal(urn, 'datasetProperties', { description }) },
+          { 'User-Agent': userAgent },
+        );
+      const held = await write('held', '', 'python-requests/2.32');
+      expect(held.status, held.text).toBe(429);
+      expect(
+        (await callAs(base, 'GET', `/aspects/${enc(urn)}?aspect=datasetProperties&version=0`, root)).status,
+      ).toBe(404);
+      // An asynchronous write only queues; a browser's edit is the UI's: neither is held back.
+      expect(
+        (
+          await callAs(
+            base,
+            'POST',
+            '/aspects?action=ingestProposal',
+            root,
+            {
+              proposal: proposal(urn, 'datasetProperties', { description: 'queued' }),
+              async: 'true',
+            },
+            { 'User-Agent': 'python-requests/2.32' },
+          )
+        ).status,
+      ).toBe(200);
+      expect((await write('from the UI', '', 'Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0')).status).toBe(
+        200,
+      );
+
+      const off = await callAs(base, 'POST', `${manual}false`, root);
+      expect(off.body).toEqual({});
+      expect((await write('after', '', 'python-requests/2.32')).status).toBe(200);
+    });
+
     it('answers /config?verbose=true with userType: anonymous without credentials, user with them', async () => {
       const anonymous = await callAs(base, 'GET', '/config?verbose=true', undefined);
       expect((anonymous.body as Record<string, unknown>)['userType']).toBe('anonymous');

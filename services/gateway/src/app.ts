@@ -309,7 +309,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       }),
     );
   }
-  mountOperationRoutes(app, application.operations);
+  mountOperationRoutes(app, application.operations, application.throttle);
   mountMetricsRoutes(app, metrics);
 
   app.use('/schema-registry/api', schemaRegistryRouter({ topics: deps.topics, log: deps.log, logger }));

@@ -13,6 +13,7 @@ import { AccessPolicy } from './access-policy.js';
 import { AccessTokens } from './access-tokens.js';
 import { ActorEntityLoader, type ReadPacing } from './actor-entity-loader.js';
 import { AuditSearch } from './audit-search.js';
+import { ApiThrottle } from './api-throttle.js';
 import { Browse } from './browse.js';
 import { EntityCreation } from './entity-creation.js';
 import { EntityLookups } from './entity-lookups.js';
@@ -104,6 +105,8 @@ export interface CatalogApplication {
   readonly metadataTests: MetadataTests;
   /** The operators' view of the pipeline: transport, consumer lag, dead letters, clean-up progress. */
   readonly operations: PipelineOperations;
+  /** The API write throttle (`/openapi/operations/throttle`). */
+  readonly throttle: ApiThrottle;
   /** Running metadata tests against entities. */
   readonly testEvaluation: TestEvaluation;
   /** Lists and scrolls of entities, unreadable ones left out. */
@@ -131,7 +134,8 @@ export interface CatalogApplication {
 export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogApplication {
   const policy = new AccessPolicy(deps.auth);
   const entities = new EntityReads(deps.store, policy);
-  const proposals = new Proposals(deps.store, deps.submitter, policy);
+  const throttle = new ApiThrottle(policy);
+  const proposals = new Proposals(deps.store, deps.submitter, policy, throttle);
   const stored = new StoredEntities(deps.store);
   const search = new EntitySearch(deps.readModels.search, policy);
   const browse = new Browse(deps.readModels.search, policy);
@@ -169,6 +173,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     entityCreation: new EntityCreation(policy, proposals),
     structuredProperties: new StructuredPropertyAdmin(stored, policy, proposals),
     operations: new PipelineOperations(deps.operations, policy),
+    throttle,
     testEvaluation: new TestEvaluation(deps.store, proposals, policy, deps.waitForIndex),
     metadataTests: new MetadataTests(deps.readModels.graph, stored, policy, proposals),
     entityPages: new EntityPages(deps.readModels.search, policy, entities),
