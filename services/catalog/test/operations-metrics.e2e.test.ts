@@ -279,6 +279,81 @@ for (const family of FAMILIES) {
       expect((await write('after', '', 'python-requests/2.32')).status).toBe(200);
     });
 
+    it('aggregates time-series values with /analytics?action=getTimeseriesStats', async () => {
+      const day = 86_400_000;
+      const t0 = Math.floor(Date.now() / day) * day - 3 * day + 3_600_000;
+      const a = datasetUrn(`${run}.stats_a`);
+      const b = datasetUrn(`${run}.stats_b`);
+      const profiles: [string, number, number][] = [
+        [a, t0, 10],
+        [a, t0 + 60_000, 12],
+        [a, t0 + day, 15],
+        [b, t0, 100],
+      ];
+      for (const [urn, at, rowCount] of profiles) {
+        const res = await ingest(
+          base,
+          proposal(urn, 'datasetProfile', { timestampMillis: at, rowCount, columnCount: 3 }),
+        );
+        expect(res.status, res.text).toBe(200);
+      }
+      const query = {
+        entityName: 'dataset',
+        aspectName: 'datasetProfile',
+        filter: {
+          or: [
+            {
+              and: [
+                { field: 'timestampMillis', condition: 'GREATER_THAN_OR_EQUAL_TO', values: [String(t0)] },
+              ],
+            },
+          ],
+        },
+        metrics: [
+          { fieldPath: 'rowCount', aggregationType: 'LATEST' },
+          { fieldPath: 'rowCount', aggregationType: 'SUM' },
+        ],
+        buckets: [
+          { key: 'urn', type: 'STRING_GROUPING_BUCKET' },
+          {
+            key: 'timestampMillis',
+            type: 'DATE_GROUPING_BUCKET',
+            timeWindowSize: { multiple: 1, unit: 'DAY' },
+          },
+        ],
+      };
+      const ask = (authorization: string | undefined, body: unknown = query) =>
+        callAs(base, 'POST', '/analytics?action=getTimeseriesStats', authorization, body);
+      const answered = await waitUntil(
+        async () => (await ask(root)).body as { value?: { table?: { rows?: string[][] } } },
+        (body) => (body.value?.table?.rows ?? []).filter((r) => r[0] === a || r[0] === b).length === 3,
+        30_000,
+      );
+      const table = answered.value!.table as {
+        columnNames: string[];
+        columnTypes: string[];
+        rows: string[][];
+      };
+      expect(table.columnNames).toEqual(['urn', 'timestampMillis', 'latest_rowCount', 'sum_rowCount']);
+      expect(table.columnTypes).toEqual(['string', 'long', 'long', 'double']);
+      const dayOf = (t: number) => String(Math.floor(t / day) * day);
+      expect(table.rows.filter((r) => r[0] === a || r[0] === b)).toEqual([
+        [a, dayOf(t0), '12', '22'],
+        [a, dayOf(t0 + day), '15', '15'],
+        [b, dayOf(t0), '100', '100'],
+      ]);
+      expect((await ask(undefined)).status).toBe(401);
+      const bad = await ask(root, {
+        ...query,
+        metrics: [{ fieldPath: 'nosuch', aggregationType: 'LATEST' }],
+      });
+      expect([bad.status, (bad.body as { message?: string }).message]).toEqual([
+        400,
+        'Unknown field nosuch of aspect datasetProfile',
+      ]);
+      expect((await ask(root, { ...query, aspectName: 'datasetProperties' })).status).toBe(400);
+    });
+
     it('answers /config?verbose=true with userType: anonymous without credentials, user with them', async () => {
       const anonymous = await callAs(base, 'GET', '/config?verbose=true', undefined);
       expect((anonymous.body as Record<string, unknown>)['userType']).toBe('anonymous');

@@ -70,6 +70,7 @@ import { describeRun, listRuns, rollbackRunAction } from './restli/runs/run-list
 import { restliErrorHandler, sendRestliError } from './restli/restli-errors.js';
 import { autocompleteAction, browseAction, searchAction } from './restli/search-actions.js';
 import { getTimeseriesAspectValues } from './restli/timeseries-values.js';
+import { getTimeseriesStats } from './restli/timeseries-stats.js';
 import { schemaRegistryRouter } from './schema-registry/schema-registry-router.js';
 import { configUserType, serverConfig } from './server-config.js';
 import type { GatewayAuth } from './auth/gateway-auth.js';
@@ -251,6 +252,13 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       ingestProposal: (req, res) => ingestProposal(req, res, ingest),
       ingestProposalBatch: (req, res) => ingestProposalBatch(req, res, ingest),
       getTimeseriesAspectValues: (req, res) => getTimeseriesAspectValues(req, res, application.timeseries),
+    }),
+  );
+  app.post(
+    '/analytics',
+    json,
+    actions('analytics', {
+      getTimeseriesStats: (req, res) => getTimeseriesStats(req, res, application.timeseries),
     }),
   );
   app.get('/aspects/:urn', (req, res) => getVersionedAspect(req, res, application.entities));
