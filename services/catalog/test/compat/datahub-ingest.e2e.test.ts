@@ -253,11 +253,18 @@ for (const family of FAMILIES) {
         expect(urn, first.stdout).toBeDefined();
         await deploy('0 6 * * *');
         const res = await post(catalog.baseUrl, '/api/graphql', {
-          query: 'query($urn: String!) { ingestionSource(urn: $urn) { name type schedule { interval } } }',
+          query:
+            'query($urn: String!) { ingestionSource(urn: $urn) { name schedule { interval timezone } config { recipe executorId } } }',
           variables: { urn },
         });
-        expect(bodyOf(res)['data']).toEqual({
-          ingestionSource: { name, type: 'file', schedule: { interval: '0 6 * * *' } },
+        const source = (bodyOf(res)['data'] as { ingestionSource: Record<string, unknown> }).ingestionSource;
+        expect(source).toMatchObject({
+          name,
+          schedule: { interval: '0 6 * * *', timezone: 'UTC' },
+          config: { executorId: 'default' },
+        });
+        expect(JSON.parse((source['config'] as { recipe: string }).recipe)).toMatchObject({
+          source: { type: 'file' },
         });
       });
     },
