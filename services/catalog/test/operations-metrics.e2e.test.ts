@@ -354,6 +354,63 @@ for (const family of FAMILIES) {
       expect((await ask(root, { ...query, aspectName: 'datasetProperties' })).status).toBe(400);
     });
 
+    it('answers the analytics highlights from the login events and the search index', async () => {
+      const owned = datasetUrn(`${run}.owned`);
+      await ingest(
+        base,
+        proposal(owned, 'ownership', { owners: [{ owner: user.urn, type: 'TECHNICAL_OWNER' }] }),
+      );
+      await ingest(base, proposal(owned, 'globalTags', { tags: [{ tag: 'urn:li:tag:pii' }] }));
+      await ingest(base, proposal(datasetUrn(`${run}.bare`), 'datasetProperties', { name: 'bare' }));
+      type Card = { title: string; value: number; body: string };
+      const cardsAs = async (authorization: string) =>
+        (
+          (
+            await callAs(base, 'POST', '/api/graphql', authorization, {
+              query: '{ getHighlights { title value body } }',
+            })
+          ).body as { data: { getHighlights: Card[] } }
+        ).data.getHighlights;
+      const searchTotal = async (filter?: string) => {
+        const res = await callAs(base, 'POST', '/entities?action=search', root, {
+          entity: 'dataset',
+          input: '*',
+          start: 0,
+          count: 0,
+          ...(filter
+            ? { filter: { or: [{ and: [{ field: filter, value: 'true', condition: 'EQUAL' }] }] } }
+            : {}),
+        });
+        return (res.body as { value: { numEntities: number } }).value.numEntities;
+      };
+      const cards = await waitUntil(
+        () => cardsAs(bearer(user.session)),
+        (c) => (c.find((x) => x.title === 'Datasets')?.value ?? 0) >= 2,
+        30_000,
+      );
+      const byTitle = new Map(cards.map((c) => [c.title, c]));
+      // The root user and the signed-up user logged in this week (each login is an audit event).
+      expect(byTitle.get('Weekly Active Users')?.value).toBeGreaterThanOrEqual(2);
+      expect(byTitle.get('Monthly Active Users')?.value).toBeGreaterThanOrEqual(2);
+      const datasets = byTitle.get('Datasets')!;
+      const total = await searchTotal();
+      expect(datasets.value).toBe(total);
+      const share = (n: number) => `${((100 * n) / total).toFixed(2)}%`;
+      expect(datasets.body).toBe(
+        `${share(await searchTotal('hasOwners'))} have owners, ${share(await searchTotal('hasTags'))} have tags, ` +
+          `${share(await searchTotal('hasGlossaryTerms'))} have glossary terms, ` +
+          `${share(await searchTotal('hasDescription'))} have description, ` +
+          `${share(await searchTotal('hasDomain'))} have domain assigned!`,
+      );
+      expect(await searchTotal('hasOwners')).toBeGreaterThanOrEqual(1);
+      // Entity types without entities have no card.
+      expect(byTitle.has('Pipelines')).toBe(false);
+      expect(
+        (await callAs(base, 'POST', '/api/graphql', undefined, { query: '{ getHighlights { title } }' }))
+          .status,
+      ).toBe(401);
+    });
+
     it('answers /config?verbose=true with userType: anonymous without credentials, user with them', async () => {
       const anonymous = await callAs(base, 'GET', '/config?verbose=true', undefined);
       expect((anonymous.body as Record<string, unknown>)['userType']).toBe('anonymous');

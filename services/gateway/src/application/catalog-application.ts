@@ -14,6 +14,7 @@ import { AccessTokens } from './access-tokens.js';
 import { ActorEntityLoader, type ReadPacing } from './actor-entity-loader.js';
 import { AuditSearch } from './audit-search.js';
 import { ApiThrottle } from './api-throttle.js';
+import { AnalyticsHighlights } from './analytics-highlights.js';
 import { Browse } from './browse.js';
 import { EntityCreation } from './entity-creation.js';
 import { EntityLookups } from './entity-lookups.js';
@@ -107,6 +108,8 @@ export interface CatalogApplication {
   readonly operations: PipelineOperations;
   /** The API write throttle (`/openapi/operations/throttle`). */
   readonly throttle: ApiThrottle;
+  /** The analytics page's highlight cards. */
+  readonly analytics: AnalyticsHighlights;
   /** Running metadata tests against entities. */
   readonly testEvaluation: TestEvaluation;
   /** Lists and scrolls of entities, unreadable ones left out. */
@@ -182,6 +185,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     relationships,
     timeseries: new TimeseriesReads(deps.readModels.timeseries, policy),
     auditEvents: new AuditSearch(deps.audit, policy),
+    analytics: new AnalyticsHighlights(deps.readModels.search, deps.audit, policy),
     entityLoader: (ctx, pacing) => new ActorEntityLoader(deps.store, policy, ctx, pacing),
     search,
     browse,

@@ -3,6 +3,7 @@ import { entityResolvers } from './entities/entity-resolvers.js';
 import { entitySchema } from './entities/entity-schema.js';
 import { ingestionSourceResolvers, ingestionSourceSchema } from './ingestion-sources/ingestion-sources.js';
 import { executionRequestResolvers, executionRequestSchema } from './ingestion-sources/execution-requests.js';
+import { analyticsHighlightsResolvers, analyticsHighlightsSchema } from './analytics/analytics-highlights.js';
 import { meResolvers, meSchema } from './me/me.js';
 import { entityUpdateResolvers, entityUpdateSchema } from './mutations/entity-updates.js';
 import { labelMutationResolvers, labelMutationSchema } from './mutations/label-mutations.js';
@@ -36,6 +37,7 @@ export function catalogTypeDefs(): string[] {
     nativeUserSchema,
     ingestionSourceSchema,
     executionRequestSchema,
+    analyticsHighlightsSchema,
     testSchema,
   ];
 }
@@ -60,6 +62,7 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     nativeUserResolvers(),
     ingestionSourceResolvers(),
     executionRequestResolvers(),
+    analyticsHighlightsResolvers(),
     testResolvers(),
   ];
 }
