@@ -383,6 +383,12 @@ for (const family of FAMILIES) {
         });
         return (res.body as { value: { numEntities: number } }).value.numEntities;
       };
+      // Once the owned dataset is indexed, the cards read the same index.
+      await waitUntil(
+        () => searchTotal('hasOwners'),
+        (n) => n >= 1,
+        30_000,
+      );
       const cards = await waitUntil(
         () => cardsAs(bearer(user.session)),
         (c) => (c.find((x) => x.title === 'Datasets')?.value ?? 0) >= 2,
