@@ -69,6 +69,11 @@ export interface ActorState {
   readonly groups: readonly string[];
   /** Roles held directly (`roleMembership`) or through a group (the group's `roleMembership`). */
   readonly roles: readonly string[];
+  /**
+   * `corpUserInfo.system` and `corpUserInfo.isSupportUser`: the flags usage metrics classify the actor
+   * by (actor_class system / support / regular). Absent where the directory does not read them.
+   */
+  readonly flags?: { readonly system: boolean; readonly supportUser: boolean };
 }
 
 /** Reads users from the catalog; implementations may cache and must be invalidated on change. */

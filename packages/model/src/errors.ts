@@ -10,7 +10,8 @@ export type ErrorCode =
   | 'PRECONDITION'
   | 'UNAUTHORIZED'
   | 'FORBIDDEN'
-  | 'UNAVAILABLE';
+  | 'UNAVAILABLE'
+  | 'THROTTLED';
 
 /** Base of every error the domain raises on purpose. `message` is safe to show the caller. */
 export abstract class DomainError extends Error {
@@ -67,6 +68,11 @@ export class ForbiddenError extends DomainError {
 /** A dependency is down or too slow (the log, the store); retriable. */
 export class UnavailableError extends DomainError {
   readonly code = 'UNAVAILABLE';
+}
+
+/** A write refused while the service throttles writes (the ecosystem's APIThrottleException, 429). */
+export class ThrottledError extends DomainError {
+  readonly code = 'THROTTLED';
 }
 
 export function isDomainError(error: unknown): error is DomainError {

@@ -21,6 +21,7 @@ export {
   SchemaValidationError,
   UnauthorizedError,
   UnavailableError,
+  ThrottledError,
   ValidationError,
   type ErrorCode,
 } from './errors.js';
@@ -42,7 +43,7 @@ export { isRestrictedAspect, RESTRICTED_ASPECTS } from './registry/restricted-as
 export { defaultAspectsFor, type DefaultAspect } from './registry/default-aspects.js';
 export { applyAspectPatch, parseAspectPatch, type AspectPatch } from './patch/apply-patch.js';
 export { PATCH_TEMPLATES, type ArrayKeys, type PatchTemplate } from './patch/patch-templates.js';
-export { namedAvroType } from './schemas/avro-registry.js';
+export { aspectAvroType, namedAvroType } from './schemas/avro-registry.js';
 export { UrnType } from './schemas/urn-type.js';
 export {
   CHANGE_TYPES,

@@ -54,6 +54,8 @@ for (const family of FAMILIES) {
           schemaName: 'orders',
           platform: 'urn:li:dataPlatform:postgres',
           version: 0,
+          cluster: 'pg-main',
+          created: { time: 1_700_000_000_000, actor: 'urn:li:corpuser:jdoe' },
           hash: '',
           platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
           fields: [
@@ -188,7 +190,7 @@ for (const family of FAMILIES) {
             properties { name description customProperties { key value associatedUrn } }
             tags { tags { tag { urn } associatedUrn } }
             ownership { owners { owner { __typename ... on CorpUser { urn username } } type associatedUrn } }
-            schemaMetadata { fields { fieldPath type nativeDataType nullable } }
+            schemaMetadata { createdAt cluster fields { fieldPath type nativeDataType nullable } }
             browsePathV2 { path { name } }
             dataPlatformInstance { platform { urn } }
             status { removed }
@@ -218,6 +220,9 @@ for (const family of FAMILIES) {
             ],
           },
           schemaMetadata: {
+            // createdAt: the schema's `created` stamp (test_rapid.py reads it).
+            createdAt: 1_700_000_000_000,
+            cluster: 'pg-main',
             fields: [{ fieldPath: 'id', type: 'NUMBER', nativeDataType: 'int', nullable: false }],
           },
           browsePathV2: { path: [{ name: `gql_${run}` }] },

@@ -159,6 +159,16 @@ const RESTLI: readonly ReadRoute[] = [
   },
   { name: 'Rest.li POST /runs?action=list', request: () => post('/runs?action=list', { pageSize: 100 }) },
   {
+    name: 'Rest.li POST /analytics?action=getTimeseriesStats {dataset, datasetProfile, by urn}',
+    request: () =>
+      post('/analytics?action=getTimeseriesStats', {
+        entityName: 'dataset',
+        aspectName: 'datasetProfile',
+        metrics: [{ fieldPath: 'rowCount', aggregationType: 'LATEST' }],
+        buckets: [{ key: 'urn', type: 'STRING_GROUPING_BUCKET' }],
+      }),
+  },
+  {
     name: 'Rest.li POST /aspects?action=getTimeseriesAspectValues {dataset, datasetProfile}',
     request: (seed) =>
       post('/aspects?action=getTimeseriesAspectValues', {
@@ -255,6 +265,11 @@ const OPENAPI: readonly ReadRoute[] = [
   {
     name: 'OpenAPI POST /openapi/v1/events/audit/search?includeRaw=true',
     request: () => post('/openapi/v1/events/audit/search?includeRaw=true&size=1000', {}),
+  },
+  { name: 'GET /actuator/prometheus', request: () => get('/actuator/prometheus') },
+  {
+    name: 'OpenAPI GET /openapi/operations/throttle/requests',
+    request: () => get('/openapi/operations/throttle/requests'),
   },
 ];
 
@@ -401,6 +416,13 @@ const GRAPHQL: readonly ReadRoute[] = [
   ),
   graphqlRow('me', 'query { me { corpUser { ...Seen } } }', () => ({})),
   graphqlRow('getInviteToken', 'query { getInviteToken(input: {}) { inviteToken } }', () => ({})),
+  graphqlRow('getHighlights', 'query { getHighlights { title value body } }', () => ({})),
+  graphqlRow(
+    'listIngestionSources { executions { input { arguments } result } }',
+    `query { listIngestionSources(input: { start: 0, count: 20 }) { ingestionSources { urn
+      executions(start: 0, count: 20) { executionRequests { urn id input { task arguments { key value } } result { status report } } } } } }`,
+    () => ({}),
+  ),
 ];
 
 export const READ_ROUTES: readonly ReadRoute[] = [...RESTLI, ...OPENAPI, ...GRAPHQL];

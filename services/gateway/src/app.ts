@@ -39,6 +39,12 @@ import { TIMELINE_V1_OPERATION, TIMELINE_V2_OPERATION } from './openapi/timeline
 import { auditEventsRouter } from './openapi/audit-events/audit-search-router.js';
 import type { ConsumerGroups } from './application/consumer-lag.js';
 import { mountOperationRoutes } from './operations/operation-routes.js';
+import { mountMetricsRoutes } from './operations/metrics-routes.js';
+import { consumerLagSamples } from './application/consumer-lag.js';
+import { GatewayMetrics } from './metrics/gateway-metrics.js';
+import { requestMetrics } from './metrics/request-metrics.js';
+import { timedPort } from './metrics/timed-port.js';
+import { requestContextIfAny, requestContextOf } from './auth/request-context.js';
 import type { IndexWaiter } from './ingest/index-waiter.js';
 import {
   ingestProposal,
@@ -66,8 +72,9 @@ import { describeRun, listRuns, rollbackRunAction } from './restli/runs/run-list
 import { restliErrorHandler, sendRestliError } from './restli/restli-errors.js';
 import { autocompleteAction, browseAction, searchAction } from './restli/search-actions.js';
 import { getTimeseriesAspectValues } from './restli/timeseries-values.js';
+import { getTimeseriesStats } from './restli/timeseries-stats.js';
 import { schemaRegistryRouter } from './schema-registry/schema-registry-router.js';
-import { serverConfig } from './server-config.js';
+import { configUserType, serverConfig } from './server-config.js';
 import type { GatewayAuth } from './auth/gateway-auth.js';
 import { authenticationMiddleware } from './auth/authentication-middleware.js';
 import { corsPolicy } from './auth/cors-policy.js';
@@ -138,7 +145,26 @@ function actions(resource: string, table: Record<string, Handler>): Handler {
 
 /** Builds the HTTP interface over the ports it is given; main.ts decides which adapters those are. */
 export function createGatewayApp(deps: GatewayDeps): Express {
-  const { store, settings, logger, readModels, auth } = deps;
+  const { settings, logger, auth } = deps;
+  const metrics = new GatewayMetrics({
+    messagingSystem: deps.transport,
+    lag: () => consumerLagSamples({ log: deps.log, topics: deps.topics, groups: deps.groups }),
+    ...(deps.threads ? { threads: deps.threads } : {}),
+  });
+  // The ports the application reads and writes through, each call timed in the metrics.
+  const store = timedPort(deps.store, (operation, outcome, seconds) =>
+    metrics.storeCalls.observe({ operation, outcome }, seconds),
+  );
+  const timedIndex = <T extends object>(index: string, port: T): T =>
+    timedPort(port, (operation, outcome, seconds) =>
+      metrics.indexCalls.observe({ index, operation, outcome }, seconds),
+    );
+  const readModels: ReadModels = {
+    search: timedIndex('search', deps.readModels.search),
+    graph: timedIndex('graph', deps.readModels.graph),
+    timeseries: timedIndex('timeseries', deps.readModels.timeseries),
+  };
+  const audit = timedIndex('audit', deps.audit);
   const waitForIndex = (outcomes: readonly ProposalOutcome[]) =>
     deps.indexWaiter.waitFor(
       outcomes.flatMap((o) => o.changeLogs ?? []),
@@ -153,7 +179,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     log: deps.log,
     topics: deps.topics,
     nativeUsers: deps.nativeUsers,
-    audit: deps.audit,
+    audit,
     logger,
     operations: {
       log: deps.log,
@@ -176,6 +202,14 @@ export function createGatewayApp(deps: GatewayDeps): Express {
 
   // First, so that every request gets its id and its line, whatever answers it.
   app.use(requestLogging(logger));
+  app.use(
+    requestMetrics(
+      metrics,
+      async (actorUrn) => (await auth.actors.actorState(actorUrn)).flags,
+      requestContextIfAny,
+      logger,
+    ),
+  );
   app.use((_req, res, next) => {
     res.setHeader('X-RestLi-Protocol-Version', '2.0.0');
     next();
@@ -206,7 +240,12 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.get('/health', (_req, res) => void res.status(200).end());
   app.get('/health/live', (_req, res) => sendLiveness(res));
   app.get('/health/ready', (_req, res) => sendReadiness(readiness, res));
-  app.get('/config', (_req, res) => void res.json(serverConfig(settings.serverVersion)));
+  app.get('/config', (req, res) => {
+    const config = serverConfig(settings.serverVersion);
+    if (req.query['verbose'] === 'true')
+      config['userType'] = configUserType(requestContextOf(res).authentication.actorId);
+    res.json(config);
+  });
 
   app.post(
     '/aspects',
@@ -215,6 +254,13 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       ingestProposal: (req, res) => ingestProposal(req, res, ingest),
       ingestProposalBatch: (req, res) => ingestProposalBatch(req, res, ingest),
       getTimeseriesAspectValues: (req, res) => getTimeseriesAspectValues(req, res, application.timeseries),
+    }),
+  );
+  app.post(
+    '/analytics',
+    json,
+    actions('analytics', {
+      getTimeseriesStats: (req, res) => getTimeseriesStats(req, res, application.timeseries),
     }),
   );
   app.get('/aspects/:urn', (req, res) => getVersionedAspect(req, res, application.entities));
@@ -273,7 +319,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       }),
     );
   }
-  mountOperationRoutes(app, application.operations);
+  mountOperationRoutes(app, application.operations, application.throttle);
+  mountMetricsRoutes(app, metrics);
 
   app.use('/schema-registry/api', schemaRegistryRouter({ topics: deps.topics, log: deps.log, logger }));
   const entityApi = { app: application, logger, maxBodyBytes: settings.maxBodyBytes };

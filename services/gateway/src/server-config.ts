@@ -18,3 +18,11 @@ export function serverConfig(version: string): Record<string, unknown> {
     managedIngestion: { enabled: false, defaultCliVersion: '' },
   };
 }
+
+/**
+ * `userType` of `GET /config?verbose=true`, as the ecosystem discloses it: `anonymous` without valid
+ * credentials, `user` for anyone authenticated (it tells no admin apart either).
+ */
+export function configUserType(actorId: string): 'anonymous' | 'user' {
+  return actorId === 'UNKNOWN' ? 'anonymous' : 'user';
+}

@@ -65,19 +65,22 @@ for (const family of FAMILIES) {
       let file: FileReport;
       let output: string;
       let exitCode = 0;
+      let env: NodeJS.ProcessEnv;
+      let datahub: string;
+      let tag: string;
 
       beforeAll(async () => {
         if ('skip' in found) return;
         catalog = await startTestCatalog(family.env());
         dir = await mkdtemp(join(tmpdir(), 'catalog-ingest-'));
         // The CLI authenticates with a personal access token, as users run it.
-        const env = {
+        env = {
           ...process.env,
           DATAHUB_TELEMETRY_ENABLED: 'false',
           DATAHUB_GMS_URL: catalog.baseUrl,
           DATAHUB_GMS_TOKEN: await personalAccessToken(catalog.baseUrl),
         };
-        const tag = Date.now().toString(36);
+        tag = Date.now().toString(36);
         const made = await run(
           found.python,
           [join(here, 'make_ingest_file.py'), join(dir, 'metadata.json'), tag, catalog.baseUrl],
@@ -97,7 +100,7 @@ for (const family of FAMILIES) {
           '    token: ${DATAHUB_GMS_TOKEN}',
         ].join('\n');
         await writeFile(join(dir, 'recipe.yml'), recipe);
-        const datahub = join(dirname(found.python), 'datahub');
+        datahub = join(dirname(found.python), 'datahub');
         try {
           const result = await run(datahub, ['ingest', '-c', join(dir, 'recipe.yml')], {
             env,
@@ -211,6 +214,58 @@ for (const family of FAMILIES) {
           30_000,
         );
         expect(found).toContain(file.snapshotDataset);
+      });
+
+      it('lists the run with its status through `datahub ingest list-source-runs`', async () => {
+        // The run reporter's source is `[CLI] file [<pipeline name>]`; the CLI filters sources by name.
+        const listed = await waitUntil(
+          async () =>
+            (await run(datahub, ['ingest', 'list-source-runs', '--source', `compat-file-${tag}`], { env }))
+              .stdout,
+          (out) => out.includes('SUCCESS'),
+          30_000,
+        );
+        expect(listed).toContain(`[CLI] file [compat-file-${tag}]`);
+        const row = listed.split('\n').find((line) => line.includes('SUCCESS')) ?? '';
+        // runId | source | startTime | status | URN, with the start time printed from startTimeMs.
+        expect(row).toMatch(
+          /file-\S+\s*\|\s*\[CLI\] file .*\|\s*\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\s*\|\s*SUCCESS\s*\|\s*urn:li:dataHubIngestionSource:/,
+        );
+      });
+
+      it('deploys a recipe as an ingestion source with `datahub ingest deploy`, and redeploys it', async () => {
+        const recipe = join(dir, 'deploy.yml');
+        const name = `compat-deploy-${tag}`;
+        const deploy = async (schedule: string) => {
+          await writeFile(
+            recipe,
+            ['source:', '  type: file', '  config:', `    path: ${join(dir, 'metadata.json')}`].join('\n'),
+          );
+          return run(datahub, ['ingest', 'deploy', '--name', name, '-c', recipe, '--schedule', schedule], {
+            env,
+          });
+        };
+        const first = await deploy('0 5 * * *');
+        expect(first.stdout).toContain(
+          `Successfully wrote data ingestion source metadata for recipe ${name}`,
+        );
+        const urn = /urn:li:dataHubIngestionSource:deploy-[0-9a-f]+/.exec(first.stdout)?.[0];
+        expect(urn, first.stdout).toBeDefined();
+        await deploy('0 6 * * *');
+        const res = await post(catalog.baseUrl, '/api/graphql', {
+          query:
+            'query($urn: String!) { ingestionSource(urn: $urn) { name schedule { interval timezone } config { recipe executorId } } }',
+          variables: { urn },
+        });
+        const source = (bodyOf(res)['data'] as { ingestionSource: Record<string, unknown> }).ingestionSource;
+        expect(source).toMatchObject({
+          name,
+          schedule: { interval: '0 6 * * *', timezone: 'UTC' },
+          config: { executorId: 'default' },
+        });
+        expect(JSON.parse((source['config'] as { recipe: string }).recipe)).toMatchObject({
+          source: { type: 'file' },
+        });
       });
     },
   );

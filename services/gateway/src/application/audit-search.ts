@@ -42,7 +42,8 @@ const CHANGE_RAW_FIELDS: ReadonlySet<string> = new Set([
 /**
  * The audit event search. Decides ANALYTICS READ, then each event about an entity as a single read of
  * that entity (events of entities the actor may not read are left out of the page; the page still
- * continues where the index stopped); the raw event of a restricted aspect's change carries no value
+ * continues where the index stopped), except the actor's own actions: a user sees the events of what
+ * it did itself (creating and revoking its own access token, whose entity only token managers read); the raw event of a restricted aspect's change carries no value
  * for anyone but the system actor. A query the index refuses is a 400; an index that fails, a 503.
  */
 export class AuditSearch {
@@ -64,7 +65,12 @@ export class AuditSearch {
     return {
       ...page,
       events: page.events
-        .filter((e) => e.entityUrn === undefined || readable.has(e.entityUrn))
+        .filter(
+          (e) =>
+            e.entityUrn === undefined ||
+            readable.has(e.entityUrn) ||
+            e.actorUrn === ctx.authentication.actorUrn,
+        )
         .map(withoutRestrictedValues),
     };
   }

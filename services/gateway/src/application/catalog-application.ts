@@ -13,6 +13,8 @@ import { AccessPolicy } from './access-policy.js';
 import { AccessTokens } from './access-tokens.js';
 import { ActorEntityLoader, type ReadPacing } from './actor-entity-loader.js';
 import { AuditSearch } from './audit-search.js';
+import { ApiThrottle } from './api-throttle.js';
+import { AnalyticsHighlights } from './analytics-highlights.js';
 import { Browse } from './browse.js';
 import { EntityCreation } from './entity-creation.js';
 import { EntityLookups } from './entity-lookups.js';
@@ -105,6 +107,10 @@ export interface CatalogApplication {
   readonly metadataTests: MetadataTests;
   /** The operators' view of the pipeline: transport, consumer lag, dead letters, clean-up progress. */
   readonly operations: PipelineOperations;
+  /** The API write throttle (`/openapi/operations/throttle`). */
+  readonly throttle: ApiThrottle;
+  /** The analytics page's highlight cards. */
+  readonly analytics: AnalyticsHighlights;
   /** Running metadata tests against entities. */
   readonly testEvaluation: TestEvaluation;
   /** Lists and scrolls of entities, unreadable ones left out. */
@@ -134,7 +140,8 @@ export interface CatalogApplication {
 export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogApplication {
   const policy = new AccessPolicy(deps.auth);
   const entities = new EntityReads(deps.store, policy);
-  const proposals = new Proposals(deps.store, deps.submitter, policy);
+  const throttle = new ApiThrottle(policy);
+  const proposals = new Proposals(deps.store, deps.submitter, policy, throttle);
   const stored = new StoredEntities(deps.store);
   const search = new EntitySearch(deps.readModels.search, policy);
   const browse = new Browse(deps.readModels.search, policy);
@@ -166,12 +173,13 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     users: new UserAdmin(deps.auth, search, stored, policy, proposals),
     userCredentials: new UserCredentials(deps.nativeUsers, policy),
     policies: new PolicyAdmin(deps.auth, stored, policy, proposals),
-    ingestionSources: new IngestionSources(stored, policy, proposals),
+    ingestionSources: new IngestionSources(stored, policy, proposals, deps.readModels.search),
     labels: new LabelEdits(stored, policy, proposals),
     metadataEdits: new MetadataEdits(stored, policy, proposals),
     entityCreation: new EntityCreation(policy, proposals),
     structuredProperties: new StructuredPropertyAdmin(stored, policy, proposals),
     operations: new PipelineOperations(deps.operations, policy),
+    throttle,
     testEvaluation: new TestEvaluation(deps.store, proposals, policy, deps.waitForIndex),
     metadataTests: new MetadataTests(deps.readModels.graph, stored, policy, proposals),
     entityPages: new EntityPages(deps.readModels.search, policy, entities),
@@ -181,6 +189,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     timeseries: new TimeseriesReads(deps.readModels.timeseries, policy),
     timeline: new EntityTimeline(deps.store, deps.readModels.search, policy),
     auditEvents: new AuditSearch(deps.audit, policy),
+    analytics: new AnalyticsHighlights(deps.readModels.search, deps.audit, policy),
     entityLoader: (ctx, pacing) => new ActorEntityLoader(deps.store, policy, ctx, pacing),
     search,
     browse,

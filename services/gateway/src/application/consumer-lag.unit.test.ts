@@ -25,9 +25,25 @@ describe('the consumer-lag operation', () => {
   it("keeps the ecosystem's shape: consumerGroups → topic → metrics", async () => {
     const body = await answer('mcl');
     expect(body['consumerGroups']).toEqual({
-      indexer: { [defaultTopicNames.metadataChangeLogVersioned]: { metrics: { totalLag: 3, maxLag: 3 } } },
+      'generic-mae-consumer-job-client': {
+        [defaultTopicNames.metadataChangeLogVersioned]: { metrics: { totalLag: 3, maxLag: 3 } },
+      },
     });
     expect(body['deadLetters']).toMatchObject({ topic: 'DeadLetter_indexer_v1' });
+  });
+
+  it('names each group as the ecosystem names its counterpart, with our group id beside it', async () => {
+    const expected: Record<string, [string, string]> = {
+      mcp: ['generic-mce-consumer-job-client', 'persistence'],
+      mcl: ['generic-mae-consumer-job-client', 'indexer'],
+      'mcl-timeseries': ['generic-mae-consumer-job-client', 'indexer'],
+      'usage-events': ['datahub-usage-event-consumer-job-client', 'audit'],
+    };
+    for (const [kind, [name, groupId]] of Object.entries(expected)) {
+      const body = await answer(kind);
+      expect(Object.keys(body['consumerGroups'] as object), kind).toEqual([name]);
+      expect(body['groupIds'], kind).toEqual({ [name]: groupId });
+    }
   });
 
   it('reports the memory of the process answering, each figure a positive number of bytes', async () => {

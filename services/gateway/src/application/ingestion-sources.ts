@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '@catalog/auth';
-import { formatUrn, NotFoundError } from '@catalog/model';
-import { matchesFilter, parseSearchInput, termsMatchText, type Filter } from '@catalog/search';
+import { formatUrn } from '@catalog/model';
+import {
+  matchesFilter,
+  parseSearchInput,
+  termsMatchText,
+  type Filter,
+  type SearchIndex,
+} from '@catalog/search';
 import type { AccessPolicy } from './access-policy.js';
 import { requireAnyOf } from './admin-privileges.js';
 import { documentFieldValues, requireUrnOfType } from './entity-urns.js';
@@ -13,6 +19,7 @@ import type { StoredEntities } from './stored-entities.js';
 const ENTITY = 'dataHubIngestionSource';
 const INFO = 'dataHubIngestionSourceInfo';
 const KEY = 'dataHubIngestionSourceKey';
+const EXECUTION = 'dataHubExecutionRequest';
 /** Every ingestion source operation (the ecosystem's canManageIngestion): recipes hold connection details. */
 const MANAGE_INGESTION = ['MANAGE_INGESTION'] as const;
 
@@ -97,6 +104,7 @@ export class IngestionSources {
     private readonly stored: StoredEntities,
     private readonly policy: AccessPolicy,
     private readonly proposals: Proposals,
+    private readonly search: SearchIndex,
   ) {}
 
   /** Whether the actor may read sources' recipes, however it reached the source (403 otherwise). */
@@ -140,15 +148,47 @@ export class IngestionSources {
     return urn;
   }
 
-  /** Replaces an existing source's settings, keeping what the input cannot set (404 when absent). */
+  /**
+   * Writes the source at `urn`: replaces an existing one's settings, keeping what the input cannot set,
+   * or creates it (the ecosystem's updateIngestionSource upserts; `datahub ingest deploy` creates a
+   * source by name through it).
+   */
   async update(ctx: RequestContext, urn: string, input: UpdateIngestionSourceInput): Promise<string> {
     await requireAnyOf(this.policy, ctx, MANAGE_INGESTION);
     requireUrnOfType(urn, ENTITY);
     const stored = await this.stored.aspect(urn, INFO);
-    if (stored === undefined) throw new NotFoundError(`Ingestion source ${urn} does not exist`);
     const info = ingestionSourceInfoOf(input, stored);
     await writeDecided(this.proposals, ctx, [{ urn, entityType: ENTITY, aspect: INFO, value: info }]);
     return urn;
+  }
+
+  /**
+   * A page of a source's execution requests, newest first: the runs the ecosystem's executors record,
+   * and those the CLI records of its own runs (`datahub ingest` with its run-summary reporter), found
+   * by the search index's `ingestionSource` field of their `dataHubExecutionRequestInput`.
+   */
+  async executions(
+    ctx: RequestContext,
+    sourceUrn: string,
+    page: { readonly start: number; readonly count: number },
+  ): Promise<{ readonly total: number; readonly urns: readonly string[] }> {
+    await requireAnyOf(this.policy, ctx, MANAGE_INGESTION);
+    const response = await this.search.search({
+      entityTypes: [EXECUTION],
+      input: '*',
+      filter: { or: [{ and: [{ field: 'ingestionSource', values: [sourceUrn], condition: 'EQUAL' }] }] },
+      sort: [{ field: 'requestTimeMs', order: 'DESCENDING' }],
+      start: page.start,
+      count: page.count,
+    });
+    return { total: response.total, urns: response.hits.map((h) => h.urn) };
+  }
+
+  /** One execution request's urn when it exists, for who manages ingestion. */
+  async execution(ctx: RequestContext, urn: string): Promise<string | undefined> {
+    await requireAnyOf(this.policy, ctx, MANAGE_INGESTION);
+    requireUrnOfType(urn, EXECUTION);
+    return (await this.stored.exists(urn)) ? urn : undefined;
   }
 
   async delete(ctx: RequestContext, urn: string): Promise<string> {

@@ -5,6 +5,7 @@ import type { AspectStore } from '@catalog/store';
 import { unlessUnavailable } from '../auth/auth-unavailable.js';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
 import { entityTypeOfUrn, type AccessPolicy } from './access-policy.js';
+import type { ApiThrottle } from './api-throttle.js';
 
 /**
  * The platform privilege a write of a restricted aspect needs besides the entity's edit privileges,
@@ -35,11 +36,13 @@ export class Proposals {
     private readonly store: AspectStore,
     private readonly submitter: ProposalSubmitter,
     private readonly policy: AccessPolicy,
+    private readonly throttle?: ApiThrottle,
   ) {}
 
   /**
    * Proposes aspect changes of the generic routes (ingestProposal, snapshots, the entity API): refused
-   * (403, nothing written) unless the actor may make every one of them; then produced in one append.
+   * (403, nothing written) unless the actor may make every one of them; held back (429) while the API
+   * throttle is on for a synchronous write; then produced in one append.
    */
   async propose(
     ctx: RequestContext,
@@ -47,6 +50,7 @@ export class Proposals {
     options: ProposeOptions,
   ): Promise<readonly ProposalOutcome[] | undefined> {
     await this.authorize(ctx, proposals);
+    this.throttle?.check(ctx, options.sync);
     return this.submitDecided(ctx, proposals, options);
   }
 

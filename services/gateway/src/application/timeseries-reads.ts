@@ -1,5 +1,5 @@
 import type { RequestContext } from '@catalog/auth';
-import { ForbiddenError, isRestrictedAspect } from '@catalog/model';
+import { ForbiddenError, isRestrictedAspect, ValidationError } from '@catalog/model';
 import { SYSTEM_ACTOR } from '@catalog/runtime';
 import type {
   TimeseriesDocument,
@@ -9,6 +9,18 @@ import type {
 } from '@catalog/search';
 import type { StoredAspect } from '@catalog/store';
 import type { AccessPolicy } from './access-policy.js';
+import {
+  checkStatsRequest,
+  TimeseriesStats,
+  type AggregationSpec,
+  type GenericTable,
+  type GroupingBucket,
+} from './timeseries-stats.js';
+import type { Filter } from '@catalog/search';
+
+/** Values one stats request may aggregate: beyond, the caller narrows its filter. */
+const MAX_STATS_VALUES = 200_000;
+const STATS_PAGE = 2000;
 
 /** Time-series values and where a scan resumes (domain data, re-exported for the interfaces). */
 export type { TimeseriesDocument, TimeseriesPosition } from '@catalog/search';
@@ -68,6 +80,51 @@ export class TimeseriesReads {
     await this.policy.readTimeseries(ctx, query.urn, query.aspect);
     requireUnrestricted(ctx, query.aspect);
     return this.timeseries.query(query);
+  }
+
+  /**
+   * Aggregated statistics of one aspect's values (the Rest.li getTimeseriesStats): rows grouped by the
+   * buckets, a column per metric (timeseries-stats.ts). Decided as a scan of the aspect; the values of
+   * entities the actor may not read take no part.
+   */
+  async stats(
+    ctx: RequestContext,
+    request: {
+      readonly entityType: string;
+      readonly aspect: string;
+      readonly metrics: readonly AggregationSpec[];
+      readonly buckets: readonly GroupingBucket[];
+      readonly filter?: Filter;
+    },
+  ): Promise<GenericTable> {
+    await this.policy.scrollTimeseries(ctx, request.entityType, request.aspect);
+    requireUnrestricted(ctx, request.aspect);
+    checkStatsRequest(request.aspect, request.metrics, request.buckets);
+    const stats = new TimeseriesStats(request.aspect, request.metrics, request.buckets);
+    let after: TimeseriesPosition | undefined;
+    let scanned = 0;
+    do {
+      const page = await this.timeseries.query({
+        entityType: request.entityType,
+        aspect: request.aspect,
+        limit: STATS_PAGE,
+        ...(request.filter === undefined ? {} : { filter: request.filter }),
+        ...(after === undefined ? {} : { after }),
+      });
+      const readable = new Set(await this.policy.readable(ctx, [...new Set(page.map((d) => d.urn))]));
+      for (const document of page) if (readable.has(document.urn)) stats.add(document);
+      scanned += page.length;
+      if (scanned > MAX_STATS_VALUES)
+        throw new ValidationError(
+          `The filter matches more than ${MAX_STATS_VALUES} values of ${request.aspect}; narrow it (e.g. by urn or time)`,
+        );
+      const last = page[page.length - 1];
+      after =
+        last !== undefined && page.length === STATS_PAGE
+          ? { timestampMillis: last.timestampMillis, id: last.id }
+          : undefined;
+    } while (after !== undefined);
+    return stats.table();
   }
 
   /** A page of every entity's values of one aspect, newest first. */

@@ -15,3 +15,8 @@ export function requestContextOf(res: Response): RequestContext {
     throw new Error('No request context: the route is not behind the authentication middleware');
   return context;
 }
+
+/** The request's context when the authentication middleware has established one (else undefined). */
+export function requestContextIfAny(res: Response): RequestContext | undefined {
+  return res.locals[KEY] as RequestContext | undefined;
+}

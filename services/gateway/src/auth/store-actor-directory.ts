@@ -9,6 +9,7 @@ const USER_ASPECTS = [
   'groupMembership',
   'nativeGroupMembership',
   'roleMembership',
+  'corpUserInfo',
 ] as const;
 
 /**
@@ -66,7 +67,9 @@ export class StoreActorDirectory implements ActorDirectory {
     }
     const status = aspects.get('corpUserStatus') as { status?: unknown } | undefined;
     const removed = (aspects.get('status') as { removed?: unknown } | undefined)?.removed === true;
+    const info = aspects.get('corpUserInfo') as { system?: unknown; isSupportUser?: unknown } | undefined;
     return {
+      flags: { system: info?.system === true, supportUser: info?.isSupportUser === true },
       exists: aspects.has('corpUserKey'),
       removed,
       suspended: status?.status === 'SUSPENDED',

@@ -16,6 +16,7 @@ const CODES: Readonly<Record<ErrorCode, { code: number; type: string }>> = {
   UNAUTHORIZED: { code: 403, type: 'UNAUTHORIZED' },
   FORBIDDEN: { code: 403, type: 'UNAUTHORIZED' },
   UNAVAILABLE: { code: 503, type: 'SERVICE_UNAVAILABLE' },
+  THROTTLED: { code: 429, type: 'TOO_MANY_REQUESTS' },
 };
 
 /**

@@ -2,6 +2,8 @@ import { accessTokenResolvers, accessTokenSchema } from './access-tokens/access-
 import { entityResolvers } from './entities/entity-resolvers.js';
 import { entitySchema } from './entities/entity-schema.js';
 import { ingestionSourceResolvers, ingestionSourceSchema } from './ingestion-sources/ingestion-sources.js';
+import { executionRequestResolvers, executionRequestSchema } from './ingestion-sources/execution-requests.js';
+import { analyticsHighlightsResolvers, analyticsHighlightsSchema } from './analytics/analytics-highlights.js';
 import { meResolvers, meSchema } from './me/me.js';
 import { entityUpdateResolvers, entityUpdateSchema } from './mutations/entity-updates.js';
 import { labelMutationResolvers, labelMutationSchema } from './mutations/label-mutations.js';
@@ -36,6 +38,8 @@ export function catalogTypeDefs(): string[] {
     userAdminSchema,
     nativeUserSchema,
     ingestionSourceSchema,
+    executionRequestSchema,
+    analyticsHighlightsSchema,
     testSchema,
     timelineSchema,
     schemaHistorySchema,
@@ -61,6 +65,8 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     userAdminResolvers(),
     nativeUserResolvers(),
     ingestionSourceResolvers(),
+    executionRequestResolvers(),
+    analyticsHighlightsResolvers(),
     testResolvers(),
     timelineResolvers(),
     schemaHistoryResolvers(),

@@ -58,6 +58,10 @@ export function openApiErrorHandler(logger: Logger) {
         case 'FORBIDDEN':
           sendOpenApiError(res, 403, { error: error.message });
           return;
+        case 'THROTTLED':
+          res.set('Retry-After', String(RETRY_AFTER_SECONDS));
+          sendOpenApiError(res, 429, { error: error.message });
+          return;
         default:
           sendOpenApiError(res, 400, { error: error.message });
           return;

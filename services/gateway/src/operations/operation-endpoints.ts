@@ -51,10 +51,24 @@ export const API_DOCS_OPERATION = ops('get', '/openapi/v3/api-docs', 'This docum
 export const OPERATION_ENDPOINTS: readonly Operation[] = [
   ops('get', '/health', 'Liveness', { responses: { '200': { description: 'Up' } } }),
   ops('get', '/health/live', 'Liveness', { responses: { '200': { description: 'Up' } } }),
-  ops('get', '/config', 'Server configuration, as the SDK reads it'),
+  ops('get', '/config', 'Server configuration, as the SDK reads it', {
+    parameters: [queryParam('verbose', { type: 'boolean' }, 'Also say who asks: userType anonymous or user')],
+  }),
   restore('/gms/operations'),
   restore('/api/gms/operations'),
   restore('/operations'),
+  ops(
+    'get',
+    '/actuator/prometheus',
+    'Metrics in the Prometheus text format (open, as the ecosystem serves it)',
+    {
+      responses: { '200': { description: 'Metrics', mediaType: 'text/plain' } },
+    },
+  ),
+  ops('get', '/openapi/operations/throttle/requests', 'The active API write throttles'),
+  ops('post', '/openapi/operations/throttle/requests/manual', 'Switch the manual API write throttle', {
+    parameters: [queryParam('enabled', { type: 'boolean' }, 'On or off', true)],
+  }),
   ops('get', '/openapi/operations/messaging/transport', 'Which event log carries the pipeline'),
   ops('get', '/openapi/operations/messaging/{kind}/consumer/lag', 'Consumer lag', {
     parameters: [pathParam('kind', 'mcp, mcl, mcl-timeseries or usage-events')],

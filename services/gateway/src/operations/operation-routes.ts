@@ -1,13 +1,32 @@
 import type { Express } from 'express';
+import { ValidationError } from '@catalog/model';
 import type { PipelineOperations } from '../application/pipeline-operations.js';
+import type { ApiThrottle } from '../application/api-throttle.js';
 import { requestContextOf } from '../auth/request-context.js';
 
 function queryString(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** `enabled` of the manual throttle switch: `true` or `false` (a 400 otherwise). */
+function enabledOf(value: unknown): boolean {
+  if (value === 'true' || value === 'false') return value === 'true';
+  throw new ValidationError(`enabled must be true or false, got ${JSON.stringify(value ?? null)}`);
+}
+
 /** The operations endpoints over the pipeline (`/openapi/operations/...`). */
-export function mountOperationRoutes(app: Express, operations: PipelineOperations): void {
+export function mountOperationRoutes(
+  app: Express,
+  operations: PipelineOperations,
+  throttle: ApiThrottle,
+): void {
+  app.get('/openapi/operations/throttle/requests', async (_req, res) => {
+    res.json(await throttle.events(requestContextOf(res)));
+  });
+  app.post('/openapi/operations/throttle/requests/manual', async (req, res) => {
+    const ctx = requestContextOf(res);
+    res.json(await throttle.setManual(ctx, () => enabledOf(req.query['enabled'])));
+  });
   app.get('/openapi/operations/messaging/transport', async (_req, res) => {
     res.json({ transport: await operations.transport(requestContextOf(res)) });
   });

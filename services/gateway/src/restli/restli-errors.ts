@@ -17,6 +17,7 @@ export const RESTLI_STATUS: Readonly<Record<ErrorCode, number>> = {
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   UNAVAILABLE: 503,
+  THROTTLED: 429,
 };
 
 export function sendRestliError(res: Response, status: number, message: string): void {
@@ -53,6 +54,7 @@ export function restliErrorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (isDomainError(error)) {
+      if (error.code === 'THROTTLED') res.set('Retry-After', String(RETRY_AFTER_SECONDS));
       sendRestliError(res, RESTLI_STATUS[error.code], error.message);
       return;
     }

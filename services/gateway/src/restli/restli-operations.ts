@@ -131,6 +131,10 @@ export const RESTLI_OPERATIONS = {
       }),
     },
   ),
+  analyticsAction: restli('post', '/analytics', 'Aggregated statistics of a time-series aspect', {
+    parameters: [action(['getTimeseriesStats'])],
+    body: ANY_BODY,
+  }),
   runsAction: restli('post', '/runs', 'List, describe and roll back ingestion runs', {
     parameters: [action(['list', 'describe', 'rollback'])],
     body: ANY_BODY,
@@ -218,6 +222,34 @@ const EXAMPLE_TEST = 'urn:li:test:described';
  * ENTITIES_ACTION_EXAMPLES.
  */
 export const RESTLI_ACTIONS: Readonly<Record<string, Readonly<Record<string, RestliAction>>>> = {
+  '/analytics': {
+    getTimeseriesStats: {
+      summary: 'Statistics of a time-series aspect: rows by bucket, a column per metric',
+      parameters: [
+        param('entityName', 'string', 'The entity type', true),
+        param('aspectName', 'string', 'The time-series aspect', true),
+        param('metrics', 'array', '{fieldPath, aggregationType: LATEST, SUM or CARDINALITY}', true),
+        param(
+          'buckets',
+          'array',
+          '{key, type: STRING_GROUPING_BUCKET or DATE_GROUPING_BUCKET, timeWindowSize}',
+        ),
+        FILTER,
+      ],
+      example: {
+        entityName: 'dataset',
+        aspectName: 'datasetProfile',
+        metrics: [{ fieldPath: 'rowCount', aggregationType: 'LATEST' }],
+        buckets: [
+          {
+            key: 'timestampMillis',
+            type: 'DATE_GROUPING_BUCKET',
+            timeWindowSize: { multiple: 1, unit: 'DAY' },
+          },
+        ],
+      },
+    },
+  },
   '/aspects': {
     ingestProposal: {
       summary: 'Write one metadata change proposal',

@@ -201,6 +201,10 @@ const SPECIFIC: Record<string, Record<string, Resolver>> = {
         hash: str(stored['hash']) ?? '',
         fields: list(stored['fields']).map((f) => schemaField(f, ref)),
         primaryKeys: Array.isArray(stored['primaryKeys']) ? stored['primaryKeys'] : null,
+        datasetUrn: str(stored['dataset']),
+        cluster: str(stored['cluster']),
+        // The schema's `created` stamp; the SDK's default stamp (time 0) says nothing, so null.
+        createdAt: num((stored['created'] as Json | undefined)?.['time']) || null,
       };
     },
     editableSchemaMetadata: async (ref, _a, ctx) => {

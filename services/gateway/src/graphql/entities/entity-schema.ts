@@ -256,12 +256,15 @@ type DatasetProperties {
 }
 type DatasetEditableProperties { description: String name: String }
 type SchemaMetadata {
+  datasetUrn: String
   name: String!
   platformUrn: String!
   version: Long!
+  cluster: String
   hash: String!
   fields: [SchemaField!]!
   primaryKeys: [String!]
+  createdAt: Long
 }
 type SchemaField {
   fieldPath: String!

@@ -15,8 +15,8 @@ const INFO = 'dataHubIngestionSourceInfo';
 
 /**
  * DataHub ingestion sources (ingestion.graphql). `IngestionSource` is already an entity type of the
- * entity schema, so its ingestion fields extend it. `executions` answers an empty result: execution
- * requests are not run or listed by this slice.
+ * entity schema, so its ingestion fields extend it. `executions` lists the source's execution requests
+ * (execution-requests.ts), newest first.
  */
 export const ingestionSourceSchema = `
 type StringMapEntry { key: String! value: String }
@@ -144,12 +144,21 @@ export function ingestionSourceResolvers(): Record<string, Record<string, unknow
         if (ref.known?.info === undefined) await ctx.services.app.ingestionSources.mayReadRecipes(ctx.auth);
         return (await fieldsOf(ref, ctx))?.config ?? { recipe: '{}', executorId: 'default' };
       },
-      executions: (_ref: SourceRef, args: { start?: number | null; count?: number | null }) => ({
-        start: args.start ?? 0,
-        count: 0,
-        total: 0,
-        executionRequests: [],
-      }),
+      executions: async (
+        ref: SourceRef,
+        args: { start?: number | null; count?: number | null },
+        ctx: GraphQLContext,
+      ) => {
+        const start = Math.max(0, args.start ?? 0);
+        const count = Math.min(Math.max(0, args.count ?? 10), 1000);
+        const page = await ctx.services.app.ingestionSources.executions(ctx.auth, ref.urn, { start, count });
+        return {
+          start,
+          count: page.urns.length,
+          total: page.total,
+          executionRequests: page.urns.map((urn) => ({ urn, entity: 'dataHubExecutionRequest' })),
+        };
+      },
     },
     Query: {
       listIngestionSources: async (

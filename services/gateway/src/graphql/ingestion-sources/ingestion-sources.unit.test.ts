@@ -7,6 +7,7 @@ import {
   type UpdateIngestionSourceInput,
 } from '../../application/ingestion-source-info.js';
 import { IngestionSources } from '../../application/ingestion-sources.js';
+import type { SearchIndex, SearchRequest } from '@catalog/search';
 import { catalogResolvers, catalogTypeDefs } from '../graphql-schema.js';
 
 /** The in-memory store the fake writes go to. */
@@ -69,11 +70,34 @@ describe('ingestion source GraphQL', () => {
   let schema: ReturnType<typeof createSchema<ReturnType<typeof ctx>>>;
   let allowed: boolean;
   const deps = fakeApplicationDeps(() => allowed, memory);
+  /** The search index as the executions listing uses it: execution requests by source, newest first. */
+  const searched: SearchRequest[] = [];
+  const search = {
+    search: (request: SearchRequest) => {
+      searched.push(request);
+      const source = request.filter?.or[0]?.and[0]?.values[0];
+      const runs = [...stored.entries()]
+        .filter(([urn]) => urn.startsWith('urn:li:dataHubExecutionRequest:'))
+        .map(([urn, aspects]) => ({ urn, input: aspects.get('dataHubExecutionRequestInput') }))
+        .filter(
+          (r) =>
+            (r.input?.['source'] as { ingestionSource?: string } | undefined)?.ingestionSource === source,
+        )
+        .sort((a, b) => Number(b.input?.['requestedAt']) - Number(a.input?.['requestedAt']));
+      return Promise.resolve({
+        total: runs.length,
+        hits: runs
+          .slice(request.start, request.start + request.count)
+          .map((r) => ({ urn: r.urn, entityType: 'dataHubExecutionRequest', score: 1, matchedFields: [] })),
+        aggregations: [],
+      });
+    },
+  } as unknown as SearchIndex;
   const ctx = () => ({
     auth: graphqlContext('urn:li:corpuser:admin'),
     requestId: 'r',
     services: {
-      app: { ingestionSources: new IngestionSources(deps.stored, deps.policy, deps.proposals) },
+      app: { ingestionSources: new IngestionSources(deps.stored, deps.policy, deps.proposals, search) },
     },
     entities: {
       aspect: (urn: string, name: string) => Promise.resolve(stored.get(urn)?.get(name)),
@@ -162,12 +186,102 @@ describe('ingestion source GraphQL', () => {
     expect(stored.has(urn)).toBe(false);
   });
 
-  it('answers 404 for an update of a missing source, 400 for a bad recipe, 403 without the privilege', async () => {
-    const missing = await run(
-      'mutation($input: UpdateIngestionSourceInput!) { updateIngestionSource(urn: "urn:li:dataHubIngestionSource:nope", input: $input) }',
-      { input: INPUT },
+  it('creates the source an update names when it is missing (the upsert `datahub ingest deploy` relies on)', async () => {
+    const urn = 'urn:li:dataHubIngestionSource:deployed';
+    const upserted = await run(
+      'mutation($urn: String!, $input: UpdateIngestionSourceInput!) { updateIngestionSource(urn: $urn, input: $input) }',
+      { urn, input: INPUT },
     );
-    expect(missing.errors?.[0]?.message).toMatch(/does not exist/);
+    expect(upserted.data?.['updateIngestionSource']).toBe(urn);
+    expect(stored.get(urn)?.get('dataHubIngestionSourceInfo')?.['name']).toBe('Prod MySQL');
+  });
+
+  it("lists a source's execution requests newest first, with their input and result", async () => {
+    const source = 'urn:li:dataHubIngestionSource:cli-abc';
+    stored.set(
+      source,
+      new Map([
+        ['dataHubIngestionSourceInfo', { name: '[CLI] file', type: 'file', config: { recipe: '{}' } }],
+      ]),
+    );
+    const runAt = (id: string, requestedAt: number, status?: string) =>
+      stored.set(
+        `urn:li:dataHubExecutionRequest:${id}`,
+        new Map<string, Record<string, unknown>>([
+          [
+            'dataHubExecutionRequestInput',
+            {
+              task: 'CLI Ingestion',
+              args: { recipe: '{"source":{"type":"file"}}', version: '1.7.0.17' },
+              executorId: '__datahub_cli_',
+              source: { type: 'CLI_INGESTION_SOURCE', ingestionSource: source },
+              requestedAt,
+            },
+          ],
+          ...(status === undefined
+            ? []
+            : ([
+                ['dataHubExecutionRequestResult', { status, startTimeMs: requestedAt, durationMs: 5 }],
+              ] as const)),
+        ]),
+      );
+    runAt('run-1', 1000, 'SUCCESS');
+    runAt('run-2', 2000, 'FAILURE');
+    runAt('run-3', 3000);
+    const listed = await run(
+      `query($input: ListIngestionSourcesInput!) { listIngestionSources(input: $input) { ingestionSources {
+        urn name executions { total executionRequests { id input { task arguments { key value } source { type ingestionSource } }
+        result { status startTimeMs durationMs } source { urn } } } } } }`,
+      { input: { start: 0, count: 10, filters: [{ field: 'urn', values: [source], condition: 'CONTAIN' }] } },
+    );
+    expect(listed.errors).toBeUndefined();
+    const sources = (listed.data?.['listIngestionSources'] as { ingestionSources: Record<string, unknown>[] })
+      .ingestionSources;
+    const executions = sources[0]?.['executions'] as {
+      total: number;
+      executionRequests: Record<string, unknown>[];
+    };
+    expect(executions.total).toBe(3);
+    expect(executions.executionRequests.map((e) => e['id'])).toEqual(['run-3', 'run-2', 'run-1']);
+    expect(executions.executionRequests[1]).toEqual({
+      id: 'run-2',
+      input: {
+        task: 'CLI Ingestion',
+        arguments: [
+          { key: 'recipe', value: '{"source":{"type":"file"}}' },
+          { key: 'version', value: '1.7.0.17' },
+        ],
+        source: { type: 'CLI_INGESTION_SOURCE', ingestionSource: source },
+      },
+      result: { status: 'FAILURE', startTimeMs: 2000, durationMs: 5 },
+      source: { urn: source },
+    });
+    expect(executions.executionRequests[0]?.['result']).toBeNull();
+    expect(searched.at(-1)?.sort).toEqual([{ field: 'requestTimeMs', order: 'DESCENDING' }]);
+
+    const one = await run(
+      'query($urn: String!) { executionRequest(urn: $urn) { urn id result { status } } }',
+      {
+        urn: 'urn:li:dataHubExecutionRequest:run-1',
+      },
+    );
+    expect(one.data?.['executionRequest']).toEqual({
+      urn: 'urn:li:dataHubExecutionRequest:run-1',
+      id: 'run-1',
+      result: { status: 'SUCCESS' },
+    });
+    const absent = await run(
+      'query { executionRequest(urn: "urn:li:dataHubExecutionRequest:nope") { urn } }',
+    );
+    expect(absent.data?.['executionRequest']).toBeNull();
+    allowed = false;
+    const denied = await run(
+      'query { executionRequest(urn: "urn:li:dataHubExecutionRequest:run-1") { urn } }',
+    );
+    expect(denied.errors?.[0]?.message).toMatch(/Unauthorized/);
+  });
+
+  it('answers 400 for a bad recipe, 403 without the privilege', async () => {
     const bad = await run(CREATE, { input: { ...INPUT, config: { ...INPUT.config, recipe: 'nope' } } });
     expect(bad.errors?.[0]?.message).toMatch(/config\.recipe/);
     allowed = false;

@@ -39,6 +39,7 @@ const POLICIES: PolicyRecord[] = [
   platformPolicy('analytics', ['VIEW_ANALYTICS', 'MANAGE_ACCESS_TOKENS'], user('alice')),
   platformPolicy('operations', ['MANAGE_SYSTEM_OPERATIONS'], user('carol')),
   platformPolicy('analytics-only', ['VIEW_ANALYTICS'], user('dave')),
+  platformPolicy('analytics-tokenbot', ['VIEW_ANALYTICS'], user('tokenbot')),
   {
     urn: 'urn:li:dataHubPolicy:view',
     info: {
@@ -478,6 +479,14 @@ describe('POST /openapi/v1/events/audit/search', () => {
     const opened = ids((await post('?size=100', {}, { token: 'dave', url: open })).json as unknown as Page);
     expect(opened).toEqual(expect.arrayContaining(['e1', 'e2', 'e9']));
     expect(opened).not.toContain('t00');
+  });
+
+  it("keeps the actor's own actions on entities it may not read (its own access tokens)", async () => {
+    const own = ids((await post('?size=100', {}, { token: 'tokenbot' })).json as unknown as Page);
+    expect(own).toEqual(expect.arrayContaining(['t00', 't24']));
+    // Someone else's token events stay hidden from it.
+    const other = ids((await post('?size=100', {}, { token: 'dave' })).json as unknown as Page);
+    expect(other).not.toContain('t00');
   });
 
   it('attack: a raw event of a credentials write carries no secret material, except to the system actor', async () => {

@@ -1,0 +1,42 @@
+/**
+ * Distinct identities active in the last window, per (identity_metric, actor_class): the ecosystem's
+ * `datahub.usage.active_identities` gauge. The ecosystem counts per flush window; this counts over a
+ * sliding window of the same length, so the figure is there as soon as the activity is (a series seen
+ * once stays, reading 0 once its window holds nobody, as the ecosystem publishes empty windows as 0).
+ */
+export class ActiveIdentities {
+  /** `${metric}\u0000${actorClass}` → identity → when last seen (ms). */
+  private readonly seen = new Map<string, Map<string, number>>();
+
+  constructor(
+    private readonly windowMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  record(identity: string, actorClass: string, metrics: readonly string[]): void {
+    const at = this.now();
+    for (const metric of metrics) {
+      const key = `${metric}\u0000${actorClass}`;
+      let identities = this.seen.get(key);
+      if (identities === undefined) this.seen.set(key, (identities = new Map()));
+      identities.delete(identity);
+      identities.set(identity, at);
+    }
+  }
+
+  /** Each series' count of identities seen within the window; older sightings are dropped. */
+  counts(): { metric: string; actorClass: string; count: number }[] {
+    const since = this.now() - this.windowMs;
+    const result: { metric: string; actorClass: string; count: number }[] = [];
+    for (const [key, identities] of this.seen) {
+      // Insertion order is last-seen order (record re-inserts), so the stale ones come first.
+      for (const [identity, at] of identities) {
+        if (at >= since) break;
+        identities.delete(identity);
+      }
+      const [metric, actorClass] = key.split('\u0000') as [string, string];
+      result.push({ metric, actorClass, count: identities.size });
+    }
+    return result;
+  }
+}
