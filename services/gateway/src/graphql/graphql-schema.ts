@@ -1,4 +1,5 @@
 import { accessTokenResolvers, accessTokenSchema } from './access-tokens/access-tokens.js';
+import { appConfigResolvers, appConfigSchema } from './app-config/app-config.js';
 import { entityResolvers } from './entities/entity-resolvers.js';
 import { entitySchema } from './entities/entity-schema.js';
 import { ingestionSourceResolvers, ingestionSourceSchema } from './ingestion-sources/ingestion-sources.js';
@@ -35,6 +36,7 @@ export function catalogTypeDefs(): string[] {
     nativeUserSchema,
     ingestionSourceSchema,
     testSchema,
+    appConfigSchema,
   ];
 }
 
@@ -58,5 +60,6 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     nativeUserResolvers(),
     ingestionSourceResolvers(),
     testResolvers(),
+    appConfigResolvers(),
   ];
 }

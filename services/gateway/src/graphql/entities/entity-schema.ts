@@ -136,7 +136,8 @@ const SPECIFIC_FIELDS: Readonly<Record<string, string>> = {
   properties: MLFeatureTableProperties`,
   DataProcessInstance: `
   name: String
-  properties: DataProcessInstanceProperties`,
+  properties: DataProcessInstanceProperties
+  mlTrainingRunProperties: MLTrainingRunProperties`,
   ...STRUCTURED_PROPERTY_ENTITY_FIELDS,
 };
 
@@ -340,6 +341,12 @@ type MLFeatureTableProperties {
   mlFeatures: [MLFeature]
   mlPrimaryKeys: [MLPrimaryKey]
   customProperties: [CustomPropertiesEntry!]
+}
+type MLTrainingRunProperties {
+  id: String
+  outputUrls: [String]
+  hyperParams: [MLHyperParam]
+  trainingMetrics: [MLMetric]
 }
 type DataProcessInstanceProperties {
   name: String!

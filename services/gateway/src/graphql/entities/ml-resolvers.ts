@@ -4,7 +4,8 @@ import { keyOf, refOf, type EntityRef } from './entity-ref.js';
 
 /**
  * The machine-learning entities' own fields (ml models, model groups, features, primary keys and feature
- * tables): names and platforms from their keys, properties from their properties aspects.
+ * tables, and the training runs of process instances): names and platforms from their keys, properties
+ * from their properties aspects.
  */
 type Json = Readonly<Record<string, unknown>>;
 type Resolver = (ref: EntityRef, args: Record<string, unknown>, ctx: GraphQLContext) => unknown;
@@ -48,6 +49,14 @@ function fromAspect(aspectName: string, view: (value: Json, ref: EntityRef) => u
 const description = (aspectName: string) => fromAspect(aspectName, (v) => str(v['description']));
 
 export const ML_RESOLVERS: Record<string, Record<string, Resolver>> = {
+  DataProcessInstance: {
+    mlTrainingRunProperties: fromAspect('mlTrainingRunProperties', (v) => ({
+      id: str(v['id']),
+      outputUrls: strings(v['outputUrls']),
+      hyperParams: params(v['hyperParams']),
+      trainingMetrics: params(v['trainingMetrics']),
+    })),
+  },
   MLModel: {
     name: (ref) => name(ref),
     platform: (ref) => platform(ref),
