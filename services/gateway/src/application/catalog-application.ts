@@ -19,6 +19,7 @@ import { EntityLookups } from './entity-lookups.js';
 import { EntityPages } from './entity-pages.js';
 import { EntityReads } from './entity-reads.js';
 import { EntitySearch } from './entity-search.js';
+import { EntityTimeline } from './entity-timeline.js';
 import { EntityWrites } from './entity-writes.js';
 import { IngestionSources } from './ingestion-sources.js';
 import { LabelEdits } from './label-edits.js';
@@ -119,6 +120,8 @@ export interface CatalogApplication {
   readonly timeseries: TimeseriesReads;
   /** The last 30 days of an entity's usage (statsSummary). */
   readonly usage: UsageSummaries;
+  /** Entities' change history (timeline), computed from the aspects' stored versions. */
+  readonly timeline: EntityTimeline;
   /** The audit event search. */
   readonly auditEvents: AuditSearch;
   /** One request's batched entity reads, as its actor may see them (GraphQL's per-request loader). */
@@ -180,6 +183,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     relationships,
     timeseries: new TimeseriesReads(deps.readModels.timeseries, policy),
     usage: new UsageSummaries(new TimeseriesReads(deps.readModels.timeseries, policy)),
+    timeline: new EntityTimeline(deps.store, deps.readModels.search, policy),
     auditEvents: new AuditSearch(deps.audit, policy),
     entityLoader: (ctx, pacing) => new ActorEntityLoader(deps.store, policy, ctx, pacing),
     search,

@@ -30,7 +30,7 @@ async function introspectOurs(): Promise<IntrospectionQuery> {
 const comparison = compareSignatures(schemaSignatures(await introspectOurs()), reference.types);
 
 /** The coverage reached so far: raise it when the schema grows, never lower it. */
-const FLOOR = { types: 287, fields: 1408, queries: 41, mutations: 52 };
+const FLOOR = { types: 301, fields: 1449, queries: 44, mutations: 52 };
 
 /**
  * Conflicts being fixed in another change (the lineage search inputs): each must still be a conflict,
