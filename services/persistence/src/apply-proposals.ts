@@ -11,6 +11,7 @@ import {
   type DomainError,
   type ErrorCode,
   type StructuredPropertySettings,
+  withOwnerTypes,
 } from '@catalog/model';
 import type { EventDecoder, LogRecord, MetadataChangeLog, MetadataChangeProposal } from '@catalog/events';
 import type { ApplyResult, AspectStore, AspectWrite, AspectWriteMode, StoredAspect } from '@catalog/store';
@@ -349,7 +350,9 @@ function toWrite(item: Checked): AspectWrite {
     mode,
     urn: proposal.urn.raw,
     aspect: proposal.aspect.name,
-    ...(patch === undefined ? { value: proposal.value ?? {} } : { patch }),
+    ...(patch === undefined
+      ? { value: materialized(proposal.aspect.name, proposal.value ?? {}) }
+      : { patch }),
     systemMetadata: systemMetadataFor(proposal, item.time),
     created,
     keyAspect: { name: key.name, value: key.value },
@@ -382,8 +385,19 @@ function writeFunction(proposal: CheckedProposal, now: number): AspectWrite['pat
       throw new PreconditionError(`Item last modified ${modifiedAt} <= ${modifiedSince} (epoch ms)`);
     if (unmodifiedSince !== undefined && modifiedAt > unmodifiedSince)
       throw new PreconditionError(`Item last modified ${modifiedAt} > ${unmodifiedSince} (epoch ms)`);
-    return patch === undefined ? value : applyAspectPatch(proposal.aspect, current, patch, now);
+    return materialized(
+      proposal.aspect.name,
+      patch === undefined ? value : applyAspectPatch(proposal.aspect, current, patch, now),
+    );
   };
+}
+
+/** What the ecosystem's write hooks fill in an aspect's value: an ownership's `ownerTypes`. */
+function materialized(
+  aspect: string,
+  value: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> {
+  return aspect === 'ownership' ? withOwnerTypes(value) : value;
 }
 
 /** An ISO-8601 instant in a condition header, as epoch ms; a header that is not one is refused (400). */

@@ -34,6 +34,7 @@ import { Relationships } from './relationships.js';
 import { StoredEntities } from './stored-entities.js';
 import { StructuredPropertyAdmin } from './structured-property-admin.js';
 import { TimeseriesReads } from './timeseries-reads.js';
+import { UsageSummaries } from './usage-summaries.js';
 import { TestEvaluation } from './test-evaluation.js';
 import { ActorProfile } from './actor-profile.js';
 import { Sessions } from './sessions.js';
@@ -123,6 +124,8 @@ export interface CatalogApplication {
   readonly relationships: Relationships;
   /** Time-series aspect values. */
   readonly timeseries: TimeseriesReads;
+  /** The last 30 days of an entity's usage (statsSummary). */
+  readonly usage: UsageSummaries;
   /** Entities' change history (timeline), computed from the aspects' stored versions. */
   readonly timeline: EntityTimeline;
   /** The audit event search. */
@@ -187,6 +190,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     entityWrites: new EntityWrites(deps.store, deps.readModels.timeseries, policy, proposals),
     relationships,
     timeseries: new TimeseriesReads(deps.readModels.timeseries, policy),
+    usage: new UsageSummaries(new TimeseriesReads(deps.readModels.timeseries, policy)),
     timeline: new EntityTimeline(deps.store, deps.readModels.search, policy),
     auditEvents: new AuditSearch(deps.audit, policy),
     analytics: new AnalyticsHighlights(deps.readModels.search, deps.audit, policy),

@@ -1,4 +1,5 @@
 import { accessTokenResolvers, accessTokenSchema } from './access-tokens/access-tokens.js';
+import { appConfigResolvers, appConfigSchema } from './app-config/app-config.js';
 import { entityResolvers } from './entities/entity-resolvers.js';
 import { entitySchema } from './entities/entity-schema.js';
 import { ingestionSourceResolvers, ingestionSourceSchema } from './ingestion-sources/ingestion-sources.js';
@@ -41,6 +42,7 @@ export function catalogTypeDefs(): string[] {
     executionRequestSchema,
     analyticsHighlightsSchema,
     testSchema,
+    appConfigSchema,
     timelineSchema,
     schemaHistorySchema,
   ];
@@ -68,6 +70,7 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     executionRequestResolvers(),
     analyticsHighlightsResolvers(),
     testResolvers(),
+    appConfigResolvers(),
     timelineResolvers(),
     schemaHistoryResolvers(),
   ];
