@@ -180,6 +180,6 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     entityLoader: (ctx, pacing) => new ActorEntityLoader(deps.store, policy, ctx, pacing),
     search,
     browse,
-    lineage: new Lineage(deps.readModels.graph, search, policy),
+    lineage: new Lineage(deps.readModels.graph, search, policy, deps.store),
   };
 }

@@ -10,7 +10,12 @@ import { nativeUserResolvers, nativeUserSchema } from './native-users/native-use
 import { policyResolvers, policySchema } from './policies/policies.js';
 import { testResolvers, testSchema } from './tests/tests.js';
 import { browseV2, browseV2Schema } from './search/browse-v2.js';
-import { lineageSearchSchema, scrollAcrossLineage, searchAcrossLineage } from './search/lineage-search.js';
+import {
+  lineageSearchSchema,
+  scrollAcrossLineage,
+  searchAcrossLineage,
+  searchAcrossLineageCounts,
+} from './search/lineage-search.js';
 import { searchResolvers } from './search/search-resolvers.js';
 import { searchSchema } from './search/search-schema.js';
 import { structuredPropertyMutationResolvers } from './structured-properties/structured-properties-mutations.js';
@@ -46,7 +51,7 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
   return [
     entityResolvers(),
     searchResolvers(),
-    { Query: { browseV2, searchAcrossLineage, scrollAcrossLineage } },
+    { Query: { browseV2, searchAcrossLineage, scrollAcrossLineage, searchAcrossLineageCounts } },
     meResolvers(),
     mutationResolvers(),
     labelMutationResolvers(),

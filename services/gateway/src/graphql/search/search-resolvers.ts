@@ -23,7 +23,7 @@ interface SearchFlagsInput {
   readonly includeSoftDeleted?: boolean | null;
 }
 
-interface SortInput {
+export interface SortInput {
   readonly sortCriterion?: { field: string; sortOrder: 'ASCENDING' | 'DESCENDING' } | null;
   readonly sortCriteria?: readonly { field: string; sortOrder: 'ASCENDING' | 'DESCENDING' }[] | null;
 }
@@ -111,7 +111,7 @@ function startOf(start: number | null | undefined): number {
   return value;
 }
 
-function sortOf(sort: SortInput | null | undefined) {
+export function sortOf(sort: SortInput | null | undefined) {
   const criteria = sort?.sortCriteria ?? (sort?.sortCriterion ? [sort.sortCriterion] : []);
   return criteria.map((c) => ({ field: c.field, order: c.sortOrder }));
 }
