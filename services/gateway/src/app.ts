@@ -36,6 +36,7 @@ import { getRelationshipsV1 } from './openapi/relationships/relationships-v1.js'
 import { timeseriesApiRouter } from './openapi/timeseries/timeseries-v2.js';
 import { auditEventsRouter } from './openapi/audit-events/audit-search-router.js';
 import type { ConsumerGroups } from './application/consumer-lag.js';
+import { mountIndexDocumentRoutes } from './operations/index-document-routes.js';
 import { mountOperationRoutes } from './operations/operation-routes.js';
 import type { IndexWaiter } from './ingest/index-waiter.js';
 import {
@@ -272,6 +273,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     );
   }
   mountOperationRoutes(app, application.operations);
+  mountIndexDocumentRoutes(app, application.indexDocuments, json);
 
   app.use('/schema-registry/api', schemaRegistryRouter({ topics: deps.topics, log: deps.log, logger }));
   const entityApi = { app: application, logger, maxBodyBytes: settings.maxBodyBytes };

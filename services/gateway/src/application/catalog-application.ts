@@ -4,6 +4,7 @@ import type { AspectStore } from '@catalog/store';
 import type { ProposalOutcome } from '@catalog/runtime';
 import { IngestionRuns } from './ingestion-runs.js';
 import { EntityDeletion } from './entity-deletion.js';
+import { IndexDocuments } from './index-documents.js';
 import { IndexRestore } from './index-restore.js';
 import type { EventLog, TopicNames } from '@catalog/events';
 import { CatalogSearch } from './catalog-search.js';
@@ -126,6 +127,8 @@ export interface CatalogApplication {
   readonly browse: Browse;
   /** Relationships and lineage. */
   readonly lineage: Lineage;
+  /** The search documents as indexed, for operators. */
+  readonly indexDocuments: IndexDocuments;
 }
 
 export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogApplication {
@@ -181,5 +184,6 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     search,
     browse,
     lineage: new Lineage(deps.readModels.graph, search, policy, deps.store),
+    indexDocuments: new IndexDocuments(deps.readModels.search, policy),
   };
 }
