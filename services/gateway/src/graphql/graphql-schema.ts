@@ -1,6 +1,7 @@
 import { accessTokenResolvers, accessTokenSchema } from './access-tokens/access-tokens.js';
 import { entityResolvers } from './entities/entity-resolvers.js';
 import { entitySchema } from './entities/entity-schema.js';
+import { inputFieldsResolvers, inputFieldsSchema } from './entities/input-fields.js';
 import { ingestionSourceResolvers, ingestionSourceSchema } from './ingestion-sources/ingestion-sources.js';
 import { meResolvers, meSchema } from './me/me.js';
 import { entityUpdateResolvers, entityUpdateSchema } from './mutations/entity-updates.js';
@@ -26,6 +27,7 @@ import { userAdminResolvers, userAdminSchema } from './users/user-admin.js';
 export function catalogTypeDefs(): string[] {
   return [
     entitySchema(),
+    inputFieldsSchema,
     searchSchema,
     browseV2Schema,
     lineageSearchSchema,
@@ -50,6 +52,7 @@ export function catalogTypeDefs(): string[] {
 export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
   return [
     entityResolvers(),
+    inputFieldsResolvers(),
     searchResolvers(),
     { Query: { browseV2, searchAcrossLineage, scrollAcrossLineage, searchAcrossLineageCounts } },
     meResolvers(),
