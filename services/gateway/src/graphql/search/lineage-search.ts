@@ -179,7 +179,11 @@ function schemaFieldsAsDatasets(input: LineageInput): boolean {
 
 const entityRef = (urn: string) => ({ urn, entity: urn.split(':')[2] ?? '' });
 
-async function lineageSearch(ctx: GraphQLContext, input: LineageInput, start: number) {
+/**
+ * One page of a lineage search. A scroll always shows schema fields as their datasets, whatever the
+ * grouping spec says (as the ecosystem's scroll does); a search follows the grouping spec.
+ */
+async function lineageSearch(ctx: GraphQLContext, input: LineageInput, start: number, scroll: boolean) {
   if (input.urn === undefined || input.urn === null)
     throw new ValidationError('A lineage search needs the urn of the entity it starts from');
   requireRef(input.urn);
@@ -200,7 +204,7 @@ async function lineageSearch(ctx: GraphQLContext, input: LineageInput, start: nu
     ...(sort.length === 0 ? {} : { sort }),
     ...(input.searchFlags?.includeSoftDeleted === true ? { includeRemoved: true } : {}),
     lineageFlags: flagsOf(input),
-    schemaFieldsAsDatasets: schemaFieldsAsDatasets(input),
+    schemaFieldsAsDatasets: scroll || schemaFieldsAsDatasets(input),
   });
   return {
     start,
@@ -251,7 +255,7 @@ export async function searchAcrossLineage(
   { input }: { input: LineageInput },
   ctx: GraphQLContext,
 ) {
-  return lineageSearch(ctx, input, input.start ?? 0);
+  return lineageSearch(ctx, input, input.start ?? 0, false);
 }
 
 export async function scrollAcrossLineage(
@@ -264,7 +268,7 @@ export async function scrollAcrossLineage(
     : 0;
   if (!Number.isInteger(start) || start < 0)
     throw new ValidationError(`Invalid scrollId ${JSON.stringify(input.scrollId)}`);
-  const page = await lineageSearch(ctx, input, start);
+  const page = await lineageSearch(ctx, input, start, true);
   // The next page starts after the index's page, hits the actor may not read included.
   const next = start + page.scanned.count;
   return {
