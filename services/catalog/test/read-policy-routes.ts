@@ -249,6 +249,14 @@ const OPENAPI: readonly ReadRoute[] = [
     name: 'OpenAPI POST /openapi/v1/events/audit/search?includeRaw=true',
     request: () => post('/openapi/v1/events/audit/search?includeRaw=true&size=1000', {}),
   },
+  {
+    name: 'OpenAPI POST /openapi/operations/elasticSearch/entity/raw (every seeded entity)',
+    request: (seed) =>
+      post('/openapi/operations/elasticSearch/entity/raw', [
+        ...TARGETS.map((t) => urnOf(seed, t)),
+        seed.dataset,
+      ]),
+  },
 ];
 
 /** What the walk asks of each entity GraphQL returns: its urn, its raw aspects and its named fields. */
