@@ -169,6 +169,31 @@ for (const family of FAMILIES) {
       expect(found.find((r) => r.entity.urn === b)?.paths[0]?.path[1]?.type).toBe('QUERY');
     });
 
+    it("gives a column's one-hop lineage with the path through the query", async () => {
+      const res = await data<{
+        column: {
+          lineage: {
+            total: number;
+            relationships: { type: string; entity: { urn: string }; paths: { path: { urn: string }[] }[] }[];
+          };
+        };
+      }>(
+        base,
+        `query($urn: String!) { column: entity(urn: $urn) { ... on SchemaFieldEntity {
+          lineage(input: {direction: DOWNSTREAM}) { total relationships { type entity { urn } paths { path { urn } } } } } } }`,
+        { urn: field(a, 'x') },
+      );
+      const downstream = (f: string) => ({
+        type: 'DownstreamOf',
+        entity: { urn: f },
+        paths: [{ path: [{ urn: field(a, 'x') }, { urn: q1 }, { urn: f }] }],
+      });
+      expect(res.column.lineage.total).toBe(2);
+      expect(
+        [...res.column.lineage.relationships].sort((x, y) => x.entity.urn.localeCompare(y.entity.urn)),
+      ).toEqual([downstream(field(b, 'w')), downstream(field(b, 'y'))]);
+    });
+
     it('counts columns off the graph, validated against their parent schema or not, and from the index', async () => {
       const count = async (input: Record<string, unknown>) =>
         (

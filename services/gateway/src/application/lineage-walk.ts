@@ -46,9 +46,12 @@ function isLineageEdge(source: string, relationship: string, target: string): bo
 /** One lineage step from an entity: the entity reached and what the edge went through (a query, a job). */
 export interface LineageStep {
   readonly entity: string;
+  /** The relationship of the edge (DownstreamOf, Consumes, Produces, ...). */
+  readonly type: string;
   readonly via?: string;
-  /** When the edge was made, when the graph knows it. */
+  /** When the edge was made and by whom, when the graph knows it. */
   readonly createdAt?: number;
+  readonly createdActor?: string;
 }
 
 /** Entity types (and optionally their platforms) walked through without counting a hop. */
@@ -228,7 +231,8 @@ export class LineageWalk {
         seen.add(r.entity);
         const step: LineageStep = {
           entity: r.entity,
-          ...(r.created === undefined ? {} : { createdAt: r.created.time }),
+          type: r.type,
+          ...(r.created === undefined ? {} : { createdAt: r.created.time, createdActor: r.created.actor }),
         };
         out.get(urn)?.push(step);
         if (pointsUp && r.type === 'DownstreamOf') {
@@ -279,7 +283,7 @@ export class LineageWalk {
         const key = `${entity}\u0000${via ?? ''}`;
         if (entity === field || seen.has(key)) return;
         seen.add(key);
-        list.push({ entity, ...(via === undefined ? {} : { via }) });
+        list.push({ entity, type: 'DownstreamOf', ...(via === undefined ? {} : { via }) });
       };
       const follow = (fine: readonly FineGrained[], via: (f: FineGrained) => string | undefined): void => {
         for (const f of fine) {

@@ -21,7 +21,6 @@ import {
   withUrns,
 } from './lineage-filters.js';
 import {
-  LINEAGE_RELATIONSHIPS,
   LineageWalk,
   schemaFieldParent,
   type IgnoredHop,
@@ -33,12 +32,18 @@ type Relationship = RelatedResponse['relationships'][number];
 
 export { LINEAGE_RELATIONSHIPS, type LineageDirection } from './lineage-walk.js';
 
-/** Edges of one entity read for its one-hop lineage page. */
-const MAX_NEIGHBOURS = 10_000;
 /** Entities of a lineage search read from the search index at most (its urn filter). */
 const MAX_CANDIDATES = 5_000;
 /** Parent datasets whose schemaMetadata an AUTO validation reads at most. */
 const AUTO_VALIDATION_PARENTS = 1_000;
+
+/** An entity one hop away: the edge's relationship, who made it when, and the path to it. */
+export interface LineageNeighbour {
+  readonly type: string;
+  readonly entity: string;
+  readonly created?: { readonly time: number; readonly actor: string };
+  readonly path: readonly string[];
+}
 
 /** How a lineage query walks: hops through ignored entity types, a time window on the edges, a per-hop limit. */
 export interface LineageFlags {
@@ -135,31 +140,39 @@ export class Lineage {
     };
   }
 
-  /** One page of the entities one hop up- or downstream of the entity, with the edges that lead there. */
+  /**
+   * One page of the entities one hop up- or downstream of the entity (column lineage for a schema
+   * field), each with the edge that leads there and its path (through the query or job the edge went
+   * through). Entities the actor may not read are left out, of the page and of the paths.
+   */
   async neighbours(
     ctx: RequestContext,
     urn: string,
     direction: LineageDirection,
     page: { readonly start: number; readonly count: number },
-  ): Promise<{ readonly total: number; readonly relationships: readonly Relationship[] }> {
+  ): Promise<{ readonly total: number; readonly relationships: readonly LineageNeighbour[] }> {
     if (!(await this.policy.mayRead(ctx, urn))) return { total: 0, relationships: [] };
-    const up = direction === 'UPSTREAM';
-    const ask = async (edgeDirection: 'INCOMING' | 'OUTGOING', types: readonly string[]) =>
-      types.length === 0
-        ? []
-        : (
-            await this.graph.related({
-              urn,
-              direction: edgeDirection,
-              types,
-              start: 0,
-              count: MAX_NEIGHBOURS,
-            })
-          ).relationships;
-    const found = await this.readable(ctx, [
-      ...(await ask(up ? 'OUTGOING' : 'INCOMING', LINEAGE_RELATIONSHIPS.upstream)),
-      ...(await ask(up ? 'INCOMING' : 'OUTGOING', LINEAGE_RELATIONSHIPS.downstream)),
-    ]);
+    const steps = (await this.walker.steps([urn], direction)).get(urn) ?? [];
+    const shown = new Set(
+      ctx.authentication.isSystem
+        ? [...steps.map((s) => s.entity), ...steps.flatMap((s) => (s.via === undefined ? [] : [s.via]))]
+        : await this.policy.readable(ctx, [
+            ...new Set([
+              ...steps.map((s) => s.entity),
+              ...steps.flatMap((s) => (s.via === undefined ? [] : [s.via])),
+            ]),
+          ]),
+    );
+    const found = steps
+      .filter((s) => shown.has(s.entity))
+      .map((s) => ({
+        type: s.type,
+        entity: s.entity,
+        ...(s.createdAt !== undefined && s.createdActor !== undefined
+          ? { created: { time: s.createdAt, actor: s.createdActor } }
+          : {}),
+        path: [urn, ...(s.via !== undefined && shown.has(s.via) ? [s.via] : []), s.entity],
+      }));
     return { total: found.length, relationships: found.slice(page.start, page.start + page.count) };
   }
 

@@ -310,6 +310,26 @@ describe('lineage search', () => {
   });
 });
 
+describe('one-hop lineage of an entity', () => {
+  it('gives a column its column lineage with the path through the query, and leaves out what the actor may not read', async () => {
+    const { world, a, b } = queryChain();
+    const found = await world.lineage().neighbours(ctx, field(b, 'y'), 'UPSTREAM', { start: 0, count: 10 });
+    expect(found.relationships).toEqual([
+      {
+        type: 'DownstreamOf',
+        entity: field(a, 'x'),
+        path: [field(b, 'y'), 'urn:li:query:q1', field(a, 'x')],
+      },
+    ]);
+    const hidden = await world
+      .lineage(['urn:li:query:q1'])
+      .neighbours(ctx, field(b, 'y'), 'UPSTREAM', { start: 0, count: 10 });
+    expect(hidden.relationships.map((r) => r.path)).toEqual([[field(b, 'y'), field(a, 'x')]]);
+    const tables = await world.lineage([a]).neighbours(ctx, b, 'UPSTREAM', { start: 0, count: 10 });
+    expect(tables).toEqual({ total: 0, relationships: [] });
+  });
+});
+
 describe('lineage counts', () => {
   /** d.col's upstreams: u.kept (materialized), u.declared (in u's schema only), u.gone (only an edge), v.declared (parent never written). */
   function counts() {

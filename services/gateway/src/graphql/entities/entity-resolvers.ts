@@ -83,8 +83,11 @@ const COMMON: Record<string, Resolver> = {
         entity: refOf(r.entity) ?? null,
         degree: 1,
         createdOn: r.created?.time ?? null,
+        createdActor: refOf(r.created?.actor) ?? null,
         updatedOn: r.created?.time ?? null,
+        updatedActor: refOf(r.created?.actor) ?? null,
         isManual: false,
+        paths: [{ path: r.path.map((u) => refOf(u) ?? null) }],
       })),
     };
   },

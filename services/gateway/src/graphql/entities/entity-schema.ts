@@ -199,8 +199,11 @@ type LineageRelationship {
   entity: Entity
   degree: Int!
   createdOn: Long
+  createdActor: Entity
   updatedOn: Long
+  updatedActor: Entity
   isManual: Boolean
+  paths: [EntityPath]
 }
 
 input AspectParams {
