@@ -260,6 +260,33 @@ for (const family of FAMILIES) {
       });
     });
 
+    it('updateLineage draws an edge the lineage search then follows, and removes it', async () => {
+      const update = (add: unknown[], remove: unknown[]) =>
+        data(base, 'mutation($i: UpdateLineageInput!) { updateLineage(input: $i) }', {
+          i: { edgesToAdd: add, edgesToRemove: remove },
+        });
+      const edge = { downstreamUrn: a, upstreamUrn: c };
+      // Edges are indexed after the write: wait (bounded) until the search sees it.
+      const upstreamOfA = async () =>
+        (await search({ urn: a, direction: 'UPSTREAM', ...byDegree(['1']) })).map((r) => r.entity.urn);
+      const until = async (want: string[]) => {
+        for (let i = 0; i < 100 && JSON.stringify(await upstreamOfA()) !== JSON.stringify(want); i++)
+          await new Promise((r) => setTimeout(r, 100));
+        return upstreamOfA();
+      };
+      expect(await update([edge], [])).toEqual({ updateLineage: true });
+      expect(await until([c])).toEqual([c]);
+      await update([], [edge]);
+      expect(await until([])).toEqual([]);
+      const missing = await graphql(base, 'mutation($i: UpdateLineageInput!) { updateLineage(input: $i) }', {
+        i: {
+          edgesToAdd: [{ downstreamUrn: a, upstreamUrn: datasetUrn(`lin_${run}.nowhere`) }],
+          edgesToRemove: [],
+        },
+      });
+      expect(missing.errors?.[0]?.message).toMatch(/does not exist/);
+    });
+
     it('gives the raw search documents with the lineage fields', async () => {
       const res = await post(base, '/openapi/operations/elasticSearch/entity/raw', [
         a,

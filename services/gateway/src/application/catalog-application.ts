@@ -24,6 +24,7 @@ import { EntityWrites } from './entity-writes.js';
 import { IngestionSources } from './ingestion-sources.js';
 import { LabelEdits } from './label-edits.js';
 import { Lineage } from './lineage.js';
+import { LineageEdits } from './lineage-edits.js';
 import { MetadataEdits } from './metadata-edits.js';
 import { MetadataTests } from './metadata-tests.js';
 import { PolicyAdmin } from './policies.js';
@@ -127,6 +128,8 @@ export interface CatalogApplication {
   readonly browse: Browse;
   /** Relationships and lineage. */
   readonly lineage: Lineage;
+  /** Lineage a user draws. */
+  readonly lineageEdits: LineageEdits;
   /** The search documents as indexed, for operators. */
   readonly indexDocuments: IndexDocuments;
 }
@@ -185,5 +188,6 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     browse,
     lineage: new Lineage(deps.readModels.graph, search, policy, deps.store),
     indexDocuments: new IndexDocuments(deps.readModels.search, policy),
+    lineageEdits: new LineageEdits(stored, policy, proposals),
   };
 }

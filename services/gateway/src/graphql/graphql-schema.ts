@@ -6,6 +6,7 @@ import { ingestionSourceResolvers, ingestionSourceSchema } from './ingestion-sou
 import { meResolvers, meSchema } from './me/me.js';
 import { entityUpdateResolvers, entityUpdateSchema } from './mutations/entity-updates.js';
 import { labelMutationResolvers, labelMutationSchema } from './mutations/label-mutations.js';
+import { lineageMutationResolvers, lineageMutationSchema } from './mutations/lineage-mutations.js';
 import { mutationResolvers, mutationSchema } from './mutations/mutation-resolvers.js';
 import { nativeUserResolvers, nativeUserSchema } from './native-users/native-users.js';
 import { policyResolvers, policySchema } from './policies/policies.js';
@@ -34,6 +35,7 @@ export function catalogTypeDefs(): string[] {
     meSchema,
     mutationSchema,
     labelMutationSchema,
+    lineageMutationSchema,
     entityUpdateSchema,
     structuredPropertySchema,
     accessTokenSchema,
@@ -58,6 +60,7 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     meResolvers(),
     mutationResolvers(),
     labelMutationResolvers(),
+    lineageMutationResolvers(),
     entityUpdateResolvers(),
     structuredPropertyMutationResolvers(),
     accessTokenResolvers(),
