@@ -156,6 +156,27 @@ for (const family of FAMILIES) {
       expect(bad.errors?.[0]?.message).toMatch(/not a valid filter value for degree filters/);
     });
 
+    it('gives facets over what it found: the index facets and the degree counts', async () => {
+      const res = await data<{
+        searchAcrossLineage: {
+          facets: { field: string; aggregations: { value: string; count: number }[] }[];
+        };
+      }>(
+        base,
+        `query($input: SearchAcrossLineageInput!) { searchAcrossLineage(input: $input) {
+          facets { field aggregations { value count } } } }`,
+        { input: { urn: c, direction: 'UPSTREAM', query: '*' } },
+      );
+      const facet = (field: string) =>
+        res.searchAcrossLineage.facets.find((f) => f.field === field)?.aggregations;
+      expect(facet('degree')).toEqual([
+        { value: '1', count: 1 },
+        { value: '2', count: 1 },
+      ]);
+      expect(facet('platform')).toEqual([{ value: 'urn:li:dataPlatform:mysql', count: 2 }]);
+      expect(facet('urn')).toBeUndefined();
+    });
+
     it('follows column lineage and shows the columns as their datasets, with each column path', async () => {
       const found = await search({ urn: field(a, 'x'), direction: 'DOWNSTREAM', query: '*' });
       const paths = Object.fromEntries(

@@ -1,4 +1,4 @@
-import { parseUrn, ValidationError } from '@catalog/model';
+import { entityRegistry, parseUrn, ValidationError } from '@catalog/model';
 import type { Criterion, Filter } from '@catalog/search';
 import {
   LINEAGE_MAX_HOPS,
@@ -193,4 +193,14 @@ export function matchesGraphFilter(reached: { readonly urn: string }, filter: Fi
   return filter.or.some((conjunction) =>
     conjunction.and.every((c) => matches(graphField(c.field)?.(reached.urn), c)),
   );
+}
+
+/** The fields a search of these entity types offers as facets: the entity type and their filterable fields. */
+export function facetFieldsOf(entityTypes: readonly string[]): string[] {
+  const facets = new Set<string>(['_entityType']);
+  for (const name of entityTypes)
+    for (const spec of entityRegistry.requireEntity(name).aspects.values())
+      if (spec.kind === 'versioned')
+        for (const field of spec.searchable) if (field.addToFilters === true) facets.add(field.fieldName);
+  return [...facets];
 }

@@ -1,5 +1,6 @@
 import type { RequestContext } from '@catalog/auth';
 import type {
+  Aggregation,
   Filter,
   GraphIndex,
   RelatedRequest,
@@ -12,6 +13,7 @@ import type { AccessPolicy } from './access-policy.js';
 import type { EntitySearch } from './entity-search.js';
 import {
   checkGraphFilter,
+  facetFieldsOf,
   entityTypeOf,
   fieldPathOf,
   groupReached,
@@ -34,6 +36,8 @@ export { LINEAGE_RELATIONSHIPS, type LineageDirection } from './lineage-walk.js'
 
 /** Entities of a lineage search read from the search index at most (its urn filter). */
 const MAX_CANDIDATES = 5_000;
+/** Values per facet when the request names no maximum (the ecosystem's maxAggValues default). */
+const DEFAULT_AGG_VALUES = 20;
 /** Parent datasets whose schemaMetadata an AUTO validation reads at most. */
 const AUTO_VALIDATION_PARENTS = 1_000;
 
@@ -66,6 +70,12 @@ export interface LineageSearchRequest {
   readonly count: number;
   readonly sort?: SearchRequest['sort'];
   readonly includeRemoved?: boolean;
+  /**
+   * Whether to aggregate the entities found: the filterable fields of the types found and `degree`
+   * (how many at 1, 2, 3+ hops).
+   */
+  readonly facets?: boolean;
+  readonly maxAggValues?: number;
   readonly lineageFlags?: LineageFlags;
   /** Schema fields shown as the datasets holding them (the ecosystem's default), or as themselves. */
   readonly schemaFieldsAsDatasets?: boolean;
@@ -85,6 +95,8 @@ export interface LineageHit extends SearchHit {
 export interface LineageSearchPage {
   readonly total: number;
   readonly hits: readonly LineageHit[];
+  /** The index's facet counts over every entity found, and how many were found at each degree. */
+  readonly aggregations: readonly Aggregation[];
   /** The walk stopped at its bound, or more entities were reached than one search can narrow to. */
   readonly partial: boolean;
   /** The index's page before unreadable hits were left out: where a scroll continues. */
@@ -183,7 +195,7 @@ export class Lineage {
    * the page and of the paths.
    */
   async searchAcross(ctx: RequestContext, request: LineageSearchRequest): Promise<LineageSearchPage> {
-    const nothing = { total: 0, hits: [], partial: false, scanned: { count: 0, total: 0 } };
+    const nothing = { total: 0, hits: [], aggregations: [], partial: false, scanned: { count: 0, total: 0 } };
     const { filter, degrees: wantDegree, maxHops } = splitDegreeFilter(request.filter);
     if (!(await this.policy.mayRead(ctx, request.urn))) return nothing;
     const reach = await this.walker.walk(request.urn, request.direction, {
@@ -208,6 +220,13 @@ export class Lineage {
       count: request.count,
       ...(request.sort === undefined ? {} : { sort: request.sort }),
       ...(request.includeRemoved === undefined ? {} : { includeRemoved: request.includeRemoved }),
+      // The urn aggregation tells which entities matched, for the degree counts.
+      ...(request.facets !== true
+        ? {}
+        : {
+            facets: [...facetFieldsOf(wanted), 'urn'],
+            maxAggValues: Math.max(request.maxAggValues ?? DEFAULT_AGG_VALUES, candidates.length),
+          }),
     });
     const onPaths = new Set<string>();
     for (const hit of page.hits)
@@ -229,6 +248,10 @@ export class Lineage {
           truncatedChildren: r?.truncatedChildren ?? false,
         };
       }),
+      aggregations:
+        request.facets !== true
+          ? []
+          : lineageAggregations(page.aggregations, facetFieldsOf(wanted), shown, request.maxAggValues),
       partial: reach.partial || shown.size > MAX_CANDIDATES,
       scanned: { count: page.scanned.count, total: page.scanned.total },
     };
@@ -319,4 +342,36 @@ export class Lineage {
       ? relationships
       : relationships.filter((r) => readable.has(r.entity));
   }
+}
+
+/**
+ * The facets asked for, cut to their maximum, and `degree`: how many of the entities found (the urn
+ * aggregation lists them) are at 1, 2, and 3 or more hops.
+ */
+function lineageAggregations(
+  found: readonly Aggregation[],
+  facets: readonly string[],
+  shown: ReadonlyMap<string, { readonly degree: number }>,
+  maxAggValues: number | undefined,
+): Aggregation[] {
+  const limit = maxAggValues ?? DEFAULT_AGG_VALUES;
+  const degrees = new Map<string, number>();
+  for (const { value } of found.find((a) => a.field === 'urn')?.values ?? []) {
+    const degree = shown.get(value)?.degree;
+    if (degree === undefined) continue;
+    const bucket = degree > 2 ? '3+' : String(degree);
+    degrees.set(bucket, (degrees.get(bucket) ?? 0) + 1);
+  }
+  return [
+    ...found
+      .filter((a) => facets.includes(a.field))
+      .map((a) => ({ field: a.field, values: a.values.slice(0, limit) })),
+    {
+      field: 'degree',
+      values: ['1', '2', '3+'].flatMap((value) => {
+        const count = degrees.get(value);
+        return count === undefined ? [] : [{ value, count }];
+      }),
+    },
+  ];
 }

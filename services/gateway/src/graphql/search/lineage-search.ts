@@ -3,7 +3,7 @@ import type { GraphQLContext } from '../context.js';
 import type { LineageFlags } from '../../application/lineage.js';
 import { requireRef } from '../entities/entity-ref.js';
 import { entityOfType } from '../entities/entity-types.js';
-import { entitiesOf, filterOf, sortOf, type SortInput } from './search-resolvers.js';
+import { entitiesOf, facetsOf, filterOf, sortOf, type SortInput } from './search-resolvers.js';
 
 export const lineageSearchSchema = `
 input EntityTypeToPlatforms {
@@ -118,6 +118,8 @@ interface LineageInput {
   readonly endTimeMillis?: number | null;
   readonly searchFlags?: {
     readonly includeSoftDeleted?: boolean | null;
+    readonly skipAggregates?: boolean | null;
+    readonly maxAggValues?: number | null;
     readonly groupingSpec?: {
       readonly groupingCriteria?:
         readonly { baseEntityType?: string | null; groupingEntityType: string }[] | null;
@@ -193,16 +195,22 @@ async function lineageSearch(ctx: GraphQLContext, input: LineageInput, start: nu
   if (count < 0 || count > 10_000) throw new ValidationError('count must be from 0 to 10000');
   await ctx.budget.takeTurn();
   const sort = sortOf(input.sortInput);
+  const entityTypes = entitiesOf(input.types);
+  const flags = input.searchFlags ?? {};
   const page = await ctx.services.app.lineage.searchAcross(ctx.auth, {
     urn: input.urn,
     direction: input.direction,
-    entityTypes: entitiesOf(input.types),
+    entityTypes,
     query: input.query ?? '',
     filter: filterOf(input),
     start,
     count,
     ...(sort.length === 0 ? {} : { sort }),
-    ...(input.searchFlags?.includeSoftDeleted === true ? { includeRemoved: true } : {}),
+    ...(flags.includeSoftDeleted === true ? { includeRemoved: true } : {}),
+    facets: flags.skipAggregates !== true,
+    ...(flags.maxAggValues === undefined || flags.maxAggValues === null
+      ? {}
+      : { maxAggValues: flags.maxAggValues }),
     lineageFlags: flagsOf(input),
     schemaFieldsAsDatasets: scroll || schemaFieldsAsDatasets(input),
   });
@@ -221,7 +229,7 @@ async function lineageSearch(ctx: GraphQLContext, input: LineageInput, start: nu
       matchedFields: hit.matchedFields.map((m) => ({ name: m.name, value: m.value, entity: null })),
       insights: [],
     })),
-    facets: [],
+    facets: facetsOf(page),
     isPartial: page.partial,
     scanned: page.scanned,
   };

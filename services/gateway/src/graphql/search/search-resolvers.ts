@@ -134,7 +134,7 @@ function facetDisplayName(field: string): string {
   return field === '_entityType' ? 'Type' : field;
 }
 
-function facetsOf(response: SearchResponse) {
+export function facetsOf(response: Pick<SearchResponse, 'aggregations'>) {
   return response.aggregations.map((aggregation) => ({
     field: aggregation.field === '_entityType' ? 'entity' : aggregation.field,
     displayName: facetDisplayName(aggregation.field),
