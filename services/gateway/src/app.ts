@@ -322,7 +322,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
 
   mountGraphQL(
     app,
-    { app: application, logger },
+    { app: application, logger, serverConfig: serverConfig(settings.serverVersion) },
     { maxBodyBytes: settings.maxBodyBytes, ...(settings.graphql ? { limits: settings.graphql } : {}) },
   );
 

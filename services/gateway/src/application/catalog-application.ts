@@ -33,6 +33,7 @@ import { Relationships } from './relationships.js';
 import { StoredEntities } from './stored-entities.js';
 import { StructuredPropertyAdmin } from './structured-property-admin.js';
 import { TimeseriesReads } from './timeseries-reads.js';
+import { UsageSummaries } from './usage-summaries.js';
 import { TestEvaluation } from './test-evaluation.js';
 import { ActorProfile } from './actor-profile.js';
 import { Sessions } from './sessions.js';
@@ -118,6 +119,8 @@ export interface CatalogApplication {
   readonly relationships: Relationships;
   /** Time-series aspect values. */
   readonly timeseries: TimeseriesReads;
+  /** The last 30 days of an entity's usage (statsSummary). */
+  readonly usage: UsageSummaries;
   /** The audit event search. */
   readonly auditEvents: AuditSearch;
   /** One request's batched entity reads, as its actor may see them (GraphQL's per-request loader). */
@@ -182,6 +185,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     entityWrites: new EntityWrites(deps.store, deps.readModels.timeseries, policy, proposals),
     relationships,
     timeseries: new TimeseriesReads(deps.readModels.timeseries, policy),
+    usage: new UsageSummaries(new TimeseriesReads(deps.readModels.timeseries, policy)),
     auditEvents: new AuditSearch(deps.audit, policy),
     entityLoader: (ctx, pacing) => new ActorEntityLoader(deps.store, policy, ctx, pacing),
     search,

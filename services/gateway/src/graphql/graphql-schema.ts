@@ -1,4 +1,5 @@
 import { accessTokenResolvers, accessTokenSchema } from './access-tokens/access-tokens.js';
+import { appConfigResolvers, appConfigSchema } from './app-config/app-config.js';
 import { entityResolvers } from './entities/entity-resolvers.js';
 import { entitySchema } from './entities/entity-schema.js';
 import { inputFieldsResolvers, inputFieldsSchema } from './entities/input-fields.js';
@@ -44,6 +45,7 @@ export function catalogTypeDefs(): string[] {
     nativeUserSchema,
     ingestionSourceSchema,
     testSchema,
+    appConfigSchema,
   ];
 }
 
@@ -69,5 +71,6 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     nativeUserResolvers(),
     ingestionSourceResolvers(),
     testResolvers(),
+    appConfigResolvers(),
   ];
 }

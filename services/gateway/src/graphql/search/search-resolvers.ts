@@ -7,7 +7,7 @@ import {
 } from '../../application/entity-search.js';
 import type { GraphQLContext } from '../context.js';
 import { refOf } from '../entities/entity-ref.js';
-import { DEFAULT_SEARCH_TYPES, entityOfType, typeOfEntity } from '../entities/entity-types.js';
+import { DEFAULT_SEARCH_TYPES, ENTITY_TYPES, entityOfType, typeOfEntity } from '../entities/entity-types.js';
 
 interface FacetFilter {
   readonly field: string;
@@ -48,6 +48,18 @@ const MAX_COUNT = 10_000;
 const BROWSE_V2_SEPARATOR = '\u241f';
 const NESTED_FACET_SEPARATOR = '\u241e';
 
+const ENTITY_TYPE_FIELD = '_entityType';
+
+/**
+ * An `_entityType` filter value as the index holds it (the registry name): clients send the EntityType
+ * value (`DATASET`, as the SDK does) or the registry name (`dataset`); others are left as given.
+ */
+function entityNameOf(value: string): string {
+  const named = ENTITY_TYPES.find((t) => t.value === value.toUpperCase() && t.entity !== '');
+  if (named !== undefined) return named.entity;
+  return entityRegistry.getEntity(value)?.name ?? value;
+}
+
 /** Registry entities of the EntityType values asked for; null or empty means the default searchable set. */
 export function entitiesOf(types: readonly string[] | null | undefined): string[] {
   const values = types === null || types === undefined || types.length === 0 ? DEFAULT_SEARCH_TYPES : types;
@@ -73,18 +85,24 @@ export function filterOf(input: {
       and: and.map((criterion) => {
         const field = criterion.field === 'env' ? 'origin' : criterion.field;
         const values =
-          field.replace(/\.keyword$/, '') === 'browsePathV2'
-            ? (criterion.values ?? []).map((v) =>
-                v
-                  .split(BROWSE_V2_SEPARATOR)
-                  .filter((s) => s !== '')
-                  .join('/'),
-              )
-            : criterion.values;
+          field === ENTITY_TYPE_FIELD
+            ? criterion.values?.map(entityNameOf)
+            : field.replace(/\.keyword$/, '') === 'browsePathV2'
+              ? (criterion.values ?? []).map((v) =>
+                  v
+                    .split(BROWSE_V2_SEPARATOR)
+                    .filter((s) => s !== '')
+                    .join('/'),
+                )
+              : criterion.values;
+        const value =
+          field === ENTITY_TYPE_FIELD && typeof criterion.value === 'string'
+            ? entityNameOf(criterion.value)
+            : criterion.value;
         return {
           field,
           ...(values === undefined || values === null ? {} : { values }),
-          ...(criterion.value === undefined || criterion.value === null ? {} : { value: criterion.value }),
+          ...(value === undefined || value === null ? {} : { value }),
           ...(criterion.negated === undefined || criterion.negated === null
             ? {}
             : { negated: criterion.negated }),
