@@ -51,7 +51,8 @@ const SPECIFIC_FIELDS: Readonly<Record<string, string>> = {
   platform: DataPlatform!
   properties: DashboardProperties
   editableProperties: DashboardEditableProperties
-  statsSummary: DashboardStatsSummary`,
+  statsSummary: DashboardStatsSummary
+  inputFields: InputFields`,
   DataFlow: `
   orchestrator: String!
   flowId: String!

@@ -5,12 +5,11 @@ import { refOf, type EntityRef } from './entity-ref.js';
 type Json = Readonly<Record<string, unknown>>;
 
 /**
- * The fields of the datasets a chart or dashboard reads (its `inputFields` aspect), each with the schema
- * field entity it names, and a schema field's `documentation` aspect, in the ecosystem's shapes.
+ * The fields of the datasets a chart or dashboard reads (its `inputFields` aspect; the types are in
+ * entity-schema.ts), each with the schema field entity it names, and a schema field's `documentation`
+ * aspect, in the ecosystem's shapes.
  */
 export const inputFieldsSchema = `
-type InputFields { fields: [InputField] }
-type InputField { schemaFieldUrn: String schemaField: SchemaField }
 type Documentation { documentations: [DocumentationAssociation!]! }
 type DocumentationAssociation { documentation: String! attribution: MetadataAttribution }
 type MetadataAttribution {
@@ -19,8 +18,6 @@ type MetadataAttribution {
   source: Entity
   sourceDetail: [StringMapEntry!]
 }
-extend type Chart { inputFields: InputFields }
-extend type Dashboard { inputFields: InputFields }
 extend type SchemaFieldEntity { documentation: Documentation }
 `;
 
