@@ -271,6 +271,14 @@ const OPENAPI: readonly ReadRoute[] = [
     name: 'OpenAPI GET /openapi/operations/throttle/requests',
     request: () => get('/openapi/operations/throttle/requests'),
   },
+  {
+    name: 'OpenAPI POST /openapi/operations/elasticSearch/entity/raw (every seeded entity)',
+    request: (seed) =>
+      post('/openapi/operations/elasticSearch/entity/raw', [
+        ...TARGETS.map((t) => urnOf(seed, t)),
+        seed.dataset,
+      ]),
+  },
 ];
 
 /** What the walk asks of each entity GraphQL returns: its urn, its raw aspects and its named fields. */

@@ -38,6 +38,7 @@ import { timelineApiRouter } from './openapi/timeline/timeline-router.js';
 import { TIMELINE_V1_OPERATION, TIMELINE_V2_OPERATION } from './openapi/timeline/timeline-operations.js';
 import { auditEventsRouter } from './openapi/audit-events/audit-search-router.js';
 import type { ConsumerGroups } from './application/consumer-lag.js';
+import { mountIndexDocumentRoutes } from './operations/index-document-routes.js';
 import { mountOperationRoutes } from './operations/operation-routes.js';
 import { mountMetricsRoutes } from './operations/metrics-routes.js';
 import { consumerLagSamples } from './application/consumer-lag.js';
@@ -321,6 +322,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   }
   mountOperationRoutes(app, application.operations, application.throttle);
   mountMetricsRoutes(app, metrics);
+  mountIndexDocumentRoutes(app, application.indexDocuments, json);
 
   app.use('/schema-registry/api', schemaRegistryRouter({ topics: deps.topics, log: deps.log, logger }));
   const entityApi = { app: application, logger, maxBodyBytes: settings.maxBodyBytes };

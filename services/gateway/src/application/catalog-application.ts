@@ -4,6 +4,7 @@ import type { AspectStore } from '@catalog/store';
 import type { ProposalOutcome } from '@catalog/runtime';
 import { IngestionRuns } from './ingestion-runs.js';
 import { EntityDeletion } from './entity-deletion.js';
+import { IndexDocuments } from './index-documents.js';
 import { IndexRestore } from './index-restore.js';
 import type { EventLog, TopicNames } from '@catalog/events';
 import { CatalogSearch } from './catalog-search.js';
@@ -26,6 +27,7 @@ import { EntityWrites } from './entity-writes.js';
 import { IngestionSources } from './ingestion-sources.js';
 import { LabelEdits } from './label-edits.js';
 import { Lineage } from './lineage.js';
+import { LineageEdits } from './lineage-edits.js';
 import { MetadataEdits } from './metadata-edits.js';
 import { MetadataTests } from './metadata-tests.js';
 import { PolicyAdmin } from './policies.js';
@@ -138,6 +140,10 @@ export interface CatalogApplication {
   readonly browse: Browse;
   /** Relationships and lineage. */
   readonly lineage: Lineage;
+  /** Lineage a user draws. */
+  readonly lineageEdits: LineageEdits;
+  /** The search documents as indexed, for operators. */
+  readonly indexDocuments: IndexDocuments;
 }
 
 export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogApplication {
@@ -197,6 +203,8 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     entityLoader: (ctx, pacing) => new ActorEntityLoader(deps.store, policy, ctx, pacing),
     search,
     browse,
-    lineage: new Lineage(deps.readModels.graph, search, policy),
+    lineage: new Lineage(deps.readModels.graph, search, policy, deps.store),
+    indexDocuments: new IndexDocuments(deps.readModels.search, policy),
+    lineageEdits: new LineageEdits(stored, policy, proposals),
   };
 }

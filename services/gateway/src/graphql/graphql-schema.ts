@@ -2,12 +2,14 @@ import { accessTokenResolvers, accessTokenSchema } from './access-tokens/access-
 import { appConfigResolvers, appConfigSchema } from './app-config/app-config.js';
 import { entityResolvers } from './entities/entity-resolvers.js';
 import { entitySchema } from './entities/entity-schema.js';
+import { inputFieldsResolvers, inputFieldsSchema } from './entities/input-fields.js';
 import { ingestionSourceResolvers, ingestionSourceSchema } from './ingestion-sources/ingestion-sources.js';
 import { executionRequestResolvers, executionRequestSchema } from './ingestion-sources/execution-requests.js';
 import { analyticsHighlightsResolvers, analyticsHighlightsSchema } from './analytics/analytics-highlights.js';
 import { meResolvers, meSchema } from './me/me.js';
 import { entityUpdateResolvers, entityUpdateSchema } from './mutations/entity-updates.js';
 import { labelMutationResolvers, labelMutationSchema } from './mutations/label-mutations.js';
+import { lineageMutationResolvers, lineageMutationSchema } from './mutations/lineage-mutations.js';
 import { mutationResolvers, mutationSchema } from './mutations/mutation-resolvers.js';
 import { nativeUserResolvers, nativeUserSchema } from './native-users/native-users.js';
 import { policyResolvers, policySchema } from './policies/policies.js';
@@ -15,7 +17,12 @@ import { testResolvers, testSchema } from './tests/tests.js';
 import { schemaHistoryResolvers, schemaHistorySchema } from './timeline/schema-history.js';
 import { timelineResolvers, timelineSchema } from './timeline/timeline.js';
 import { browseV2, browseV2Schema } from './search/browse-v2.js';
-import { lineageSearchSchema, scrollAcrossLineage, searchAcrossLineage } from './search/lineage-search.js';
+import {
+  lineageSearchSchema,
+  scrollAcrossLineage,
+  searchAcrossLineage,
+  searchAcrossLineageCounts,
+} from './search/lineage-search.js';
 import { searchResolvers } from './search/search-resolvers.js';
 import { searchSchema } from './search/search-schema.js';
 import { structuredPropertyMutationResolvers } from './structured-properties/structured-properties-mutations.js';
@@ -26,12 +33,14 @@ import { userAdminResolvers, userAdminSchema } from './users/user-admin.js';
 export function catalogTypeDefs(): string[] {
   return [
     entitySchema(),
+    inputFieldsSchema,
     searchSchema,
     browseV2Schema,
     lineageSearchSchema,
     meSchema,
     mutationSchema,
     labelMutationSchema,
+    lineageMutationSchema,
     entityUpdateSchema,
     structuredPropertySchema,
     accessTokenSchema,
@@ -55,11 +64,13 @@ export function catalogTypeDefs(): string[] {
 export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
   return [
     entityResolvers(),
+    inputFieldsResolvers(),
     searchResolvers(),
-    { Query: { browseV2, searchAcrossLineage, scrollAcrossLineage } },
+    { Query: { browseV2, searchAcrossLineage, scrollAcrossLineage, searchAcrossLineageCounts } },
     meResolvers(),
     mutationResolvers(),
     labelMutationResolvers(),
+    lineageMutationResolvers(),
     entityUpdateResolvers(),
     structuredPropertyMutationResolvers(),
     accessTokenResolvers(),

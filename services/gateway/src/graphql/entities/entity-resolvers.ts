@@ -86,8 +86,11 @@ const COMMON: Record<string, Resolver> = {
         entity: refOf(r.entity) ?? null,
         degree: 1,
         createdOn: r.created?.time ?? null,
+        createdActor: refOf(r.created?.actor) ?? null,
         updatedOn: r.created?.time ?? null,
+        updatedActor: refOf(r.created?.actor) ?? null,
         isManual: false,
+        paths: [{ path: r.path.map((u) => refOf(u) ?? null) }],
       })),
     };
   },
@@ -232,19 +235,6 @@ const SPECIFIC: Record<string, Record<string, Resolver>> = {
     properties: async (ref, _a, ctx) =>
       chartLike(await aspect(ctx, ref, 'chartInfo'), ref, str(keyOf(ref)['chartId']) ?? ref.urn),
     editableProperties: async (ref, _a, ctx) => editable(await aspect(ctx, ref, 'editableChartProperties')),
-    inputFields: async (ref, _a, ctx) => {
-      const value = await aspect(ctx, ref, 'inputFields');
-      if (value === undefined) return null;
-      return {
-        fields: list(value['fields']).map((f) => {
-          const field = f['schemaField'] as Json | undefined;
-          return {
-            schemaFieldUrn: str(f['schemaFieldUrn']),
-            schemaField: field === undefined || field === null ? null : schemaField(field, ref),
-          };
-        }),
-      };
-    },
     query: async (ref, _a, ctx) => {
       const value = await aspect(ctx, ref, 'chartQuery');
       return value === undefined

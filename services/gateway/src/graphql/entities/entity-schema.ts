@@ -51,7 +51,8 @@ const SPECIFIC_FIELDS: Readonly<Record<string, string>> = {
   platform: DataPlatform!
   properties: DashboardProperties
   editableProperties: DashboardEditableProperties
-  statsSummary: DashboardStatsSummary`,
+  statsSummary: DashboardStatsSummary
+  inputFields: InputFields`,
   DataFlow: `
   orchestrator: String!
   flowId: String!
@@ -248,8 +249,11 @@ type LineageRelationship {
   entity: Entity
   degree: Int!
   createdOn: Long
+  createdActor: Entity
   updatedOn: Long
+  updatedActor: Entity
   isManual: Boolean
+  paths: [EntityPath]
 }
 
 input AspectParams {

@@ -30,13 +30,13 @@ async function introspectOurs(): Promise<IntrospectionQuery> {
 const comparison = compareSignatures(schemaSignatures(await introspectOurs()), reference.types);
 
 /** The coverage reached so far: raise it when the schema grows, never lower it. */
-const FLOOR = { types: 301, fields: 1449, queries: 44, mutations: 52 };
+const FLOOR = { types: 301, fields: 1457, queries: 44, mutations: 53 };
 
 /**
- * Conflicts being fixed in another change (the lineage search inputs): each must still be a conflict,
- * so the entry goes when it is fixed and the list only shrinks.
+ * Conflicts being fixed in another change: each must still be a conflict, so the entry goes when it is
+ * fixed and the list only shrinks (the lineage search inputs' urn was the last).
  */
-const BEING_FIXED_ELSEWHERE = ['ScrollAcrossLineageInput.urn', 'SearchAcrossLineageInput.urn'];
+const BEING_FIXED_ELSEWHERE: readonly string[] = [];
 
 describe('the GraphQL schema against the ecosystem schema', () => {
   it('prints the coverage', () => {

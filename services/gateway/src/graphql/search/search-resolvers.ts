@@ -23,7 +23,7 @@ interface SearchFlagsInput {
   readonly includeSoftDeleted?: boolean | null;
 }
 
-interface SortInput {
+export interface SortInput {
   readonly sortCriterion?: { field: string; sortOrder: 'ASCENDING' | 'DESCENDING' } | null;
   readonly sortCriteria?: readonly { field: string; sortOrder: 'ASCENDING' | 'DESCENDING' }[] | null;
 }
@@ -129,7 +129,7 @@ function startOf(start: number | null | undefined): number {
   return value;
 }
 
-function sortOf(sort: SortInput | null | undefined) {
+export function sortOf(sort: SortInput | null | undefined) {
   const criteria = sort?.sortCriteria ?? (sort?.sortCriterion ? [sort.sortCriterion] : []);
   return criteria.map((c) => ({ field: c.field, order: c.sortOrder }));
 }
@@ -152,7 +152,7 @@ function facetDisplayName(field: string): string {
   return field === '_entityType' ? 'Type' : field;
 }
 
-function facetsOf(response: SearchResponse) {
+export function facetsOf(response: Pick<SearchResponse, 'aggregations'>) {
   return response.aggregations.map((aggregation) => ({
     field: aggregation.field === '_entityType' ? 'entity' : aggregation.field,
     displayName: facetDisplayName(aggregation.field),
