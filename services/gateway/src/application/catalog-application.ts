@@ -22,6 +22,7 @@ import { EntitySearch } from './entity-search.js';
 import { EntityWrites } from './entity-writes.js';
 import { IngestionSources } from './ingestion-sources.js';
 import { LabelEdits } from './label-edits.js';
+import { EdgeScrolls } from './edge-scrolls.js';
 import { Lineage } from './lineage.js';
 import { MetadataEdits } from './metadata-edits.js';
 import { MetadataTests } from './metadata-tests.js';
@@ -126,6 +127,8 @@ export interface CatalogApplication {
   readonly browse: Browse;
   /** Relationships and lineage. */
   readonly lineage: Lineage;
+  /** Scrolls of the graph's edges: relationships and lineage edges. */
+  readonly edgeScrolls: EdgeScrolls;
 }
 
 export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogApplication {
@@ -181,5 +184,6 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     search,
     browse,
     lineage: new Lineage(deps.readModels.graph, search, policy),
+    edgeScrolls: new EdgeScrolls(deps.readModels.graph, policy),
   };
 }

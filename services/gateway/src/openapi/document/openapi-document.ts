@@ -6,6 +6,10 @@ import { RELATIONSHIPS_V1_OPERATION, RESTLI_OPERATIONS } from '../../restli/rest
 import { SCHEMA_REGISTRY_OPERATIONS } from '../../schema-registry/schema-registry-operations.js';
 import { allEntityApiOperations } from '../entity-api/entity-operations.js';
 import { TIMESERIES_SCROLL_OPERATION } from '../timeseries/timeseries-operations.js';
+import {
+  LINEAGE_SCROLL_OPERATION,
+  RELATIONSHIP_SCROLL_OPERATION,
+} from '../edge-scroll/edge-scroll-operations.js';
 import { AUDIT_SEARCH_OPERATION } from '../audit-events/audit-search-operation.js';
 import { EXCLUDED_ENTITIES, entityApiComponents } from './entity-components.js';
 import { isPublicPath } from '../../auth/authentication-middleware.js';
@@ -18,6 +22,8 @@ export function allOperations(): Operation[] {
     ...allEntityApiOperations(entityRegistry.entities().filter((e) => !EXCLUDED_ENTITIES.has(e.name))),
     TIMESERIES_SCROLL_OPERATION,
     RELATIONSHIPS_V1_OPERATION,
+    RELATIONSHIP_SCROLL_OPERATION,
+    LINEAGE_SCROLL_OPERATION,
     AUDIT_SEARCH_OPERATION,
     ...Object.values(RESTLI_OPERATIONS),
     ...OPERATION_ENDPOINTS,
