@@ -242,6 +242,19 @@ const OPENAPI: readonly ReadRoute[] = [
       ),
   },
   {
+    name: 'OpenAPI POST /openapi/v3/relationship/scroll (every edge)',
+    request: () => post('/openapi/v3/relationship/scroll?count=1000', {}),
+  },
+  ...perTarget('OpenAPI POST /openapi/v3/relationship/scroll {sourceFilter: urn {t}}', (urn) =>
+    post('/openapi/v3/relationship/scroll?direction=UNDIRECTED', {
+      sourceFilter: { and: [{ criteria: [{ field: 'urn', values: [urn] }] }] },
+    }),
+  ),
+  {
+    name: 'OpenAPI POST /openapi/v3/lineage/scroll (every lineage edge)',
+    request: () => post('/openapi/v3/lineage/scroll?count=1000', {}),
+  },
+  {
     name: 'OpenAPI GET /openapi/v2/timeseries/dataset/datasetProfile',
     request: () => get('/openapi/v2/timeseries/dataset/datasetProfile?count=100'),
   },
