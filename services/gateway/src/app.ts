@@ -33,6 +33,7 @@ import { restliDocsPage } from './openapi/document/restli-docs.js';
 import { mountSwaggerUi } from './openapi/swagger-ui/swagger-ui-routes.js';
 import { entityApiRouter } from './openapi/entity-api/entity-router.js';
 import { getRelationshipsV1 } from './openapi/relationships/relationships-v1.js';
+import { getAspectCountAction } from './restli/aspects-count-action.js';
 import { edgeScrollRouter } from './openapi/edge-scroll/edge-scroll-router.js';
 import { timeseriesApiRouter } from './openapi/timeseries/timeseries-v2.js';
 import { auditEventsRouter } from './openapi/audit-events/audit-search-router.js';
@@ -58,7 +59,7 @@ import { ingestEntityAction } from './restli/entities-ingest-action.js';
 import { batchIngestEntitiesAction } from './restli/entities-batch-ingest-action.js';
 import { existsEntityAction } from './restli/entities-exists-action.js';
 import { getBrowsePathsAction } from './restli/entities-browse-paths-action.js';
-import { listEntitiesAction } from './restli/entities-list-action.js';
+import { listEntitiesAction, listUrnsAction } from './restli/entities-list-action.js';
 import { batchEvaluateAction, evaluateAction } from './restli/metadata-tests.js';
 import { restoreIndices } from './restli/restore-indices.js';
 import { describeRun, listRuns, rollbackRunAction } from './restli/runs/run-listing.js';
@@ -214,6 +215,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       ingestProposal: (req, res) => ingestProposal(req, res, ingest),
       ingestProposalBatch: (req, res) => ingestProposalBatch(req, res, ingest),
       getTimeseriesAspectValues: (req, res) => getTimeseriesAspectValues(req, res, application.timeseries),
+      getCount: (req, res) => getAspectCountAction(req, res, application.aspectCounts),
     }),
   );
   app.get('/aspects/:urn', (req, res) => getVersionedAspect(req, res, application.entities));
@@ -233,6 +235,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       exists: (req, res) => existsEntityAction(req, res, application.entities),
       getBrowsePaths: (req, res) => getBrowsePathsAction(req, res, application.catalogSearch),
       list: (req, res) => listEntitiesAction(req, res, application.catalogSearch),
+      listUrns: (req, res) => listUrnsAction(req, res, application.catalogSearch),
       delete: (req, res) => deleteEntityAction(req, res, application.deletion),
       deleteReferences: (req, res) => deleteReferencesAction(req, res, application.deletion),
     }),

@@ -1,5 +1,6 @@
 import {
   ANALYTICS_READ_PRIVILEGES,
+  COUNTS_READ_PRIVILEGES,
   entityOperationPrivileges,
   RESTORE_INDICES_PRIVILEGES,
   SEARCH_PRIVILEGES,
@@ -214,6 +215,14 @@ export class AccessPolicy {
     await this.requireForEntity(ctx, {
       privileges: [ANALYTICS_READ_PRIVILEGES],
       message: `${actorOf(ctx)} is unauthorized to READ ANALYTICS.`,
+    });
+  }
+
+  /** Counting stored aspects (the ecosystem's COUNTS READ). */
+  async readCounts(ctx: RequestContext): Promise<void> {
+    await this.requireForEntity(ctx, {
+      privileges: [COUNTS_READ_PRIVILEGES],
+      message: `${actorOf(ctx)} is unauthorized to READ COUNTS.`,
     });
   }
 

@@ -22,6 +22,7 @@ import { EntitySearch } from './entity-search.js';
 import { EntityWrites } from './entity-writes.js';
 import { IngestionSources } from './ingestion-sources.js';
 import { LabelEdits } from './label-edits.js';
+import { AspectCounts } from './aspect-counts.js';
 import { EdgeScrolls } from './edge-scrolls.js';
 import { Lineage } from './lineage.js';
 import { MetadataEdits } from './metadata-edits.js';
@@ -129,6 +130,8 @@ export interface CatalogApplication {
   readonly lineage: Lineage;
   /** Scrolls of the graph's edges: relationships and lineage edges. */
   readonly edgeScrolls: EdgeScrolls;
+  /** Counts of stored aspects. */
+  readonly aspectCounts: AspectCounts;
 }
 
 export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogApplication {
@@ -185,5 +188,6 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     browse,
     lineage: new Lineage(deps.readModels.graph, search, policy),
     edgeScrolls: new EdgeScrolls(deps.readModels.graph, policy),
+    aspectCounts: new AspectCounts(deps.store, policy),
   };
 }
