@@ -33,6 +33,8 @@ import { restliDocsPage } from './openapi/document/restli-docs.js';
 import { mountSwaggerUi } from './openapi/swagger-ui/swagger-ui-routes.js';
 import { entityApiRouter } from './openapi/entity-api/entity-router.js';
 import { getRelationshipsV1 } from './openapi/relationships/relationships-v1.js';
+import { flattenConfiguration } from './application/system-info.js';
+import { systemInfoRouter } from './operations/system-info-routes.js';
 import { getAspectCountAction } from './restli/aspects-count-action.js';
 import { edgeScrollRouter } from './openapi/edge-scroll/edge-scroll-router.js';
 import { timeseriesApiRouter } from './openapi/timeseries/timeseries-v2.js';
@@ -155,6 +157,15 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     nativeUsers: deps.nativeUsers,
     audit: deps.audit,
     logger,
+    systemInfo: {
+      version: settings.serverVersion,
+      configuration: flattenConfiguration({
+        http: settings,
+        topics: deps.topics,
+        consumerGroups: deps.groups,
+        transport: deps.transport,
+      }),
+    },
     operations: {
       log: deps.log,
       topics: deps.topics,
@@ -276,6 +287,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     );
   }
   mountOperationRoutes(app, application.operations);
+  app.use('/openapi/v1/system-info', systemInfoRouter(application.systemInfo, logger));
 
   app.use('/schema-registry/api', schemaRegistryRouter({ topics: deps.topics, log: deps.log, logger }));
   const entityApi = { app: application, logger, maxBodyBytes: settings.maxBodyBytes };

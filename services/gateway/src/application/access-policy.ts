@@ -218,6 +218,17 @@ export class AccessPolicy {
     });
   }
 
+  /**
+   * Reading the system information (components and configuration): MANAGE_SYSTEM_OPERATIONS, decided
+   * whatever the REST toggle says, as it shows how the service is configured.
+   */
+  async readSystemInfo(ctx: RequestContext): Promise<void> {
+    await this.require(ctx, {
+      privileges: [SYSTEM_OPERATIONS_PRIVILEGES],
+      message: `${actorOf(ctx)} is not authorized for system operations.`,
+    });
+  }
+
   /** Counting stored aspects (the ecosystem's COUNTS READ). */
   async readCounts(ctx: RequestContext): Promise<void> {
     await this.requireForEntity(ctx, {

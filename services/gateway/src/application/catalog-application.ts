@@ -23,6 +23,7 @@ import { EntityWrites } from './entity-writes.js';
 import { IngestionSources } from './ingestion-sources.js';
 import { LabelEdits } from './label-edits.js';
 import { AspectCounts } from './aspect-counts.js';
+import { SystemInfo, type PropertyValue } from './system-info.js';
 import { EdgeScrolls } from './edge-scrolls.js';
 import { Lineage } from './lineage.js';
 import { MetadataEdits } from './metadata-edits.js';
@@ -60,6 +61,11 @@ export interface CatalogApplicationDeps {
   readonly audit: AuditIndex;
   readonly operations: PipelineOperationsDeps;
   readonly logger: Logger;
+  /** What the system information reports: the version and the effective configuration. */
+  readonly systemInfo?: {
+    readonly version: string;
+    readonly configuration: Readonly<Record<string, PropertyValue>>;
+  };
 }
 
 /**
@@ -132,6 +138,8 @@ export interface CatalogApplication {
   readonly edgeScrolls: EdgeScrolls;
   /** Counts of stored aspects. */
   readonly aspectCounts: AspectCounts;
+  /** The system information: components and configuration. */
+  readonly systemInfo: SystemInfo;
 }
 
 export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogApplication {
@@ -189,5 +197,13 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     lineage: new Lineage(deps.readModels.graph, search, policy),
     edgeScrolls: new EdgeScrolls(deps.readModels.graph, policy),
     aspectCounts: new AspectCounts(deps.store, policy),
+    systemInfo: new SystemInfo(
+      {
+        operations: deps.operations,
+        version: deps.systemInfo?.version ?? '',
+        configuration: deps.systemInfo?.configuration ?? {},
+      },
+      policy,
+    ),
   };
 }
