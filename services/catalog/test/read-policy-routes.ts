@@ -129,6 +129,12 @@ const RESTLI: readonly ReadRoute[] = [
   ...perType('Rest.li POST /entities?action=list {entity: {type}}', (entity) =>
     post('/entities?action=list', { entity, start: 0, count: 100 }),
   ),
+  ...perType('Rest.li POST /entities?action=listUrns {entity: {type}}', (entity) =>
+    post('/entities?action=listUrns', { entity, start: 0, count: 100 }),
+  ),
+  ...perTarget('Rest.li POST /aspects?action=getCount {aspect: {aspect}}', (_urn, t) =>
+    post('/aspects?action=getCount', { aspect: t.aspect }),
+  ),
   ...perTarget('Rest.li POST /entities?action=getBrowsePaths {urn: {t}}', (urn) =>
     post('/entities?action=getBrowsePaths', { urn }),
   ),
