@@ -35,6 +35,7 @@ import { entityApiRouter } from './openapi/entity-api/entity-router.js';
 import { getRelationshipsV1 } from './openapi/relationships/relationships-v1.js';
 import { flattenConfiguration } from './application/system-info.js';
 import { systemInfoRouter } from './operations/system-info-routes.js';
+import { platformEntitiesRouter } from './openapi/platform-entities/platform-entities-v1.js';
 import { getAspectCountAction } from './restli/aspects-count-action.js';
 import { edgeScrollRouter } from './openapi/edge-scroll/edge-scroll-router.js';
 import { timeseriesApiRouter } from './openapi/timeseries/timeseries-v2.js';
@@ -326,6 +327,15 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.use('/openapi/v2/entity', entityApiRouter(entityApi, 'v2'));
   app.use(
     edgeScrollRouter({ scrolls: application.edgeScrolls, logger, maxBodyBytes: settings.maxBodyBytes }),
+  );
+  app.use(
+    '/openapi/v2/platform/entities/v1',
+    platformEntitiesRouter({
+      proposals: application.proposals,
+      logger,
+      maxBodyBytes: settings.maxBodyBytes,
+      maxBatchProposals: settings.maxBatchProposals,
+    }),
   );
   app.use('/openapi/v2/timeseries', timeseriesApiRouter({ timeseries: application.timeseries, logger }));
   app.use(
