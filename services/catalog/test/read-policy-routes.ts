@@ -129,6 +129,12 @@ const RESTLI: readonly ReadRoute[] = [
   ...perType('Rest.li POST /entities?action=list {entity: {type}}', (entity) =>
     post('/entities?action=list', { entity, start: 0, count: 100 }),
   ),
+  ...perType('Rest.li POST /entities?action=listUrns {entity: {type}}', (entity) =>
+    post('/entities?action=listUrns', { entity, start: 0, count: 100 }),
+  ),
+  ...perTarget('Rest.li POST /aspects?action=getCount {aspect: {aspect}}', (_urn, t) =>
+    post('/aspects?action=getCount', { aspect: t.aspect }),
+  ),
   ...perTarget('Rest.li POST /entities?action=getBrowsePaths {urn: {t}}', (urn) =>
     post('/entities?action=getBrowsePaths', { urn }),
   ),
@@ -250,6 +256,19 @@ const OPENAPI: readonly ReadRoute[] = [
       get(
         `/openapi/relationships/v1?urn=${enc('urn:li:dataHubRole:Reader')}&relationshipTypes=IsMemberOfRole&direction=INCOMING`,
       ),
+  },
+  {
+    name: 'OpenAPI POST /openapi/v3/relationship/scroll (every edge)',
+    request: () => post('/openapi/v3/relationship/scroll?count=1000', {}),
+  },
+  ...perTarget('OpenAPI POST /openapi/v3/relationship/scroll {sourceFilter: urn {t}}', (urn) =>
+    post('/openapi/v3/relationship/scroll?direction=UNDIRECTED', {
+      sourceFilter: { and: [{ criteria: [{ field: 'urn', values: [urn] }] }] },
+    }),
+  ),
+  {
+    name: 'OpenAPI POST /openapi/v3/lineage/scroll (every lineage edge)',
+    request: () => post('/openapi/v3/lineage/scroll?count=1000', {}),
   },
   {
     name: 'OpenAPI GET /openapi/v2/timeseries/dataset/datasetProfile',

@@ -99,6 +99,11 @@ interface Step {
    * aspect): the proposal's own write, made in the next round once that CREATE has stored the key.
    */
   readonly then?: AspectWrite;
+  /**
+   * Set on the key-aspect CREATE a time-series write makes (see materialization): its CONFLICT (the
+   * entity exists) is no failure and it reports no outcome; the proposal's outcome is the time-series one.
+   */
+  readonly materializes?: true;
 }
 
 interface AppliedStep {
@@ -131,6 +136,7 @@ export async function applyProposals(
   const decoded = await Promise.all(records.map((r) => decodeProposalRecord(r, decoder)));
 
   const steps: Step[] = [];
+  const materialized = new Set<string>();
   for (const [i, item] of decoded.entries()) {
     if (item.kind === 'undecodable') {
       const record = records[i]!;
@@ -159,6 +165,10 @@ export async function applyProposals(
       const systemMetadata = systemMetadataFor(proposal, item.time);
       effects.timeseries.push(own(item, toChangeLog(proposal, systemMetadata, created)));
       effects.outcomes.push(success(item, deletes ? 'DELETED' : 'TIMESERIES'));
+      if (!deletes && !materialized.has(proposal.urn.raw)) {
+        materialized.add(proposal.urn.raw);
+        steps.push(materialization(item, systemMetadata));
+      }
       continue;
     }
     let write: AspectWrite;
@@ -231,6 +241,31 @@ function entityCheck(item: Checked, write: AspectWrite): Step | undefined {
 }
 
 /**
+ * The entity a time-series write is about exists afterwards, as in the ecosystem (which upserts the key
+ * aspect of every time-series write): a CREATE of its key aspect (request id `<id>#key`, idempotent), which
+ * also stores the entity's default aspects (withEntityDefaults). An entity that exists already keeps its
+ * key as it is (the CREATE's CONFLICT is dropped). One per entity and batch.
+ */
+function materialization(item: Checked, systemMetadata: AspectWrite['systemMetadata']): Step {
+  const { proposal } = item;
+  const key = entityRegistry.keyAspectFromUrn(proposal.urn);
+  return {
+    owner: item,
+    write: {
+      requestId: `${item.requestId}#key`,
+      mode: 'CREATE',
+      urn: proposal.urn.raw,
+      aspect: key.name,
+      value: key.value,
+      ...(systemMetadata === undefined ? {} : { systemMetadata }),
+      created: { time: item.time, actor: item.actor },
+      keyAspect: { name: key.name, value: key.value },
+    },
+    materializes: true,
+  };
+}
+
+/**
  * Applies the steps in order, in as few store batches as the entity checks allow: a batch ends at each
  * entity check, and the aspect write that follows a successful one opens the next batch, ahead of the
  * proposals after it, so a later proposal of the same aspect still applies after it (batch order is
@@ -256,7 +291,9 @@ async function applySteps(
       const step = batch[i]!;
       applied.push({ step, result });
       rules.observe(step.write, result);
-      if (step.then !== undefined && result.status === 'CREATED') {
+      if (step.materializes === true) {
+        if (result.status === 'CREATED') recordEntityCreated(step.owner, result, effects);
+      } else if (step.then !== undefined && result.status === 'CREATED') {
         recordEntityCreated(step.owner, result, effects);
         next.push({ owner: step.owner, write: step.then });
       } else {

@@ -26,6 +26,9 @@ import { EntityTimeline } from './entity-timeline.js';
 import { EntityWrites } from './entity-writes.js';
 import { IngestionSources } from './ingestion-sources.js';
 import { LabelEdits } from './label-edits.js';
+import { AspectCounts } from './aspect-counts.js';
+import { SystemInfo, type PropertyValue } from './system-info.js';
+import { EdgeScrolls } from './edge-scrolls.js';
 import { Lineage } from './lineage.js';
 import { LineageEdits } from './lineage-edits.js';
 import { MetadataEdits } from './metadata-edits.js';
@@ -64,6 +67,11 @@ export interface CatalogApplicationDeps {
   readonly audit: AuditIndex;
   readonly operations: PipelineOperationsDeps;
   readonly logger: Logger;
+  /** What the system information reports: the version and the effective configuration. */
+  readonly systemInfo?: {
+    readonly version: string;
+    readonly configuration: Readonly<Record<string, PropertyValue>>;
+  };
 }
 
 /**
@@ -144,6 +152,12 @@ export interface CatalogApplication {
   readonly lineageEdits: LineageEdits;
   /** The search documents as indexed, for operators. */
   readonly indexDocuments: IndexDocuments;
+  /** Scrolls of the graph's edges: relationships and lineage edges. */
+  readonly edgeScrolls: EdgeScrolls;
+  /** Counts of stored aspects. */
+  readonly aspectCounts: AspectCounts;
+  /** The system information: components and configuration. */
+  readonly systemInfo: SystemInfo;
 }
 
 export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogApplication {
@@ -206,5 +220,15 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     lineage: new Lineage(deps.readModels.graph, search, policy, deps.store),
     indexDocuments: new IndexDocuments(deps.readModels.search, policy),
     lineageEdits: new LineageEdits(stored, policy, proposals),
+    edgeScrolls: new EdgeScrolls(deps.readModels.graph, policy),
+    aspectCounts: new AspectCounts(deps.store, policy),
+    systemInfo: new SystemInfo(
+      {
+        operations: deps.operations,
+        version: deps.systemInfo?.version ?? '',
+        configuration: deps.systemInfo?.configuration ?? {},
+      },
+      policy,
+    ),
   };
 }
