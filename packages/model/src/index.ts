@@ -41,7 +41,7 @@ export { validateAspect } from './validate.js';
 export { isRestrictedAspect, RESTRICTED_ASPECTS } from './registry/restricted-aspects.js';
 export { defaultAspectsFor, type DefaultAspect } from './registry/default-aspects.js';
 export { applyAspectPatch, parseAspectPatch, type AspectPatch } from './patch/apply-patch.js';
-export { PATCH_TEMPLATES, type ArrayKeys, type PatchTemplate } from './patch/patch-templates.js';
+export { PATCH_TEMPLATES, type KeyedArray, type PatchTemplate } from './patch/patch-templates.js';
 export { namedAvroType } from './schemas/avro-registry.js';
 export { UrnType } from './schemas/urn-type.js';
 export {
