@@ -23,6 +23,7 @@ import { EntityWrites } from './entity-writes.js';
 import { IngestionSources } from './ingestion-sources.js';
 import { LabelEdits } from './label-edits.js';
 import { Lineage } from './lineage.js';
+import { LinkEdits } from './link-edits.js';
 import { MetadataEdits } from './metadata-edits.js';
 import { MetadataTests } from './metadata-tests.js';
 import { PolicyAdmin } from './policies.js';
@@ -94,8 +95,10 @@ export interface CatalogApplication {
   readonly ingestionSources: IngestionSources;
   /** Tags, glossary terms and owners of entities and schema fields. */
   readonly labels: LabelEdits;
-  /** Descriptions, names, deprecation, links and domains. */
+  /** Descriptions, names, deprecation and domains. */
   readonly metadataEdits: MetadataEdits;
+  /** Links of entities (their institutional memory). */
+  readonly linkEdits: LinkEdits;
   /** Creating tags, domains and glossary entities; deleting tags. */
   readonly entityCreation: EntityCreation;
   /** Structured property definitions and their values on assets. */
@@ -166,6 +169,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     ingestionSources: new IngestionSources(stored, policy, proposals),
     labels: new LabelEdits(stored, policy, proposals),
     metadataEdits: new MetadataEdits(stored, policy, proposals),
+    linkEdits: new LinkEdits(stored, policy, proposals),
     entityCreation: new EntityCreation(policy, proposals),
     structuredProperties: new StructuredPropertyAdmin(stored, policy, proposals),
     operations: new PipelineOperations(deps.operations, policy),

@@ -5,6 +5,7 @@ import { ingestionSourceResolvers, ingestionSourceSchema } from './ingestion-sou
 import { meResolvers, meSchema } from './me/me.js';
 import { entityUpdateResolvers, entityUpdateSchema } from './mutations/entity-updates.js';
 import { labelMutationResolvers, labelMutationSchema } from './mutations/label-mutations.js';
+import { linkMutationResolvers, linkMutationSchema } from './mutations/link-mutations.js';
 import { mutationResolvers, mutationSchema } from './mutations/mutation-resolvers.js';
 import { nativeUserResolvers, nativeUserSchema } from './native-users/native-users.js';
 import { policyResolvers, policySchema } from './policies/policies.js';
@@ -28,6 +29,7 @@ export function catalogTypeDefs(): string[] {
     mutationSchema,
     labelMutationSchema,
     entityUpdateSchema,
+    linkMutationSchema,
     structuredPropertySchema,
     accessTokenSchema,
     policySchema,
@@ -51,6 +53,7 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     mutationResolvers(),
     labelMutationResolvers(),
     entityUpdateResolvers(),
+    linkMutationResolvers(),
     structuredPropertyMutationResolvers(),
     accessTokenResolvers(),
     policyResolvers(),
