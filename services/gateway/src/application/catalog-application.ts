@@ -23,6 +23,7 @@ import { EntityWrites } from './entity-writes.js';
 import { IngestionSources } from './ingestion-sources.js';
 import { LabelEdits } from './label-edits.js';
 import { Lineage } from './lineage.js';
+import { EntityPatches } from './entity-patches.js';
 import { LinkEdits } from './link-edits.js';
 import { MetadataEdits } from './metadata-edits.js';
 import { MetadataTests } from './metadata-tests.js';
@@ -99,6 +100,8 @@ export interface CatalogApplication {
   readonly metadataEdits: MetadataEdits;
   /** Links of entities (their institutional memory). */
   readonly linkEdits: LinkEdits;
+  /** The generic patch mutations: any aspect patched as the write path patches it. */
+  readonly entityPatches: EntityPatches;
   /** Creating tags, domains and glossary entities; deleting tags. */
   readonly entityCreation: EntityCreation;
   /** Structured property definitions and their values on assets. */
@@ -170,6 +173,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     labels: new LabelEdits(stored, policy, proposals),
     metadataEdits: new MetadataEdits(stored, policy, proposals),
     linkEdits: new LinkEdits(stored, policy, proposals),
+    entityPatches: new EntityPatches(policy, proposals),
     entityCreation: new EntityCreation(policy, proposals),
     structuredProperties: new StructuredPropertyAdmin(stored, policy, proposals),
     operations: new PipelineOperations(deps.operations, policy),

@@ -8,6 +8,7 @@ import { labelMutationResolvers, labelMutationSchema } from './mutations/label-m
 import { linkMutationResolvers, linkMutationSchema } from './mutations/link-mutations.js';
 import { mutationResolvers, mutationSchema } from './mutations/mutation-resolvers.js';
 import { nativeUserResolvers, nativeUserSchema } from './native-users/native-users.js';
+import { entityPatchResolvers, entityPatchSchema } from './patch/entity-patch.js';
 import { policyResolvers, policySchema } from './policies/policies.js';
 import { testResolvers, testSchema } from './tests/tests.js';
 import { browseV2, browseV2Schema } from './search/browse-v2.js';
@@ -30,6 +31,7 @@ export function catalogTypeDefs(): string[] {
     labelMutationSchema,
     entityUpdateSchema,
     linkMutationSchema,
+    entityPatchSchema,
     structuredPropertySchema,
     accessTokenSchema,
     policySchema,
@@ -54,6 +56,7 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     labelMutationResolvers(),
     entityUpdateResolvers(),
     linkMutationResolvers(),
+    entityPatchResolvers(),
     structuredPropertyMutationResolvers(),
     accessTokenResolvers(),
     policyResolvers(),
