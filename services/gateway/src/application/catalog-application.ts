@@ -25,6 +25,7 @@ import { LabelEdits } from './label-edits.js';
 import { Lineage } from './lineage.js';
 import { EntityPatches } from './entity-patches.js';
 import { LinkEdits } from './link-edits.js';
+import { SecretAdmin } from './secret-admin.js';
 import { MetadataEdits } from './metadata-edits.js';
 import { MetadataTests } from './metadata-tests.js';
 import { PolicyAdmin } from './policies.js';
@@ -102,6 +103,8 @@ export interface CatalogApplication {
   readonly linkEdits: LinkEdits;
   /** The generic patch mutations: any aspect patched as the write path patches it. */
   readonly entityPatches: EntityPatches;
+  /** Secrets for ingestion recipes (MANAGE_SECRETS). */
+  readonly secrets: SecretAdmin;
   /** Creating tags, domains and glossary entities; deleting tags. */
   readonly entityCreation: EntityCreation;
   /** Structured property definitions and their values on assets. */
@@ -174,6 +177,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     metadataEdits: new MetadataEdits(stored, policy, proposals),
     linkEdits: new LinkEdits(stored, policy, proposals),
     entityPatches: new EntityPatches(policy, proposals),
+    secrets: new SecretAdmin(stored, policy, proposals, deps.auth.settings.secretEncryptionKey),
     entityCreation: new EntityCreation(policy, proposals),
     structuredProperties: new StructuredPropertyAdmin(stored, policy, proposals),
     operations: new PipelineOperations(deps.operations, policy),

@@ -9,6 +9,7 @@ import { linkMutationResolvers, linkMutationSchema } from './mutations/link-muta
 import { mutationResolvers, mutationSchema } from './mutations/mutation-resolvers.js';
 import { nativeUserResolvers, nativeUserSchema } from './native-users/native-users.js';
 import { entityPatchResolvers, entityPatchSchema } from './patch/entity-patch.js';
+import { secretResolvers, secretSchema } from './secrets/secrets.js';
 import { policyResolvers, policySchema } from './policies/policies.js';
 import { testResolvers, testSchema } from './tests/tests.js';
 import { browseV2, browseV2Schema } from './search/browse-v2.js';
@@ -32,6 +33,7 @@ export function catalogTypeDefs(): string[] {
     entityUpdateSchema,
     linkMutationSchema,
     entityPatchSchema,
+    secretSchema,
     structuredPropertySchema,
     accessTokenSchema,
     policySchema,
@@ -57,6 +59,7 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     entityUpdateResolvers(),
     linkMutationResolvers(),
     entityPatchResolvers(),
+    secretResolvers(),
     structuredPropertyMutationResolvers(),
     accessTokenResolvers(),
     policyResolvers(),
