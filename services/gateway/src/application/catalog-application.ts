@@ -26,6 +26,7 @@ import { Lineage } from './lineage.js';
 import { EntityPatches } from './entity-patches.js';
 import { LinkEdits } from './link-edits.js';
 import { SecretAdmin } from './secret-admin.js';
+import { ServiceAccounts } from './service-accounts.js';
 import { MetadataEdits } from './metadata-edits.js';
 import { MetadataTests } from './metadata-tests.js';
 import { PolicyAdmin } from './policies.js';
@@ -105,6 +106,8 @@ export interface CatalogApplication {
   readonly entityPatches: EntityPatches;
   /** Secrets for ingestion recipes (MANAGE_SECRETS). */
   readonly secrets: SecretAdmin;
+  /** Service accounts: users for programs (MANAGE_SERVICE_ACCOUNTS). */
+  readonly serviceAccounts: ServiceAccounts;
   /** Creating tags, domains and glossary entities; deleting tags. */
   readonly entityCreation: EntityCreation;
   /** Structured property definitions and their values on assets. */
@@ -178,6 +181,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     linkEdits: new LinkEdits(stored, policy, proposals),
     entityPatches: new EntityPatches(policy, proposals),
     secrets: new SecretAdmin(stored, policy, proposals, deps.auth.settings.secretEncryptionKey),
+    serviceAccounts: new ServiceAccounts(stored, policy, proposals),
     entityCreation: new EntityCreation(policy, proposals),
     structuredProperties: new StructuredPropertyAdmin(stored, policy, proposals),
     operations: new PipelineOperations(deps.operations, policy),

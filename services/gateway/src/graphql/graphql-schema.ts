@@ -10,6 +10,7 @@ import { mutationResolvers, mutationSchema } from './mutations/mutation-resolver
 import { nativeUserResolvers, nativeUserSchema } from './native-users/native-users.js';
 import { entityPatchResolvers, entityPatchSchema } from './patch/entity-patch.js';
 import { secretResolvers, secretSchema } from './secrets/secrets.js';
+import { serviceAccountResolvers, serviceAccountSchema } from './service-accounts/service-accounts.js';
 import { policyResolvers, policySchema } from './policies/policies.js';
 import { testResolvers, testSchema } from './tests/tests.js';
 import { browseV2, browseV2Schema } from './search/browse-v2.js';
@@ -34,6 +35,7 @@ export function catalogTypeDefs(): string[] {
     linkMutationSchema,
     entityPatchSchema,
     secretSchema,
+    serviceAccountSchema,
     structuredPropertySchema,
     accessTokenSchema,
     policySchema,
@@ -60,6 +62,7 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     linkMutationResolvers(),
     entityPatchResolvers(),
     secretResolvers(),
+    serviceAccountResolvers(),
     structuredPropertyMutationResolvers(),
     accessTokenResolvers(),
     policyResolvers(),

@@ -21,7 +21,7 @@ export const ACCESS_TOKEN_DURATIONS: readonly AccessTokenDuration[] = [
 
 /** Personal access tokens (auth.graphql). */
 export const accessTokenSchema = `
-enum AccessTokenType { PERSONAL }
+enum AccessTokenType { PERSONAL SERVICE_ACCOUNT }
 enum AccessTokenDuration { ${ACCESS_TOKEN_DURATIONS.join(' ')} }
 
 input CreateAccessTokenInput {
@@ -58,7 +58,7 @@ extend type Mutation {
 `;
 
 interface CreateAccessTokenInput {
-  readonly type: 'PERSONAL';
+  readonly type: 'PERSONAL' | 'SERVICE_ACCOUNT';
   readonly actorUrn: string;
   readonly duration: AccessTokenDuration;
   readonly name: string;
