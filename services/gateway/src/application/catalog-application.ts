@@ -27,6 +27,7 @@ import { EntityPatches } from './entity-patches.js';
 import { LinkEdits } from './link-edits.js';
 import { SecretAdmin } from './secret-admin.js';
 import { ServiceAccounts } from './service-accounts.js';
+import { Views } from './views.js';
 import { MetadataEdits } from './metadata-edits.js';
 import { MetadataTests } from './metadata-tests.js';
 import { PolicyAdmin } from './policies.js';
@@ -108,6 +109,8 @@ export interface CatalogApplication {
   readonly secrets: SecretAdmin;
   /** Service accounts: users for programs (MANAGE_SERVICE_ACCOUNTS). */
   readonly serviceAccounts: ServiceAccounts;
+  /** Views: saved filters, personal and global. */
+  readonly views: Views;
   /** Creating tags, domains and glossary entities; deleting tags. */
   readonly entityCreation: EntityCreation;
   /** Structured property definitions and their values on assets. */
@@ -182,6 +185,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     entityPatches: new EntityPatches(policy, proposals),
     secrets: new SecretAdmin(stored, policy, proposals, deps.auth.settings.secretEncryptionKey),
     serviceAccounts: new ServiceAccounts(stored, policy, proposals),
+    views: new Views(stored, policy, proposals),
     entityCreation: new EntityCreation(policy, proposals),
     structuredProperties: new StructuredPropertyAdmin(stored, policy, proposals),
     operations: new PipelineOperations(deps.operations, policy),

@@ -119,6 +119,35 @@ export class ServiceAccounts {
     return true;
   }
 
+  /** Sets (or, with null, clears) the global view the service account searches with by default. */
+  async setDefaultView(ctx: RequestContext, urn: string, viewUrn: string | null): Promise<boolean> {
+    await requireAnyOf(this.policy, ctx, MANAGE_SERVICE_ACCOUNTS, {
+      message: 'Unauthorized to manage service accounts. Please contact your DataHub administrator.',
+    });
+    requireUrnOf(urn, [USER], 'urn');
+    if (!isServiceAccount(await this.stored.aspect(urn, 'subTypes')))
+      throw new ValidationError(`URN ${urn} is not a service account.`);
+    if (viewUrn !== null) {
+      requireUrnOf(viewUrn, ['dataHubView'], 'defaultView');
+      const view = await this.stored.aspect<{ type?: string }>(viewUrn, 'dataHubViewInfo');
+      if (view === undefined) throw new ValidationError(`View ${viewUrn} does not exist.`);
+      if (view.type !== 'GLOBAL') throw new ValidationError(`View ${viewUrn} is not a global view.`);
+    }
+    const settings = (await this.stored.aspect<Json>(urn, 'corpUserSettings')) ?? {
+      appearance: { showSimplifiedHomepage: false },
+    };
+    const { defaultView: _dropped, ...views } = (settings['views'] as Json | undefined) ?? {};
+    await writeDecided(this.proposals, ctx, [
+      {
+        urn,
+        entityType: USER,
+        aspect: 'corpUserSettings',
+        value: { ...settings, views: viewUrn === null ? views : { ...views, defaultView: viewUrn } },
+      },
+    ]);
+    return true;
+  }
+
   /** Whether `urn` is a service account (for minting its tokens). */
   async isServiceAccount(urn: string): Promise<boolean> {
     return isServiceAccount(await this.stored.aspect(urn, 'subTypes'));

@@ -11,6 +11,7 @@ import { nativeUserResolvers, nativeUserSchema } from './native-users/native-use
 import { entityPatchResolvers, entityPatchSchema } from './patch/entity-patch.js';
 import { secretResolvers, secretSchema } from './secrets/secrets.js';
 import { serviceAccountResolvers, serviceAccountSchema } from './service-accounts/service-accounts.js';
+import { viewResolvers, viewSchema } from './views/views.js';
 import { policyResolvers, policySchema } from './policies/policies.js';
 import { testResolvers, testSchema } from './tests/tests.js';
 import { browseV2, browseV2Schema } from './search/browse-v2.js';
@@ -36,6 +37,7 @@ export function catalogTypeDefs(): string[] {
     entityPatchSchema,
     secretSchema,
     serviceAccountSchema,
+    viewSchema,
     structuredPropertySchema,
     accessTokenSchema,
     policySchema,
@@ -63,6 +65,7 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     entityPatchResolvers(),
     secretResolvers(),
     serviceAccountResolvers(),
+    viewResolvers(),
     structuredPropertyMutationResolvers(),
     accessTokenResolvers(),
     policyResolvers(),

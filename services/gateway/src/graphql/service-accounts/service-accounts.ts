@@ -4,7 +4,6 @@ import { refOf } from '../entities/entity-ref.js';
 
 /**
  * The ecosystem's service accounts (auth.graphql); application/service-accounts.ts decides and answers.
- * `defaultView` is not served yet: the catalog has no views.
  */
 export const serviceAccountSchema = `
 type ServiceAccount implements Entity {
@@ -16,8 +15,10 @@ type ServiceAccount implements Entity {
   createdBy: String
   createdAt: Long
   updatedAt: Long
+  defaultView: DataHubView
   relationships(input: RelationshipsInput!): EntityRelationshipsResult
 }
+input UpdateServiceAccountDefaultViewInput { urn: String! defaultView: String }
 input CreateServiceAccountInput { displayName: String description: String }
 input ListServiceAccountsInput { start: Int count: Int query: String }
 type ListServiceAccountsResult { start: Int! count: Int! total: Int! serviceAccounts: [ServiceAccount!]! }
@@ -30,6 +31,7 @@ extend type Query {
 extend type Mutation {
   createServiceAccount(input: CreateServiceAccountInput!): ServiceAccount!
   deleteServiceAccount(urn: String!): Boolean!
+  updateServiceAccountDefaultView(input: UpdateServiceAccountDefaultViewInput!): Boolean!
 }
 `;
 
@@ -47,6 +49,8 @@ export function serviceAccountResolvers() {
   return {
     ServiceAccount: {
       type: () => 'CORP_USER',
+      defaultView: (account: ServiceAccountView) =>
+        account.defaultViewUrn === null ? null : { urn: account.defaultViewUrn, entity: 'dataHubView' },
       relationships: async (account: ServiceAccountView, args: RelationshipsArgs, ctx: GraphQLContext) => {
         const start = args.input.start ?? 0;
         const related = await ctx.services.app.lineage.related(ctx.auth, {
@@ -86,6 +90,11 @@ export function serviceAccountResolvers() {
       ) => accounts(ctx).create(ctx.auth, args.input),
       deleteServiceAccount: (_r: unknown, args: { urn: string }, ctx: GraphQLContext) =>
         accounts(ctx).delete(ctx.auth, args.urn),
+      updateServiceAccountDefaultView: (
+        _r: unknown,
+        args: { input: { urn: string; defaultView?: string | null } },
+        ctx: GraphQLContext,
+      ) => accounts(ctx).setDefaultView(ctx.auth, args.input.urn, args.input.defaultView ?? null),
     },
   };
 }
