@@ -27,6 +27,7 @@ import { EntityPatches } from './entity-patches.js';
 import { LinkEdits } from './link-edits.js';
 import { SecretAdmin } from './secret-admin.js';
 import { ServiceAccounts } from './service-accounts.js';
+import { SoftDeletion } from './soft-deletion.js';
 import { Views } from './views.js';
 import { MetadataEdits } from './metadata-edits.js';
 import { MetadataTests } from './metadata-tests.js';
@@ -111,6 +112,8 @@ export interface CatalogApplication {
   readonly serviceAccounts: ServiceAccounts;
   /** Views: saved filters, personal and global. */
   readonly views: Views;
+  /** Soft deletion of assets by users. */
+  readonly softDeletion: SoftDeletion;
   /** Creating tags, domains and glossary entities; deleting tags. */
   readonly entityCreation: EntityCreation;
   /** Structured property definitions and their values on assets. */
@@ -186,6 +189,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     secrets: new SecretAdmin(stored, policy, proposals, deps.auth.settings.secretEncryptionKey),
     serviceAccounts: new ServiceAccounts(stored, policy, proposals),
     views: new Views(stored, policy, proposals),
+    softDeletion: new SoftDeletion(stored, policy, proposals),
     entityCreation: new EntityCreation(policy, proposals),
     structuredProperties: new StructuredPropertyAdmin(stored, policy, proposals),
     operations: new PipelineOperations(deps.operations, policy),

@@ -6,6 +6,7 @@ import { meResolvers, meSchema } from './me/me.js';
 import { entityUpdateResolvers, entityUpdateSchema } from './mutations/entity-updates.js';
 import { labelMutationResolvers, labelMutationSchema } from './mutations/label-mutations.js';
 import { linkMutationResolvers, linkMutationSchema } from './mutations/link-mutations.js';
+import { softDeleteMutationResolvers, softDeleteMutationSchema } from './mutations/soft-delete-mutations.js';
 import { mutationResolvers, mutationSchema } from './mutations/mutation-resolvers.js';
 import { nativeUserResolvers, nativeUserSchema } from './native-users/native-users.js';
 import { entityPatchResolvers, entityPatchSchema } from './patch/entity-patch.js';
@@ -34,6 +35,7 @@ export function catalogTypeDefs(): string[] {
     labelMutationSchema,
     entityUpdateSchema,
     linkMutationSchema,
+    softDeleteMutationSchema,
     entityPatchSchema,
     secretSchema,
     serviceAccountSchema,
@@ -62,6 +64,7 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     labelMutationResolvers(),
     entityUpdateResolvers(),
     linkMutationResolvers(),
+    softDeleteMutationResolvers(),
     entityPatchResolvers(),
     secretResolvers(),
     serviceAccountResolvers(),
