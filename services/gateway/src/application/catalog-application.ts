@@ -28,6 +28,7 @@ import { LinkEdits } from './link-edits.js';
 import { SecretAdmin } from './secret-admin.js';
 import { ServiceAccounts } from './service-accounts.js';
 import { SoftDeletion } from './soft-deletion.js';
+import { Incidents } from './incidents.js';
 import { Views } from './views.js';
 import { MetadataEdits } from './metadata-edits.js';
 import { MetadataTests } from './metadata-tests.js';
@@ -114,6 +115,8 @@ export interface CatalogApplication {
   readonly views: Views;
   /** Soft deletion of assets by users. */
   readonly softDeletion: SoftDeletion;
+  /** Incidents on assets and the assets' incident health. */
+  readonly incidents: Incidents;
   /** Creating tags, domains and glossary entities; deleting tags. */
   readonly entityCreation: EntityCreation;
   /** Structured property definitions and their values on assets. */
@@ -190,6 +193,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     serviceAccounts: new ServiceAccounts(stored, policy, proposals),
     views: new Views(stored, policy, proposals),
     softDeletion: new SoftDeletion(stored, policy, proposals),
+    incidents: new Incidents(stored, policy, proposals, relationships),
     entityCreation: new EntityCreation(policy, proposals),
     structuredProperties: new StructuredPropertyAdmin(stored, policy, proposals),
     operations: new PipelineOperations(deps.operations, policy),

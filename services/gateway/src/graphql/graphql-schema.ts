@@ -13,6 +13,7 @@ import { entityPatchResolvers, entityPatchSchema } from './patch/entity-patch.js
 import { secretResolvers, secretSchema } from './secrets/secrets.js';
 import { serviceAccountResolvers, serviceAccountSchema } from './service-accounts/service-accounts.js';
 import { viewResolvers, viewSchema } from './views/views.js';
+import { incidentResolvers, incidentSchema } from './incidents/incidents.js';
 import { policyResolvers, policySchema } from './policies/policies.js';
 import { testResolvers, testSchema } from './tests/tests.js';
 import { browseV2, browseV2Schema } from './search/browse-v2.js';
@@ -40,6 +41,7 @@ export function catalogTypeDefs(): string[] {
     secretSchema,
     serviceAccountSchema,
     viewSchema,
+    incidentSchema,
     structuredPropertySchema,
     accessTokenSchema,
     policySchema,
@@ -69,6 +71,7 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     secretResolvers(),
     serviceAccountResolvers(),
     viewResolvers(),
+    incidentResolvers(),
     structuredPropertyMutationResolvers(),
     accessTokenResolvers(),
     policyResolvers(),

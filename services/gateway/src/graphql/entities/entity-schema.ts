@@ -116,8 +116,14 @@ function enumSymbols(name: string): string {
   return type.symbols.join(' ');
 }
 
-/** A user's `status` is its account state (ACTIVE, SUSPENDED), as in the ecosystem; other types' is Status. */
-const STATUS_FIELD_TYPES: Readonly<Record<string, string>> = { CorpUser: 'CorpUserStatus' };
+/**
+ * A user's `status` is its account state (ACTIVE, SUSPENDED) and an incident's its state (ACTIVE,
+ * RESOLVED), as in the ecosystem; other types' is Status.
+ */
+const STATUS_FIELD_TYPES: Readonly<Record<string, string>> = {
+  CorpUser: 'CorpUserStatus',
+  Incident: 'IncidentStatus!',
+};
 
 function entityTypeSdl(typeName: string): string {
   const common = COMMON_FIELDS.replace(
