@@ -29,6 +29,7 @@ import { SecretAdmin } from './secret-admin.js';
 import { ServiceAccounts } from './service-accounts.js';
 import { SoftDeletion } from './soft-deletion.js';
 import { Incidents } from './incidents.js';
+import { FormAdmin } from './form-admin.js';
 import { Views } from './views.js';
 import { MetadataEdits } from './metadata-edits.js';
 import { MetadataTests } from './metadata-tests.js';
@@ -117,6 +118,8 @@ export interface CatalogApplication {
   readonly softDeletion: SoftDeletion;
   /** Incidents on assets and the assets' incident health. */
   readonly incidents: Incidents;
+  /** Documentation forms: creating them, assigning them to assets. */
+  readonly forms: FormAdmin;
   /** Creating tags, domains and glossary entities; deleting tags. */
   readonly entityCreation: EntityCreation;
   /** Structured property definitions and their values on assets. */
@@ -194,6 +197,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     views: new Views(stored, policy, proposals),
     softDeletion: new SoftDeletion(stored, policy, proposals),
     incidents: new Incidents(stored, policy, proposals, relationships),
+    forms: new FormAdmin(stored, policy, proposals),
     entityCreation: new EntityCreation(policy, proposals),
     structuredProperties: new StructuredPropertyAdmin(stored, policy, proposals),
     operations: new PipelineOperations(deps.operations, policy),

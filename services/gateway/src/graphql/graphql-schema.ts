@@ -14,6 +14,7 @@ import { secretResolvers, secretSchema } from './secrets/secrets.js';
 import { serviceAccountResolvers, serviceAccountSchema } from './service-accounts/service-accounts.js';
 import { viewResolvers, viewSchema } from './views/views.js';
 import { incidentResolvers, incidentSchema } from './incidents/incidents.js';
+import { formResolvers, formSchema } from './forms/forms.js';
 import { policyResolvers, policySchema } from './policies/policies.js';
 import { testResolvers, testSchema } from './tests/tests.js';
 import { browseV2, browseV2Schema } from './search/browse-v2.js';
@@ -42,6 +43,7 @@ export function catalogTypeDefs(): string[] {
     serviceAccountSchema,
     viewSchema,
     incidentSchema,
+    formSchema,
     structuredPropertySchema,
     accessTokenSchema,
     policySchema,
@@ -72,6 +74,7 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     serviceAccountResolvers(),
     viewResolvers(),
     incidentResolvers(),
+    formResolvers(),
     structuredPropertyMutationResolvers(),
     accessTokenResolvers(),
     policyResolvers(),
