@@ -30,6 +30,7 @@ import { ServiceAccounts } from './service-accounts.js';
 import { SoftDeletion } from './soft-deletion.js';
 import { Incidents } from './incidents.js';
 import { FormAdmin } from './form-admin.js';
+import { RoleAcceptance } from './role-acceptance.js';
 import { Views } from './views.js';
 import { MetadataEdits } from './metadata-edits.js';
 import { MetadataTests } from './metadata-tests.js';
@@ -120,6 +121,8 @@ export interface CatalogApplication {
   readonly incidents: Incidents;
   /** Documentation forms: creating them, assigning them to assets. */
   readonly forms: FormAdmin;
+  /** Accepting a role with an invite token. */
+  readonly roleAcceptance: RoleAcceptance;
   /** Creating tags, domains and glossary entities; deleting tags. */
   readonly entityCreation: EntityCreation;
   /** Structured property definitions and their values on assets. */
@@ -198,6 +201,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     softDeletion: new SoftDeletion(stored, policy, proposals),
     incidents: new Incidents(stored, policy, proposals, relationships),
     forms: new FormAdmin(stored, policy, proposals),
+    roleAcceptance: new RoleAcceptance(deps.auth, deps.nativeUsers, proposals),
     entityCreation: new EntityCreation(policy, proposals),
     structuredProperties: new StructuredPropertyAdmin(stored, policy, proposals),
     operations: new PipelineOperations(deps.operations, policy),

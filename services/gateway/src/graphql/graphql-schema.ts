@@ -15,6 +15,7 @@ import { serviceAccountResolvers, serviceAccountSchema } from './service-account
 import { viewResolvers, viewSchema } from './views/views.js';
 import { incidentResolvers, incidentSchema } from './incidents/incidents.js';
 import { formResolvers, formSchema } from './forms/forms.js';
+import { roleMutationResolvers, roleMutationSchema } from './mutations/role-mutations.js';
 import { policyResolvers, policySchema } from './policies/policies.js';
 import { testResolvers, testSchema } from './tests/tests.js';
 import { browseV2, browseV2Schema } from './search/browse-v2.js';
@@ -44,6 +45,7 @@ export function catalogTypeDefs(): string[] {
     viewSchema,
     incidentSchema,
     formSchema,
+    roleMutationSchema,
     structuredPropertySchema,
     accessTokenSchema,
     policySchema,
@@ -75,6 +77,7 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     viewResolvers(),
     incidentResolvers(),
     formResolvers(),
+    roleMutationResolvers(),
     structuredPropertyMutationResolvers(),
     accessTokenResolvers(),
     policyResolvers(),
