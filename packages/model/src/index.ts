@@ -49,7 +49,7 @@ export {
 } from './registry/data-platforms.js';
 export { applyAspectPatch, parseAspectPatch, type AspectPatch } from './patch/apply-patch.js';
 export { DEFAULT_OWNERSHIP_TYPE_URN, withOwnerTypes } from './aspect-hooks/owner-types.js';
-export { PATCH_TEMPLATES, type ArrayKeys, type PatchTemplate } from './patch/patch-templates.js';
+export { PATCH_TEMPLATES, type KeyedArray, type PatchTemplate } from './patch/patch-templates.js';
 export { aspectAvroType, namedAvroType } from './schemas/avro-registry.js';
 export { UrnType } from './schemas/urn-type.js';
 export {

@@ -31,6 +31,15 @@ import { SystemInfo, type PropertyValue } from './system-info.js';
 import { EdgeScrolls } from './edge-scrolls.js';
 import { Lineage } from './lineage.js';
 import { LineageEdits } from './lineage-edits.js';
+import { EntityPatches } from './entity-patches.js';
+import { LinkEdits } from './link-edits.js';
+import { SecretAdmin } from './secret-admin.js';
+import { ServiceAccounts } from './service-accounts.js';
+import { SoftDeletion } from './soft-deletion.js';
+import { Incidents } from './incidents.js';
+import { FormAdmin } from './form-admin.js';
+import { RoleAcceptance } from './role-acceptance.js';
+import { Views } from './views.js';
 import { MetadataEdits } from './metadata-edits.js';
 import { MetadataTests } from './metadata-tests.js';
 import { PolicyAdmin } from './policies.js';
@@ -108,8 +117,26 @@ export interface CatalogApplication {
   readonly ingestionSources: IngestionSources;
   /** Tags, glossary terms and owners of entities and schema fields. */
   readonly labels: LabelEdits;
-  /** Descriptions, names, deprecation, links and domains. */
+  /** Descriptions, names, deprecation and domains. */
   readonly metadataEdits: MetadataEdits;
+  /** Links of entities (their institutional memory). */
+  readonly linkEdits: LinkEdits;
+  /** The generic patch mutations: any aspect patched as the write path patches it. */
+  readonly entityPatches: EntityPatches;
+  /** Secrets for ingestion recipes (MANAGE_SECRETS). */
+  readonly secrets: SecretAdmin;
+  /** Service accounts: users for programs (MANAGE_SERVICE_ACCOUNTS). */
+  readonly serviceAccounts: ServiceAccounts;
+  /** Views: saved filters, personal and global. */
+  readonly views: Views;
+  /** Soft deletion of assets by users. */
+  readonly softDeletion: SoftDeletion;
+  /** Incidents on assets and the assets' incident health. */
+  readonly incidents: Incidents;
+  /** Documentation forms: creating them, assigning them to assets. */
+  readonly forms: FormAdmin;
+  /** Accepting a role with an invite token. */
+  readonly roleAcceptance: RoleAcceptance;
   /** Creating tags, domains and glossary entities; deleting tags. */
   readonly entityCreation: EntityCreation;
   /** Structured property definitions and their values on assets. */
@@ -199,6 +226,15 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     ingestionSources: new IngestionSources(stored, policy, proposals, deps.readModels.search),
     labels: new LabelEdits(stored, policy, proposals),
     metadataEdits: new MetadataEdits(stored, policy, proposals),
+    linkEdits: new LinkEdits(stored, policy, proposals),
+    entityPatches: new EntityPatches(policy, proposals),
+    secrets: new SecretAdmin(stored, policy, proposals, deps.auth.settings.secretEncryptionKey),
+    serviceAccounts: new ServiceAccounts(stored, policy, proposals),
+    views: new Views(stored, policy, proposals),
+    softDeletion: new SoftDeletion(stored, policy, proposals),
+    incidents: new Incidents(stored, policy, proposals, relationships),
+    forms: new FormAdmin(stored, policy, proposals),
+    roleAcceptance: new RoleAcceptance(deps.auth, deps.nativeUsers, proposals),
     entityCreation: new EntityCreation(policy, proposals),
     structuredProperties: new StructuredPropertyAdmin(stored, policy, proposals),
     operations: new PipelineOperations(deps.operations, policy),

@@ -58,7 +58,7 @@ const setField = (ref: NamedEntity, aspect: string, path: string, value: unknown
 });
 
 /**
- * Descriptions, names, deprecation, links and domains of existing entities: each needs its edit
+ * Descriptions, names, deprecation and domains of existing entities (links: LinkEdits): each needs its edit
  * privilege (or EDIT_ENTITY) on the entity, a field description the column one, asked before anything
  * else. Each change is a patch of one field, or the whole of a small aspect.
  */
@@ -117,28 +117,6 @@ export class MetadataEdits {
           ? {}
           : { decommissionTime: edit.decommissionTime }),
       },
-    });
-  }
-
-  /** Adds a link (keyed by its url: adding one url again replaces its label). */
-  async addLink(ctx: RequestContext, urn: string, link: { readonly url: string; readonly label: string }) {
-    const ref = await this.editable(ctx, EDIT_PRIVILEGES.links, urn);
-    const element = {
-      url: link.url,
-      description: link.label,
-      createStamp: { time: Date.now(), actor: ctx.authentication.actorUrn },
-    };
-    await this.write(ctx, setField(ref, 'institutionalMemory', `/elements/${pointer(link.url)}`, element));
-  }
-
-  async removeLink(ctx: RequestContext, urn: string, url: string): Promise<void> {
-    const ref = await this.editable(ctx, EDIT_PRIVILEGES.links, urn);
-    await this.write(ctx, {
-      urn: ref.urn,
-      entityType: ref.entity,
-      aspect: 'institutionalMemory',
-      changeType: 'PATCH',
-      value: [{ op: 'remove', path: `/elements/${pointer(url)}` }],
     });
   }
 

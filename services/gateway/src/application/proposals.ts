@@ -20,6 +20,8 @@ const RESTRICTED_WRITE_PRIVILEGES: Readonly<Record<string, readonly string[]>> =
   dataHubConnectionDetails: ['MANAGE_CONNECTIONS'],
 };
 
+const MANAGE_POLICIES = ['MANAGE_POLICIES'];
+
 /** How a proposal write is answered. */
 export interface ProposeOptions {
   /** Wait for persistence's outcome of each proposal (a synchronous write). */
@@ -81,14 +83,7 @@ export class Proposals {
    */
   async authorize(ctx: RequestContext, proposals: readonly CheckedProposal[]): Promise<void> {
     if (ctx.authentication.isSystem) return;
-    for (const aspect of new Set(
-      proposals.filter((p) => p.aspect.restricted && p.changeType !== 'DELETE').map((p) => p.aspect.name),
-    )) {
-      const privileges = RESTRICTED_WRITE_PRIVILEGES[aspect];
-      const message = `Writing ${aspect} (secret material) needs ${privileges?.join(' or ') ?? 'the system client'}`;
-      if (privileges === undefined) throw new ForbiddenError(message);
-      await this.policy.require(ctx, { privileges: [privileges], message });
-    }
+    await this.authorizeGuardedAspects(ctx, proposals);
     const actorUrn = ctx.authentication.actorUrn;
     const asked = new Set<string>();
     for (const proposal of proposals) {
@@ -114,6 +109,54 @@ export class Proposals {
         if (key === null) continue;
       }
       throw new ForbiddenError(`User ${actorUrn} is unauthorized to edit entity ${urn}`);
+    }
+  }
+
+  /**
+   * The rules of aspects that are guarded whichever way they are written (a use case that decided the
+   * entity's own privileges asks them too): a restricted aspect needs its manager's platform privilege
+   * (RESTRICTED_WRITE_PRIVILEGES), and a role grant MANAGE_POLICIES. Throws a 403 naming the rule.
+   */
+  async authorizeGuardedAspects(ctx: RequestContext, proposals: readonly CheckedProposal[]): Promise<void> {
+    if (ctx.authentication.isSystem) return;
+    for (const aspect of new Set(
+      proposals.filter((p) => p.aspect.restricted && p.changeType !== 'DELETE').map((p) => p.aspect.name),
+    )) {
+      const privileges = RESTRICTED_WRITE_PRIVILEGES[aspect];
+      const message = `Writing ${aspect} (secret material) needs ${privileges?.join(' or ') ?? 'the system client'}`;
+      if (privileges === undefined) throw new ForbiddenError(message);
+      await this.policy.require(ctx, { privileges: [privileges], message });
+    }
+    await this.authorizeRoleGrants(ctx, proposals);
+  }
+
+  /**
+   * Granting a role through a generic write needs MANAGE_POLICIES on the entity (the ecosystem's
+   * privilege-grant validator: what batchAssignRole asks), whatever edit privileges the actor holds on
+   * it, so that owning a group or user is not enough to make it Admin. A role grant is an upsert adding a
+   * role the entity does not hold yet, or any patch other than removals (its result is not known yet).
+   */
+  private async authorizeRoleGrants(ctx: RequestContext, proposals: readonly CheckedProposal[]) {
+    for (const proposal of proposals) {
+      if (proposal.aspect.name !== 'roleMembership' || proposal.changeType === 'DELETE') continue;
+      const urn = proposal.urn.raw;
+      let granted: string[];
+      if (proposal.changeType === 'PATCH') {
+        if ((proposal.patch?.operations ?? []).every((op) => op.op === 'remove')) continue;
+        granted = ['(patched roles)'];
+      } else {
+        const current = await unlessUnavailable('Authorization could not be decided', () =>
+          this.store.get(urn, 'roleMembership'),
+        );
+        const held = new Set((current?.value['roles'] as string[] | undefined) ?? []);
+        granted = ((proposal.value?.['roles'] as string[] | undefined) ?? []).filter((r) => !held.has(r));
+        if (granted.length === 0) continue;
+      }
+      await this.policy.require(ctx, {
+        privileges: [MANAGE_POLICIES],
+        resourceUrn: urn,
+        message: `Unauthorized to grant roles ${granted.join(', ')} (requires MANAGE_POLICIES on ${urn})`,
+      });
     }
   }
 

@@ -10,8 +10,17 @@ import { meResolvers, meSchema } from './me/me.js';
 import { entityUpdateResolvers, entityUpdateSchema } from './mutations/entity-updates.js';
 import { labelMutationResolvers, labelMutationSchema } from './mutations/label-mutations.js';
 import { lineageMutationResolvers, lineageMutationSchema } from './mutations/lineage-mutations.js';
+import { linkMutationResolvers, linkMutationSchema } from './mutations/link-mutations.js';
+import { softDeleteMutationResolvers, softDeleteMutationSchema } from './mutations/soft-delete-mutations.js';
 import { mutationResolvers, mutationSchema } from './mutations/mutation-resolvers.js';
 import { nativeUserResolvers, nativeUserSchema } from './native-users/native-users.js';
+import { entityPatchResolvers, entityPatchSchema } from './patch/entity-patch.js';
+import { secretResolvers, secretSchema } from './secrets/secrets.js';
+import { serviceAccountResolvers, serviceAccountSchema } from './service-accounts/service-accounts.js';
+import { viewResolvers, viewSchema } from './views/views.js';
+import { incidentResolvers, incidentSchema } from './incidents/incidents.js';
+import { formResolvers, formSchema } from './forms/forms.js';
+import { roleMutationResolvers, roleMutationSchema } from './mutations/role-mutations.js';
 import { policyResolvers, policySchema } from './policies/policies.js';
 import { testResolvers, testSchema } from './tests/tests.js';
 import { schemaHistoryResolvers, schemaHistorySchema } from './timeline/schema-history.js';
@@ -42,6 +51,15 @@ export function catalogTypeDefs(): string[] {
     labelMutationSchema,
     lineageMutationSchema,
     entityUpdateSchema,
+    linkMutationSchema,
+    softDeleteMutationSchema,
+    entityPatchSchema,
+    secretSchema,
+    serviceAccountSchema,
+    viewSchema,
+    incidentSchema,
+    formSchema,
+    roleMutationSchema,
     structuredPropertySchema,
     accessTokenSchema,
     policySchema,
@@ -72,6 +90,15 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     labelMutationResolvers(),
     lineageMutationResolvers(),
     entityUpdateResolvers(),
+    linkMutationResolvers(),
+    softDeleteMutationResolvers(),
+    entityPatchResolvers(),
+    secretResolvers(),
+    serviceAccountResolvers(),
+    viewResolvers(),
+    incidentResolvers(),
+    formResolvers(),
+    roleMutationResolvers(),
     structuredPropertyMutationResolvers(),
     accessTokenResolvers(),
     policyResolvers(),

@@ -22,7 +22,7 @@ export const ACCESS_TOKEN_DURATIONS: readonly AccessTokenDuration[] = [
 
 /** Personal access tokens (auth.graphql). */
 export const accessTokenSchema = `
-enum AccessTokenType { PERSONAL }
+enum AccessTokenType { PERSONAL SERVICE_ACCOUNT }
 enum AccessTokenDuration { ${ACCESS_TOKEN_DURATIONS.join(' ')} }
 
 input CreateAccessTokenInput {
@@ -59,7 +59,7 @@ extend type Mutation {
 `;
 
 interface CreateAccessTokenInput {
-  readonly type: 'PERSONAL';
+  readonly type: 'PERSONAL' | 'SERVICE_ACCOUNT';
   readonly actorUrn: string;
   readonly duration?: AccessTokenDuration | null;
   readonly name: string;
