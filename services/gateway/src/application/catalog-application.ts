@@ -14,6 +14,8 @@ import { AccessTokens } from './access-tokens.js';
 import { ActorEntityLoader, type ReadPacing } from './actor-entity-loader.js';
 import { AuditSearch } from './audit-search.js';
 import { Browse } from './browse.js';
+import { DocumentSearch } from './document-search.js';
+import { Documents } from './documents.js';
 import { EntityCreation } from './entity-creation.js';
 import { EntityLookups } from './entity-lookups.js';
 import { EntityPages } from './entity-pages.js';
@@ -23,6 +25,7 @@ import { EntityWrites } from './entity-writes.js';
 import { IngestionSources } from './ingestion-sources.js';
 import { LabelEdits } from './label-edits.js';
 import { Lineage } from './lineage.js';
+import { LifecycleStages } from './lifecycle-stages.js';
 import { MetadataEdits } from './metadata-edits.js';
 import { MetadataTests } from './metadata-tests.js';
 import { PolicyAdmin } from './policies.js';
@@ -126,6 +129,12 @@ export interface CatalogApplication {
   readonly browse: Browse;
   /** Relationships and lineage. */
   readonly lineage: Lineage;
+  /** Documents of the knowledge base: creation, edits, hierarchy, change history. */
+  readonly documents: Documents;
+  /** Document searches, related documents, and the document filter of searches across types. */
+  readonly documentSearch: DocumentSearch;
+  /** Lifecycle stage types and the stage of an entity. */
+  readonly lifecycleStages: LifecycleStages;
 }
 
 export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogApplication {
@@ -181,5 +190,8 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     search,
     browse,
     lineage: new Lineage(deps.readModels.graph, search, policy),
+    documents: new Documents(deps.store, stored, policy, proposals, deps.waitForIndex),
+    documentSearch: new DocumentSearch(search, stored, policy),
+    lifecycleStages: new LifecycleStages(stored, policy, proposals),
   };
 }

@@ -1,7 +1,10 @@
 import { accessTokenResolvers, accessTokenSchema } from './access-tokens/access-tokens.js';
+import { documentsResolvers } from './documents/documents-resolvers.js';
+import { documentsSchema } from './documents/documents-schema.js';
 import { entityResolvers } from './entities/entity-resolvers.js';
 import { entitySchema } from './entities/entity-schema.js';
 import { ingestionSourceResolvers, ingestionSourceSchema } from './ingestion-sources/ingestion-sources.js';
+import { lifecycleResolvers, lifecycleSchema } from './lifecycle/lifecycle.js';
 import { meResolvers, meSchema } from './me/me.js';
 import { entityUpdateResolvers, entityUpdateSchema } from './mutations/entity-updates.js';
 import { labelMutationResolvers, labelMutationSchema } from './mutations/label-mutations.js';
@@ -35,6 +38,8 @@ export function catalogTypeDefs(): string[] {
     nativeUserSchema,
     ingestionSourceSchema,
     testSchema,
+    documentsSchema(),
+    lifecycleSchema,
   ];
 }
 
@@ -58,5 +63,7 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     nativeUserResolvers(),
     ingestionSourceResolvers(),
     testResolvers(),
+    documentsResolvers(),
+    lifecycleResolvers(),
   ];
 }
