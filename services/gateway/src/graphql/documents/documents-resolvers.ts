@@ -82,6 +82,11 @@ function documentInfo(info: Json, semantic: Json | undefined, ref: EntityRef) {
 
 /** The Document fields beyond the common entity ones. */
 const DOCUMENT_FIELDS: Record<string, FieldResolver> = {
+  // As the ecosystem's document mapper: from the status aspect (a deleted document is there, not existing).
+  exists: async (ref, _a, ctx) => {
+    const status = await aspect(ctx, ref, 'status');
+    return status === undefined ? null : status['removed'] !== true;
+  },
   info: async (ref, _a, ctx) => {
     const [info, semantic] = await Promise.all([
       aspect(ctx, ref, 'documentInfo'),
