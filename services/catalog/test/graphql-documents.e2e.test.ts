@@ -180,7 +180,7 @@ for (const family of FAMILIES) {
       );
       const written = await ingest(base, proposal(dataset, 'datasetProperties', { name: 'documented' }));
       expect(written.status, written.text).toBe(200);
-    }, 90_000);
+    }, 300_000);
     afterAll(async () => {
       await catalog?.dispose();
     });
