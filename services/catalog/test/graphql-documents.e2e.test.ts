@@ -429,6 +429,39 @@ for (const family of FAMILIES) {
         (urns) => urns.length === 1,
         15_000,
       );
+
+      // Any entity in a stage that hides it is left out of searches across types, unless asked for.
+      const hiddenForAll = `urn:li:lifecycleStageType:hidden_${run}`;
+      expect(
+        (
+          await ingest(
+            base,
+            proposal(hiddenForAll, 'lifecycleStageTypeInfo', { ...info, name: 'Hidden', entityTypes: null }),
+          )
+        ).status,
+      ).toBe(200);
+      const table = datasetUrn(`staged_${run}`);
+      expect(
+        (await ingest(base, proposal(table, 'datasetProperties', { name: `staged ${run}` }))).status,
+      ).toBe(200);
+      const datasets = (flags: Record<string, unknown>) =>
+        ok<{ searchAcrossEntities: { searchResults: { entity: { urn: string } }[] } }>(
+          admin,
+          'query($flags: SearchFlags) { searchAcrossEntities(input: { types: [DATASET], query: "*", count: 1000, searchFlags: $flags }) { searchResults { entity { urn } } } }',
+          { flags },
+        ).then((d) => d.searchAcrossEntities.searchResults.map((r) => r.entity.urn));
+      await waitUntil(
+        () => datasets({}),
+        (urns) => urns.includes(table),
+        15_000,
+      );
+      await ok(admin, SET_STAGE, { urn: table, stage: hiddenForAll });
+      await waitUntil(
+        () => datasets({}),
+        (urns) => !urns.includes(table),
+        20_000,
+      );
+      expect(await datasets({ includeHiddenLifecycleStages: true })).toContain(table);
     });
 
     it('a user with no role and a Reader may not create, edit, move or delete documents; a Reader reads published ones; neither sees unpublished ones', async () => {

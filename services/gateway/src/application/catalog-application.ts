@@ -25,7 +25,7 @@ import { EntityWrites } from './entity-writes.js';
 import { IngestionSources } from './ingestion-sources.js';
 import { LabelEdits } from './label-edits.js';
 import { Lineage } from './lineage.js';
-import { LifecycleStages } from './lifecycle-stages.js';
+import { HiddenLifecycleStages, LifecycleStages } from './lifecycle-stages.js';
 import { MetadataEdits } from './metadata-edits.js';
 import { MetadataTests } from './metadata-tests.js';
 import { PolicyAdmin } from './policies.js';
@@ -191,7 +191,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     browse,
     lineage: new Lineage(deps.readModels.graph, search, policy),
     documents: new Documents(deps.store, stored, policy, proposals, deps.waitForIndex),
-    documentSearch: new DocumentSearch(search, stored, policy),
+    documentSearch: new DocumentSearch(search, stored, policy, new HiddenLifecycleStages(stored)),
     lifecycleStages: new LifecycleStages(stored, policy, proposals),
   };
 }

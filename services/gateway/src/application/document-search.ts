@@ -19,6 +19,7 @@ import {
 import type { DocumentState } from './document-values.js';
 import type { EntitySearch, SearchPage } from './entity-search.js';
 import { requireUrnOfType } from './entity-urns.js';
+import type { HiddenLifecycleStages } from './lifecycle-stages.js';
 import type { StoredEntities } from './stored-entities.js';
 
 const DOCUMENT = 'document';
@@ -68,6 +69,7 @@ export class DocumentSearch {
     private readonly search: EntitySearch,
     private readonly stored: StoredEntities,
     private readonly policy: AccessPolicy,
+    private readonly hiddenStages: HiddenLifecycleStages,
   ) {}
 
   async searchDocuments(ctx: RequestContext, input: DocumentSearchInput): Promise<DocumentPage> {
@@ -96,22 +98,28 @@ export class DocumentSearch {
   }
 
   /**
-   * A search across entity types, with the documents' default filter when documents are among them
-   * (unless hidden lifecycle stages are asked for): what searchAcrossEntities, scrolls and aggregations
-   * run.
+   * A search across entity types as the catalog's search pages run it (searchAcrossEntities, scrolls,
+   * aggregations), with the ecosystem's default filters unless hidden lifecycle stages are asked for:
+   * entities in a stage that hides them from search are left out (unless the request filters on the
+   * stage itself or searches stage types), and when documents are searched, the documents' default
+   * filter applies.
    */
   async across(
     ctx: RequestContext,
     request: SearchRequest,
     options: { readonly includeHiddenLifecycleStages?: boolean },
   ): Promise<SearchPage> {
-    if (!request.entityTypes.includes(DOCUMENT) || options.includeHiddenLifecycleStages === true)
-      return this.search.search(ctx, request);
-    const manages = await this.policy.holds(ctx, MANAGE_DOCUMENTS);
-    return this.search.search(ctx, {
-      ...request,
-      filter: bothFilters(request.filter, crossEntityDocumentFilter(manages)),
-    });
+    if (options.includeHiddenLifecycleStages === true) return this.search.search(ctx, request);
+    let filter = request.filter;
+    const types = request.entityTypes;
+    const staged = types.some((t) => entityRegistry.getEntity(t)?.aspects.has('status') === true);
+    if (staged && !types.includes('lifecycleStageType') && !mentions(filter, 'lifecycleStage')) {
+      const hidden = await this.hiddenStages.hiddenFor(types);
+      if (hidden.length > 0) filter = bothFilters(filter, withoutStages(hidden));
+    }
+    if (types.includes(DOCUMENT))
+      filter = bothFilters(filter, crossEntityDocumentFilter(await this.policy.holds(ctx, MANAGE_DOCUMENTS)));
+    return this.search.search(ctx, filter === undefined ? request : { ...request, filter });
   }
 
   private async page(
@@ -169,6 +177,27 @@ export class DocumentSearch {
 }
 
 const desc = (field: string): SortCriterion => ({ field, order: 'DESCENDING' });
+
+/** Whether a criterion of the filter is on the field (`.keyword` or not). */
+function mentions(filter: Filter | undefined, field: string): boolean {
+  return (filter?.or ?? []).some((c) => c.and.some((x) => x.field.replace(/\.keyword$/, '') === field));
+}
+
+/** Entities in none of the stages. */
+function withoutStages(stages: readonly string[]): Filter {
+  return {
+    or: [
+      {
+        and: stages.map((stage) => ({
+          field: 'lifecycleStage',
+          values: [stage],
+          condition: 'EQUAL',
+          negated: true,
+        })),
+      },
+    ],
+  };
+}
 
 function listed(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];

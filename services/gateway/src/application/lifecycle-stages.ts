@@ -105,3 +105,44 @@ export class LifecycleStages {
     if (failure) throw errorOfOutcome(failure);
   }
 }
+
+/**
+ * The stages whose entities default searches leave out (`hideInSearch`), by the entity types they apply
+ * to, read again at most every `ttlMs` (the ecosystem refreshes its copy periodically too).
+ */
+export class HiddenLifecycleStages {
+  private loaded: { readonly at: number; readonly stages: Promise<readonly LifecycleStage[]> } | undefined;
+
+  constructor(
+    private readonly stored: StoredEntities,
+    private readonly ttlMs = 5_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The hidden stages that apply to any of these entity types (a stage naming no types applies to all). */
+  async hiddenFor(entityTypes: readonly string[]): Promise<string[]> {
+    const stages = await this.stages();
+    return stages
+      .filter(
+        (s) =>
+          s.hideInSearch &&
+          (s.entityTypes === null ||
+            s.entityTypes.length === 0 ||
+            s.entityTypes.some((t) => entityTypes.includes(t))),
+      )
+      .map((s) => s.urn);
+  }
+
+  private stages(): Promise<readonly LifecycleStage[]> {
+    const now = this.now();
+    if (this.loaded === undefined || now - this.loaded.at >= this.ttlMs) {
+      const stages = this.stored
+        .all(STAGE, INFO)
+        .then((all) => all.map((s) => lifecycleStageOf(s.urn, s.info)));
+      // A failed read is not kept: the next search reads again.
+      stages.catch(() => (this.loaded = undefined));
+      this.loaded = { at: now, stages };
+    }
+    return this.loaded.stages;
+  }
+}
