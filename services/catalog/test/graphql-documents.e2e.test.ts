@@ -521,6 +521,51 @@ for (const family of FAMILIES) {
       await ingest(base, proposal(policyUrn, 'dataHubPolicyInfo', policy[policyKey!]));
     });
 
+    it('imports documents from files for document managers only: published, named from the file, updated on a re-import', async () => {
+      const IMPORT = `mutation($input: ImportDocumentsFromFilesInput!) {
+        importDocumentsFromFiles(input: $input) { createdCount updatedCount failedCount errors documentUrns }
+      }`;
+      const parent = await create({ title: 'Imports' });
+      const input = {
+        documents: [
+          { fileName: `on-call_${run}.md`, content: '# On call' },
+          { fileName: 'empty.txt', content: '  ' },
+        ],
+        useCase: 'SKILL',
+        showInGlobalContext: false,
+        parentDocumentUrn: parent,
+      };
+      const first = await ok<{
+        importDocumentsFromFiles: { createdCount: number; updatedCount: number; documentUrns: string[] };
+      }>(admin, IMPORT, { input });
+      expect(first.importDocumentsFromFiles).toMatchObject({ createdCount: 1, updatedCount: 0 });
+      const [urn] = first.importDocumentsFromFiles.documentUrns;
+      expect(await read(urn!)).toMatchObject({
+        subType: 'SKILL',
+        settings: { showInGlobalContext: false },
+        info: {
+          title: `On Call ${run.charAt(0).toUpperCase()}${run.slice(1)}`,
+          status: { state: 'PUBLISHED' },
+          contents: { text: '# On call' },
+          parentDocument: { document: { urn: parent } },
+        },
+      });
+      const again = await ok<{
+        importDocumentsFromFiles: { createdCount: number; updatedCount: number; documentUrns: string[] };
+      }>(admin, IMPORT, { input: { documents: [{ fileName: `on-call_${run}.md`, content: 'changed' }] } });
+      expect(again.importDocumentsFromFiles).toMatchObject({
+        createdCount: 0,
+        updatedCount: 1,
+        documentUrns: [urn],
+      });
+      expect((await read(urn!))!.info!.contents.text).toBe('changed');
+      for (const as of [noRole, reader]) expect((await refused(as, IMPORT, { input })).code).toBe(403);
+      const missing = await refused(admin, IMPORT, {
+        input: { ...input, parentDocumentUrn: `urn:li:document:gone-${run}` },
+      });
+      expect(missing.code).toBe(400);
+    });
+
     it('refuses malformed input with a 400 naming it', async () => {
       const cases: [string, Record<string, unknown>][] = [
         [CONTENTS, { input: { urn: 'urn:li:dataset:not-a-document', title: 'x' } }],

@@ -14,6 +14,7 @@ import { AccessTokens } from './access-tokens.js';
 import { ActorEntityLoader, type ReadPacing } from './actor-entity-loader.js';
 import { AuditSearch } from './audit-search.js';
 import { Browse } from './browse.js';
+import { DocumentImport } from './document-import.js';
 import { DocumentSearch } from './document-search.js';
 import { Documents } from './documents.js';
 import { EntityCreation } from './entity-creation.js';
@@ -131,6 +132,8 @@ export interface CatalogApplication {
   readonly lineage: Lineage;
   /** Documents of the knowledge base: creation, edits, hierarchy, change history. */
   readonly documents: Documents;
+  /** Importing documents from files. */
+  readonly documentImport: DocumentImport;
   /** Document searches, related documents, and the document filter of searches across types. */
   readonly documentSearch: DocumentSearch;
   /** Lifecycle stage types and the stage of an entity. */
@@ -191,6 +194,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     browse,
     lineage: new Lineage(deps.readModels.graph, search, policy),
     documents: new Documents(deps.store, stored, policy, proposals, deps.waitForIndex),
+    documentImport: new DocumentImport(stored, policy, proposals, deps.waitForIndex),
     documentSearch: new DocumentSearch(search, stored, policy, new HiddenLifecycleStages(stored)),
     lifecycleStages: new LifecycleStages(stored, policy, proposals),
   };

@@ -1,8 +1,6 @@
 import { entityOperationPrivileges, type RequestContext } from '@catalog/auth';
-import { checkProposal, ConflictError, ValidationError } from '@catalog/model';
-import type { ProposalOutcome } from '@catalog/runtime';
+import { ConflictError, ValidationError } from '@catalog/model';
 import type { AspectStore } from '@catalog/store';
-import { errorOfOutcome } from '../ingest/outcome-error.js';
 import type { AccessPolicy } from './access-policy.js';
 import { UNAUTHORIZED_MESSAGE } from './admin-privileges.js';
 import type { AspectChange } from './aspect-changes.js';
@@ -18,6 +16,7 @@ import {
   type Stamp,
 } from './document-values.js';
 import { newIdOf, requireEntityUrn, requireUrnOfType } from './entity-urns.js';
+import { writeIndexed, type WaitForIndex } from './indexed-writes.js';
 import type { Proposals } from './proposals.js';
 import type { StoredEntities } from './stored-entities.js';
 
@@ -72,7 +71,7 @@ export class Documents {
     private readonly stored: StoredEntities,
     private readonly policy: AccessPolicy,
     private readonly proposals: Proposals,
-    private readonly waitForIndex: (outcomes: readonly ProposalOutcome[]) => Promise<void>,
+    private readonly waitForIndex: WaitForIndex,
   ) {}
 
   /** Creates the document and returns its urn; 400 when the id is taken or a reference is invalid. */
@@ -268,21 +267,8 @@ export class Documents {
     return { urn, entityType: DOCUMENT, aspect, value };
   }
 
-  /** Writes the changes in one append as the actor, answered once stored and indexed. */
-  private async write(ctx: RequestContext, changes: readonly AspectChange[]): Promise<void> {
-    const checked = changes.map((c) =>
-      checkProposal({
-        entityType: c.entityType,
-        entityUrn: c.urn,
-        changeType: 'UPSERT',
-        aspectName: c.aspect,
-        aspect: { contentType: 'application/json', value: JSON.stringify(c.value) },
-      }),
-    );
-    const outcomes = (await this.proposals.submitDecided(ctx, checked, { sync: true })) ?? [];
-    const failure = outcomes.find((o) => !o.ok);
-    if (failure) throw errorOfOutcome(failure);
-    await this.waitForIndex(outcomes);
+  private write(ctx: RequestContext, changes: readonly AspectChange[]): Promise<void> {
+    return writeIndexed(this.proposals, this.waitForIndex, ctx, changes);
   }
 }
 

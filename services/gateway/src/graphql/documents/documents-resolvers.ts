@@ -1,5 +1,6 @@
 import { ValidationError } from '@catalog/model';
 import type { DocumentContentsEdit, DocumentDraft, HistoryRange } from '../../application/documents.js';
+import type { ImportRequest } from '../../application/document-import.js';
 import type { DocumentPage, DocumentSearchInput } from '../../application/document-search.js';
 import type { DocumentCriteriaInput } from '../../application/document-visibility.js';
 import type { DocumentState, OwnerDraft } from '../../application/document-values.js';
@@ -261,6 +262,8 @@ export function documentsResolvers(): Record<string, Record<string, unknown>> {
       updateDocumentSubType: done<Input<{ urn: string; subType?: string | null }>>(({ input }, ctx) =>
         docs(ctx).updateSubType(ctx.auth, input.urn, input.subType ?? null),
       ),
+      importDocumentsFromFiles: (_root: unknown, { input }: Input<ImportRequest>, ctx: GraphQLContext) =>
+        ctx.services.app.documentImport.importFiles(ctx.auth, input),
       updateDocumentSettings: done<Input<{ urn: string; showInGlobalContext: boolean }>>(({ input }, ctx) =>
         docs(ctx).updateSettings(ctx.auth, input.urn, input.showInGlobalContext),
       ),

@@ -141,6 +141,22 @@ enum DocumentChangeType {
 }
 type ParentDocumentsResult { count: Int! documents: [Document!]! }
 
+enum DocumentImportUseCase { CONTEXT_DOCUMENT SKILL }
+type ImportDocumentsResult {
+  createdCount: Int!
+  updatedCount: Int!
+  failedCount: Int!
+  errors: [String!]!
+  documentUrns: [String!]!
+}
+input ImportDocumentsFromFilesInput {
+  documents: [DocumentFileInput!]!
+  showInGlobalContext: Boolean
+  useCase: DocumentImportUseCase
+  parentDocumentUrn: String
+}
+input DocumentFileInput { fileName: String! content: String! }
+
 extend type Query {
   document(urn: String!): Document
   searchDocuments(input: SearchDocumentsInput!): SearchDocumentsResult!
@@ -155,6 +171,7 @@ extend type Mutation {
   updateDocumentStatus(input: UpdateDocumentStatusInput!): Boolean!
   updateDocumentSubType(input: UpdateDocumentSubTypeInput!): Boolean!
   updateDocumentSettings(input: UpdateDocumentSettingsInput!): Boolean!
+  importDocumentsFromFiles(input: ImportDocumentsFromFilesInput!): ImportDocumentsResult!
 }
 
 ${TYPES_WITH_RELATED_DOCUMENTS.map(
