@@ -423,6 +423,15 @@ for (const family of FAMILIES) {
       expect(await searchUrns({ query: tag }, reader)).toEqual([]);
       const error = await refused(admin, SET_STAGE, { urn, stage: datasetsOnly });
       expect(error.code, error.message).toBe(400);
+      // A stage entered only from another one refuses the move from this one.
+      const gated = `urn:li:lifecycleStageType:gated_${run}`;
+      const gatedInfo = {
+        ...info,
+        name: 'Gated',
+        transitionPolicy: { allowedPreviousStages: [datasetsOnly] },
+      };
+      expect((await ingest(base, proposal(gated, 'lifecycleStageTypeInfo', gatedInfo))).status).toBe(200);
+      expect((await refused(admin, SET_STAGE, { urn, stage: gated })).message).toContain('not allowed');
       await ok(admin, SET_STAGE, { urn, stage: null });
       await waitUntil(
         () => acrossUrns(tag),

@@ -10,6 +10,8 @@ type Json = Readonly<Record<string, unknown>>;
 
 const STAGE = 'lifecycleStageType';
 const INFO = 'lifecycleStageTypeInfo';
+/** The stage an entity without one is in, as a stage's allowedPreviousStages names it. */
+const NO_STAGE = 'urn:li:lifecycleStageType:__NONE__';
 
 /** A registered lifecycle stage, as GraphQL's LifecycleStageType shows it. */
 export interface LifecycleStage {
@@ -70,26 +72,37 @@ export class LifecycleStages {
 
   /**
    * Puts the entity in the stage, or in none when `stageUrn` is null; 400 when the entity or the stage
-   * does not exist or the stage is not for entities of its type.
+   * does not exist, the stage is not for entities of its type, or the stage may not be entered from the
+   * entity's current one (the ecosystem's write hook silently keeps the old stage instead; a refusal
+   * says so and changes nothing).
    */
   async set(ctx: RequestContext, urn: string, stageUrn: string | null): Promise<void> {
     const entity = requireEntityUrn(urn);
     if (stageUrn !== null) requireUrnOfType(stageUrn, STAGE);
     if (!(await this.stored.exists(entity.urn)))
       throw new ValidationError(`Failed to set lifecycle stage on entity ${urn}: the entity does not exist`);
+    const stored = await this.stored.aspect(entity.urn, 'status');
     if (stageUrn !== null) {
       const info = await this.stored.aspect(stageUrn, INFO);
       if (info === undefined) throw new ValidationError(`Lifecycle stage ${stageUrn} does not exist`);
-      const types = lifecycleStageOf(stageUrn, info).entityTypes;
-      if (types !== null && types.length > 0 && !types.includes(entity.entity))
+      const stage = lifecycleStageOf(stageUrn, info);
+      if (
+        stage.entityTypes !== null &&
+        stage.entityTypes.length > 0 &&
+        !stage.entityTypes.includes(entity.entity)
+      )
         throw new ValidationError(
           `Lifecycle stage ${stageUrn} does not apply to entities of type ${entity.entity}`,
         );
+      const current = typeof stored?.['lifecycleStage'] === 'string' ? stored['lifecycleStage'] : NO_STAGE;
+      const allowed = stage.allowedPreviousStages;
+      // The destination's entry rule (clearing a stage and staying in one are always allowed).
+      if (current !== stageUrn && allowed !== null && !allowed.includes(current))
+        throw new ValidationError(
+          `Lifecycle stage transition to ${stageUrn} from ${current} on ${urn} is not allowed; allowed previous stages: ${allowed.join(', ') || 'none'}`,
+        );
     }
-    const status: Record<string, unknown> = {
-      removed: false,
-      ...(await this.stored.aspect(entity.urn, 'status')),
-    };
+    const status: Record<string, unknown> = { removed: false, ...stored };
     delete status['lifecycleStage'];
     if (stageUrn !== null) status['lifecycleStage'] = stageUrn;
     status['lifecycleLastUpdated'] = { time: Date.now(), actor: ctx.authentication.actorUrn };
