@@ -221,6 +221,46 @@ for (const family of FAMILIES) {
       });
     });
 
+    it('shows when an ingestion run last saw a document, and nothing for one written outside a run', async () => {
+      const ingested = `urn:li:document:ingested-${run}`;
+      const stamp = { time: 1, actor: 'urn:li:corpuser:datahub' };
+      const value = {
+        title: 'From elsewhere',
+        source: { sourceType: 'EXTERNAL', externalUrl: 'https://wiki.example.com/x' },
+        status: { state: 'PUBLISHED' },
+        contents: { text: 'x' },
+        created: stamp,
+        lastModified: stamp,
+      };
+      const written = await ingest(
+        base,
+        proposal(ingested, 'documentInfo', value, {
+          systemMetadata: { runId: `run-${run}`, lastObserved: 1_700_000_000_000 },
+        }),
+      );
+      expect(written.status, written.text).toBe(200);
+      const last = await ok<{
+        document: { lastIngested: number | null; info: { source: Record<string, unknown> } };
+      }>(
+        admin,
+        'query($urn: String!) { document(urn: $urn) { lastIngested info { source { sourceType externalUrl externalId } } } }',
+        { urn: ingested },
+      );
+      expect(last.document).toEqual({
+        lastIngested: 1_700_000_000_000,
+        info: {
+          source: { sourceType: 'EXTERNAL', externalUrl: 'https://wiki.example.com/x', externalId: null },
+        },
+      });
+      const native = await create({ title: 'Native' });
+      const none = await ok<{ document: { lastIngested: number | null } }>(
+        admin,
+        'query($urn: String!) { document(urn: $urn) { lastIngested } }',
+        { urn: native },
+      );
+      expect(none.document.lastIngested).toBeNull();
+    });
+
     it('refuses a taken id, an unknown parent and a malformed related urn, creating nothing', async () => {
       const urn = await create({ title: 'Taken' });
       const id = urn.slice('urn:li:document:'.length);

@@ -17,6 +17,8 @@ type FieldResolver = (ref: EntityRef, args: Args, ctx: GraphQLContext) => unknow
 
 /** The platform of documents authored in the catalog (no dataPlatformInstance), as the ecosystem names it. */
 const NATIVE_PLATFORM = 'urn:li:dataPlatform:datahub';
+/** The run id of writes made outside an ingestion run. */
+const NO_RUN = 'no-run-id-provided';
 /** How many parents `parentDocuments` follows at most (a stored chain could loop). */
 const MAX_PARENTS = 100;
 
@@ -83,6 +85,20 @@ function documentInfo(info: Json, semantic: Json | undefined, ref: EntityRef) {
 
 /** The Document fields beyond the common entity ones. */
 const DOCUMENT_FIELDS: Record<string, FieldResolver> = {
+  // The latest ingestion run's time over the document's aspects (writes without a run do not count);
+  // for a document ingested from another system, else when its info was last seen.
+  lastIngested: async (ref, _a, ctx) => {
+    const aspects = [...(await ctx.entities.load(ref.urn)).values()];
+    const runs = aspects.flatMap((a) => {
+      const meta = a.systemMetadata;
+      const run = [meta?.lastRunId, meta?.runId].find((r) => typeof r === 'string' && r !== NO_RUN);
+      return run !== undefined && typeof meta?.lastObserved === 'number' ? [meta.lastObserved] : [];
+    });
+    if (runs.length > 0) return Math.max(...runs);
+    const info = aspects.find((a) => a.aspect === 'documentInfo');
+    const external = (info?.value['source'] as Json | null | undefined)?.['sourceType'] === 'EXTERNAL';
+    return external ? (info?.systemMetadata?.lastObserved ?? null) : null;
+  },
   // As the ecosystem's document mapper: from the status aspect (a deleted document is there, not existing).
   exists: async (ref, _a, ctx) => {
     const status = await aspect(ctx, ref, 'status');

@@ -29,6 +29,7 @@ export const TYPES_WITH_RELATED_DOCUMENTS: readonly string[] = [
 export function documentsSchema(): string {
   return `
 extend type Document {
+  lastIngested: Long
   info: DocumentInfo
   settings: DocumentSettings
   subType: String
