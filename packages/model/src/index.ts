@@ -65,3 +65,22 @@ export {
 } from './timeseries-range.js';
 export * from './structured-properties/index.js';
 export * from './metadata-tests/index.js';
+export {
+  aspectChangeCategories,
+  aspectChangeEvents,
+  CHANGE_CATEGORIES,
+  computeTimeline,
+  hasTimeline,
+  highestSemanticChange,
+  SEMANTIC_CHANGE_TYPES,
+  timelineAspects,
+  type AspectChange,
+  type AspectVersion,
+  type ChangeAuditStamp,
+  type ChangeCategory,
+  type ChangeEvent,
+  type ChangeOperation,
+  type ChangeTransaction,
+  type SemanticChangeType,
+  type TimelineRequest,
+} from './timeline/index.js';

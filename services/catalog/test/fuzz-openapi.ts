@@ -286,6 +286,8 @@ export const hostilePaths: fc.Arbitrary<FuzzRequest> = fc
       '/openapi/v2/entity/dataset/',
       '/openapi/v3/entity/',
       '/openapi/v2/timeseries/dataset/',
+      '/openapi/v2/timeline/v1/',
+      '/openapi/timeline/v1/',
       '/schema-registry/api/subjects/',
       '/openapi/operations/messaging/',
     ),

@@ -245,6 +245,13 @@ const OPENAPI: readonly ReadRoute[] = [
     name: 'OpenAPI GET /openapi/v2/timeseries/dataset/datasetProfile',
     request: () => get('/openapi/v2/timeseries/dataset/datasetProfile?count=100'),
   },
+  ...['/openapi/v2/timeline/v1', '/openapi/timeline/v1'].map((route) => ({
+    name: `OpenAPI GET ${route}/{dataset}?categories=(every category)&raw=true`,
+    request: (seed: WalkSeed) =>
+      get(
+        `${route}/${enc(seed.dataset)}?raw=true&categories=TAG,OWNERSHIP,GLOSSARY_TERM,TECHNICAL_SCHEMA,DOCUMENTATION,DOMAIN,STRUCTURED_PROPERTY,APPLICATION,VERSIONING`,
+      ),
+  })),
   {
     name: 'OpenAPI POST /openapi/v1/events/audit/search?includeRaw=true',
     request: () => post('/openapi/v1/events/audit/search?includeRaw=true&size=1000', {}),
@@ -309,6 +316,15 @@ const GRAPHQL: readonly ReadRoute[] = [
       }
     }`,
     (seed) => ({ urn: seed.user }),
+  ),
+  graphqlRow(
+    'getTimeline(urn: {dataset})',
+    `query($urn: String!) {
+      getTimeline(input: { urn: $urn }) {
+        changeTransactions { actor versionStamp changes { urn modifier description parameters { key value } } }
+      }
+    }`,
+    (seed) => ({ urn: seed.dataset }),
   ),
   graphqlRow(
     'listUsers',

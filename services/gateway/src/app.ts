@@ -34,6 +34,8 @@ import { mountSwaggerUi } from './openapi/swagger-ui/swagger-ui-routes.js';
 import { entityApiRouter } from './openapi/entity-api/entity-router.js';
 import { getRelationshipsV1 } from './openapi/relationships/relationships-v1.js';
 import { timeseriesApiRouter } from './openapi/timeseries/timeseries-v2.js';
+import { timelineApiRouter } from './openapi/timeline/timeline-router.js';
+import { TIMELINE_V1_OPERATION, TIMELINE_V2_OPERATION } from './openapi/timeline/timeline-operations.js';
 import { auditEventsRouter } from './openapi/audit-events/audit-search-router.js';
 import type { ConsumerGroups } from './application/consumer-lag.js';
 import { mountOperationRoutes } from './operations/operation-routes.js';
@@ -309,6 +311,9 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.use('/openapi/v3/entity', entityApiRouter(entityApi, 'v3'));
   app.use('/openapi/v2/entity', entityApiRouter(entityApi, 'v2'));
   app.use('/openapi/v2/timeseries', timeseriesApiRouter({ timeseries: application.timeseries, logger }));
+  const timelineApi = { timeline: application.timeline, logger };
+  app.use('/openapi/v2/timeline/v1', timelineApiRouter(timelineApi, TIMELINE_V2_OPERATION));
+  app.use('/openapi/timeline/v1', timelineApiRouter(timelineApi, TIMELINE_V1_OPERATION));
   app.use(
     '/openapi/v1/events/audit',
     auditEventsRouter({

@@ -141,6 +141,29 @@ export class AccessPolicy {
     });
   }
 
+  /**
+   * Reading an entity's timeline (its change history, or `what` is read from it: a schema's blame or
+   * versions): viewing the entity, always decided on GraphQL with the ecosystem's text; on the REST routes, with REST_API_AUTHORIZATION_ENABLED, the Get
+   * Timeline API privilege as well.
+   */
+  async readTimeline(ctx: RequestContext, urn: string, what = 'change history'): Promise<void> {
+    const type = entityTypeOfUrn(urn);
+    if (ctx.origin.eventSource !== 'GRAPHQL')
+      await this.requireForEntity(ctx, {
+        privileges: [['GET_TIMELINE_PRIVILEGE']],
+        resourceUrn: urn,
+        message: `${actorOf(ctx)} is unauthorized to get the timeline for entity ${urn}`,
+      });
+    await this.requireForEntity(ctx, {
+      privileges: [entityOperationPrivileges('READ', type)],
+      resourceUrn: urn,
+      message:
+        ctx.origin.eventSource === 'GRAPHQL'
+          ? `Unauthorized to view ${what} for entity: ${urn}`
+          : `${actorOf(ctx)} is unauthorized to view entity ${urn}`,
+    });
+  }
+
   /** Whether an entity exists (HEAD). */
   async entityExists(ctx: RequestContext, urn: string): Promise<void> {
     await this.requireForEntity(ctx, {

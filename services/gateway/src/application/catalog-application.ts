@@ -22,6 +22,7 @@ import { EntityLookups } from './entity-lookups.js';
 import { EntityPages } from './entity-pages.js';
 import { EntityReads } from './entity-reads.js';
 import { EntitySearch } from './entity-search.js';
+import { EntityTimeline } from './entity-timeline.js';
 import { EntityWrites } from './entity-writes.js';
 import { IngestionSources } from './ingestion-sources.js';
 import { LabelEdits } from './label-edits.js';
@@ -120,6 +121,8 @@ export interface CatalogApplication {
   readonly relationships: Relationships;
   /** Time-series aspect values. */
   readonly timeseries: TimeseriesReads;
+  /** Entities' change history (timeline), computed from the aspects' stored versions. */
+  readonly timeline: EntityTimeline;
   /** The audit event search. */
   readonly auditEvents: AuditSearch;
   /** One request's batched entity reads, as its actor may see them (GraphQL's per-request loader). */
@@ -188,6 +191,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     entityWrites: new EntityWrites(deps.store, deps.readModels.timeseries, policy, proposals),
     relationships,
     timeseries: new TimeseriesReads(deps.readModels.timeseries, policy),
+    timeline: new EntityTimeline(deps.store, deps.readModels.search, policy),
     auditEvents: new AuditSearch(deps.audit, policy),
     entityLoader: (ctx, pacing) => new ActorEntityLoader(deps.store, policy, ctx, pacing),
     search,

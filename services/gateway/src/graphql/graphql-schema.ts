@@ -12,6 +12,8 @@ import { mutationResolvers, mutationSchema } from './mutations/mutation-resolver
 import { nativeUserResolvers, nativeUserSchema } from './native-users/native-users.js';
 import { policyResolvers, policySchema } from './policies/policies.js';
 import { testResolvers, testSchema } from './tests/tests.js';
+import { schemaHistoryResolvers, schemaHistorySchema } from './timeline/schema-history.js';
+import { timelineResolvers, timelineSchema } from './timeline/timeline.js';
 import { browseV2, browseV2Schema } from './search/browse-v2.js';
 import { lineageSearchSchema, scrollAcrossLineage, searchAcrossLineage } from './search/lineage-search.js';
 import { searchResolvers } from './search/search-resolvers.js';
@@ -40,6 +42,8 @@ export function catalogTypeDefs(): string[] {
     testSchema,
     documentsSchema(),
     lifecycleSchema,
+    timelineSchema,
+    schemaHistorySchema,
   ];
 }
 
@@ -65,5 +69,7 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     testResolvers(),
     documentsResolvers(),
     lifecycleResolvers(),
+    timelineResolvers(),
+    schemaHistoryResolvers(),
   ];
 }

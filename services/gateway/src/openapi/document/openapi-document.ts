@@ -6,6 +6,7 @@ import { RELATIONSHIPS_V1_OPERATION, RESTLI_OPERATIONS } from '../../restli/rest
 import { SCHEMA_REGISTRY_OPERATIONS } from '../../schema-registry/schema-registry-operations.js';
 import { allEntityApiOperations } from '../entity-api/entity-operations.js';
 import { TIMESERIES_SCROLL_OPERATION } from '../timeseries/timeseries-operations.js';
+import { TIMELINE_V1_OPERATION, TIMELINE_V2_OPERATION } from '../timeline/timeline-operations.js';
 import { AUDIT_SEARCH_OPERATION } from '../audit-events/audit-search-operation.js';
 import { EXCLUDED_ENTITIES, entityApiComponents } from './entity-components.js';
 import { isPublicPath } from '../../auth/authentication-middleware.js';
@@ -17,6 +18,8 @@ export function allOperations(): Operation[] {
   return [
     ...allEntityApiOperations(entityRegistry.entities().filter((e) => !EXCLUDED_ENTITIES.has(e.name))),
     TIMESERIES_SCROLL_OPERATION,
+    TIMELINE_V2_OPERATION,
+    TIMELINE_V1_OPERATION,
     RELATIONSHIPS_V1_OPERATION,
     AUDIT_SEARCH_OPERATION,
     ...Object.values(RESTLI_OPERATIONS),
