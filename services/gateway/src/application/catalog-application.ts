@@ -151,6 +151,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
   const search = new EntitySearch(deps.readModels.search, policy);
   const browse = new Browse(deps.readModels.search, policy);
   const relationships = new Relationships(deps.readModels.graph, policy);
+  const timeline = new EntityTimeline(deps.store, deps.readModels.search, policy);
   return {
     me: new ActorProfile(policy),
     sessions: new Sessions(deps.auth, deps.nativeUsers, deps.logger),
@@ -191,13 +192,13 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     entityWrites: new EntityWrites(deps.store, deps.readModels.timeseries, policy, proposals),
     relationships,
     timeseries: new TimeseriesReads(deps.readModels.timeseries, policy),
-    timeline: new EntityTimeline(deps.store, deps.readModels.search, policy),
+    timeline,
     auditEvents: new AuditSearch(deps.audit, policy),
     entityLoader: (ctx, pacing) => new ActorEntityLoader(deps.store, policy, ctx, pacing),
     search,
     browse,
     lineage: new Lineage(deps.readModels.graph, search, policy),
-    documents: new Documents(deps.store, stored, policy, proposals, deps.waitForIndex),
+    documents: new Documents(stored, timeline, policy, proposals, deps.waitForIndex),
     documentImport: new DocumentImport(stored, policy, proposals, deps.waitForIndex),
     documentSearch: new DocumentSearch(search, stored, policy, new HiddenLifecycleStages(stored)),
     lifecycleStages: new LifecycleStages(stored, policy, proposals),

@@ -1,10 +1,13 @@
 import { entityOperationPrivileges, type RequestContext } from '@catalog/auth';
 import { ConflictError, ValidationError } from '@catalog/model';
-import type { AspectStore } from '@catalog/store';
 import type { AccessPolicy } from './access-policy.js';
 import { UNAUTHORIZED_MESSAGE } from './admin-privileges.js';
 import type { AspectChange } from './aspect-changes.js';
-import { documentInfoChanges, type DocumentChange } from './document-changes.js';
+import {
+  DOCUMENT_HISTORY_CATEGORIES,
+  documentHistory,
+  type DocumentChange,
+} from './document-change-history.js';
 import {
   newDocumentInfo,
   newOwnership,
@@ -18,6 +21,7 @@ import {
 import { newIdOf, requireEntityUrn, requireUrnOfType } from './entity-urns.js';
 import { writeIndexed, type WaitForIndex } from './indexed-writes.js';
 import type { Proposals } from './proposals.js';
+import type { EntityTimeline } from './entity-timeline.js';
 import type { StoredEntities } from './stored-entities.js';
 
 type Json = Readonly<Record<string, unknown>>;
@@ -67,8 +71,8 @@ export interface HistoryRange {
  */
 export class Documents {
   constructor(
-    private readonly store: AspectStore,
     private readonly stored: StoredEntities,
+    private readonly timeline: EntityTimeline,
     private readonly policy: AccessPolicy,
     private readonly proposals: Proposals,
     private readonly waitForIndex: WaitForIndex,
@@ -198,27 +202,24 @@ export class Documents {
   }
 
   /**
-   * The document's changes in the time range, newest first, at most `limit`: those of its
-   * `documentInfo` versions (creation, title, text, parent, related entities, state).
+   * The document's changes in the time range (the last 30 days by default), newest first, at most
+   * `limit` (50 by default): its timeline's documentation, lifecycle, parent and related-entity events
+   * as document changes. Refused unless the actor may read the document.
    */
   async changeHistory(ctx: RequestContext, urn: string, range: HistoryRange): Promise<DocumentChange[]> {
     requireUrnOfType(urn, DOCUMENT);
-    await this.policy.require(ctx, {
-      privileges: [entityOperationPrivileges('READ', DOCUMENT)],
-      resourceUrn: urn,
-      message: `Unauthorized to view change history for entity: ${urn}`,
-    });
     const limit = range.limit ?? 50;
     if (limit < 0) throw new ValidationError('limit must be 0 or more');
-    const end = range.endTimeMillis ?? Date.now();
-    const start = range.startTimeMillis ?? end - 30 * DAY_MS;
-    const versions = [...(await this.store.listVersions(urn, INFO))].sort(
-      (a, b) => chronological(a.version) - chronological(b.version),
-    );
-    return documentInfoChanges(versions)
-      .filter((c) => c.timestamp >= start && c.timestamp <= end)
-      .sort((a, b) => b.timestamp - a.timestamp)
-      .slice(0, limit);
+    const now = Date.now();
+    const endTime = range.endTimeMillis ?? now;
+    const startTime = range.startTimeMillis ?? endTime - 30 * DAY_MS;
+    const { transactions } = await this.timeline.timeline(ctx, {
+      urn,
+      categories: DOCUMENT_HISTORY_CATEGORIES,
+      startTime,
+      endTime,
+    });
+    return documentHistory(transactions, limit, now);
   }
 
   /** The stored info of a document the actor may edit; 400 when there is none. */
@@ -274,9 +275,4 @@ export class Documents {
 
 function stampOf(ctx: RequestContext): Stamp {
   return { time: Date.now(), actor: ctx.authentication.actorUrn };
-}
-
-/** Versions in the order they were written: 1, 2, … (older values), then 0 (the latest). */
-function chronological(version: number): number {
-  return version === 0 ? Number.MAX_SAFE_INTEGER : version;
 }
