@@ -12,7 +12,7 @@ const info = (title: string) => ({
 describe('document timeline events', () => {
   it('carry the stamp of the write that made the new value, the creation too', () => {
     const auditStamp = { time: 7, actor: 'urn:li:corpuser:b' };
-    const change = (previous: unknown) =>
+    const change = (previous: Record<string, unknown> | undefined) =>
       aspectChangeEvents({
         entityUrn: 'urn:li:document:d',
         aspect: 'documentInfo',
