@@ -441,6 +441,22 @@ const GRAPHQL: readonly ReadRoute[] = [
     'query { listAccessTokens(input: { start: 0, count: 100 }) { tokens { urn id name actorUrn ownerUrn } } }',
     () => ({}),
   ),
+  graphqlRow(
+    'searchDocuments',
+    `query { searchDocuments(input: { query: "*", count: 100 }) {
+      documents { ...Seen info { title contents { text } } } facets { field aggregations { value count } } } }`,
+    () => ({}),
+  ),
+  graphqlRow(
+    'dataset(urn: {dataset}) { relatedDocuments }',
+    `query($urn: String!) { dataset(urn: $urn) { relatedDocuments(input: { count: 100 }) { documents { ...Seen } } } }`,
+    (seed) => ({ urn: seed.dataset }),
+  ),
+  graphqlRow(
+    'listLifecycleStages',
+    'query { listLifecycleStages { urn name description entityTypes hideInSearch } }',
+    () => ({}),
+  ),
   graphqlRow('me', 'query { me { corpUser { ...Seen } } }', () => ({})),
   graphqlRow('getInviteToken', 'query { getInviteToken(input: {}) { inviteToken } }', () => ({})),
   graphqlRow('getHighlights', 'query { getHighlights { title value body } }', () => ({})),

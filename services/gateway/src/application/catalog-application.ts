@@ -17,6 +17,9 @@ import { AuditSearch } from './audit-search.js';
 import { ApiThrottle } from './api-throttle.js';
 import { AnalyticsHighlights } from './analytics-highlights.js';
 import { Browse } from './browse.js';
+import { DocumentImport } from './document-import.js';
+import { DocumentSearch } from './document-search.js';
+import { Documents } from './documents.js';
 import { EntityCreation } from './entity-creation.js';
 import { EntityLookups } from './entity-lookups.js';
 import { EntityPages } from './entity-pages.js';
@@ -40,6 +43,7 @@ import { Incidents } from './incidents.js';
 import { FormAdmin } from './form-admin.js';
 import { RoleAcceptance } from './role-acceptance.js';
 import { Views } from './views.js';
+import { HiddenLifecycleStages, LifecycleStages } from './lifecycle-stages.js';
 import { MetadataEdits } from './metadata-edits.js';
 import { MetadataTests } from './metadata-tests.js';
 import { PolicyAdmin } from './policies.js';
@@ -185,6 +189,14 @@ export interface CatalogApplication {
   readonly aspectCounts: AspectCounts;
   /** The system information: components and configuration. */
   readonly systemInfo: SystemInfo;
+  /** Documents of the knowledge base: creation, edits, hierarchy, change history. */
+  readonly documents: Documents;
+  /** Importing documents from files. */
+  readonly documentImport: DocumentImport;
+  /** Document searches, related documents, and the document filter of searches across types. */
+  readonly documentSearch: DocumentSearch;
+  /** Lifecycle stage types and the stage of an entity. */
+  readonly lifecycleStages: LifecycleStages;
 }
 
 export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogApplication {
@@ -196,6 +208,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
   const search = new EntitySearch(deps.readModels.search, policy);
   const browse = new Browse(deps.readModels.search, policy);
   const relationships = new Relationships(deps.readModels.graph, policy);
+  const timeline = new EntityTimeline(deps.store, deps.readModels.search, policy);
   return {
     me: new ActorProfile(policy),
     sessions: new Sessions(deps.auth, deps.nativeUsers, deps.logger),
@@ -247,7 +260,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     relationships,
     timeseries: new TimeseriesReads(deps.readModels.timeseries, policy),
     usage: new UsageSummaries(new TimeseriesReads(deps.readModels.timeseries, policy)),
-    timeline: new EntityTimeline(deps.store, deps.readModels.search, policy),
+    timeline,
     auditEvents: new AuditSearch(deps.audit, policy),
     analytics: new AnalyticsHighlights(deps.readModels.search, deps.audit, policy),
     entityLoader: (ctx, pacing) => new ActorEntityLoader(deps.store, policy, ctx, pacing),
@@ -266,5 +279,9 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
       },
       policy,
     ),
+    documents: new Documents(stored, timeline, policy, proposals, deps.waitForIndex),
+    documentImport: new DocumentImport(stored, policy, proposals, deps.waitForIndex),
+    documentSearch: new DocumentSearch(search, stored, policy, new HiddenLifecycleStages(stored)),
+    lifecycleStages: new LifecycleStages(stored, policy, proposals),
   };
 }

@@ -1,11 +1,14 @@
 import { accessTokenResolvers, accessTokenSchema } from './access-tokens/access-tokens.js';
 import { appConfigResolvers, appConfigSchema } from './app-config/app-config.js';
+import { documentsResolvers } from './documents/documents-resolvers.js';
+import { documentsSchema } from './documents/documents-schema.js';
 import { entityResolvers } from './entities/entity-resolvers.js';
 import { entitySchema } from './entities/entity-schema.js';
 import { inputFieldsResolvers, inputFieldsSchema } from './entities/input-fields.js';
 import { ingestionSourceResolvers, ingestionSourceSchema } from './ingestion-sources/ingestion-sources.js';
 import { executionRequestResolvers, executionRequestSchema } from './ingestion-sources/execution-requests.js';
 import { analyticsHighlightsResolvers, analyticsHighlightsSchema } from './analytics/analytics-highlights.js';
+import { lifecycleResolvers, lifecycleSchema } from './lifecycle/lifecycle.js';
 import { meResolvers, meSchema } from './me/me.js';
 import { entityUpdateResolvers, entityUpdateSchema } from './mutations/entity-updates.js';
 import { labelMutationResolvers, labelMutationSchema } from './mutations/label-mutations.js';
@@ -70,6 +73,8 @@ export function catalogTypeDefs(): string[] {
     analyticsHighlightsSchema,
     testSchema,
     appConfigSchema,
+    documentsSchema(),
+    lifecycleSchema,
     timelineSchema,
     schemaHistorySchema,
   ];
@@ -109,6 +114,8 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     analyticsHighlightsResolvers(),
     testResolvers(),
     appConfigResolvers(),
+    documentsResolvers(),
+    lifecycleResolvers(),
     timelineResolvers(),
     schemaHistoryResolvers(),
   ];

@@ -109,7 +109,7 @@ const COMMON: Record<string, Resolver> = {
   },
   status: async (ref, _a, ctx) => {
     const value = await aspect(ctx, ref, 'status');
-    return value === undefined ? null : { removed: value['removed'] === true };
+    return value === undefined ? null : { removed: value['removed'] === true, stored: value };
   },
   ownership: async (ref, _a, ctx) => ownership(await aspect(ctx, ref, 'ownership'), ref),
   tags: async (ref, _a, ctx) => globalTags(await aspect(ctx, ref, 'globalTags'), ref),

@@ -18,6 +18,7 @@ interface FacetFilter {
 }
 
 interface SearchFlagsInput {
+  readonly includeHiddenLifecycleStages?: boolean | null;
   readonly maxAggValues?: number | null;
   readonly skipAggregates?: boolean | null;
   readonly includeSoftDeleted?: boolean | null;
@@ -152,6 +153,7 @@ function facetDisplayName(field: string): string {
   return field === '_entityType' ? 'Type' : field;
 }
 
+/** The aggregations of a search as GraphQL FacetMetadata. */
 export function facetsOf(response: Pick<SearchResponse, 'aggregations'>) {
   return response.aggregations.map((aggregation) => ({
     field: aggregation.field === '_entityType' ? 'entity' : aggregation.field,
@@ -209,20 +211,25 @@ async function runSearch(
   const flags = input.searchFlags ?? {};
   const query = input.query.trim() === '' ? '*' : input.query;
   await ctx.budget.takeTurn();
-  return ctx.services.app.search.search(ctx.auth, {
-    entityTypes: entities,
-    input: query,
-    filter: filterOf(input),
-    start: page.start,
-    count: page.count,
-    ...(facets === undefined || flags.skipAggregates === true ? {} : { facets }),
-    ...(flags.maxAggValues === undefined || flags.maxAggValues === null
-      ? {}
-      : { maxAggValues: flags.maxAggValues }),
-    ...(flags.includeSoftDeleted === true ? { includeRemoved: true } : {}),
-    sort: sortOf(input.sortInput),
-    ...(page.searchAfter === undefined ? {} : { searchAfter: page.searchAfter }),
-  });
+  const options = { includeHiddenLifecycleStages: flags.includeHiddenLifecycleStages === true };
+  return ctx.services.app.documentSearch.across(
+    ctx.auth,
+    {
+      entityTypes: entities,
+      input: query,
+      filter: filterOf(input),
+      start: page.start,
+      count: page.count,
+      ...(facets === undefined || flags.skipAggregates === true ? {} : { facets }),
+      ...(flags.maxAggValues === undefined || flags.maxAggValues === null
+        ? {}
+        : { maxAggValues: flags.maxAggValues }),
+      ...(flags.includeSoftDeleted === true ? { includeRemoved: true } : {}),
+      sort: sortOf(input.sortInput),
+      ...(page.searchAfter === undefined ? {} : { searchAfter: page.searchAfter }),
+    },
+    options,
+  );
 }
 
 /**
