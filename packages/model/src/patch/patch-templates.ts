@@ -57,6 +57,7 @@ export const PATCH_TEMPLATES: Readonly<Record<string, PatchTemplate>> = {
     defaultValue: () => ({ elements: [] }),
   },
   domains: { arrays: strings('domains'), defaultValue: () => ({ domains: [] }) },
+  dataProductProperties: { arrays: edges('assets'), defaultValue: () => ({ assets: [] }) },
   dataJobInputOutput: {
     arrays: [
       ...strings('inputDatasets', 'outputDatasets', 'inputDatajobs'),

@@ -14,6 +14,8 @@ import { AccessTokens } from './access-tokens.js';
 import { ActorEntityLoader, type ReadPacing } from './actor-entity-loader.js';
 import { AuditSearch } from './audit-search.js';
 import { Browse } from './browse.js';
+import { DataProducts } from './data-products.js';
+import { DomainAdmin } from './domain-admin.js';
 import { EntityCreation } from './entity-creation.js';
 import { EntityLookups } from './entity-lookups.js';
 import { EntityPages } from './entity-pages.js';
@@ -126,6 +128,10 @@ export interface CatalogApplication {
   readonly browse: Browse;
   /** Relationships and lineage. */
   readonly lineage: Lineage;
+  /** Data products and the assets they hold. */
+  readonly dataProducts: DataProducts;
+  /** Deleting and moving domains. */
+  readonly domains: DomainAdmin;
 }
 
 export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogApplication {
@@ -181,5 +187,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     search,
     browse,
     lineage: new Lineage(deps.readModels.graph, search, policy),
+    dataProducts: new DataProducts(stored, deps.readModels.graph, policy, proposals, deps.waitForIndex),
+    domains: new DomainAdmin(stored, deps.readModels.search, policy, proposals),
   };
 }

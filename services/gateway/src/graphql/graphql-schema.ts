@@ -1,4 +1,6 @@
 import { accessTokenResolvers, accessTokenSchema } from './access-tokens/access-tokens.js';
+import { dataProductResolvers, dataProductSchema } from './data-products/data-products.js';
+import { domainResolvers, domainSchema } from './domains/domains.js';
 import { entityResolvers } from './entities/entity-resolvers.js';
 import { entitySchema } from './entities/entity-schema.js';
 import { ingestionSourceResolvers, ingestionSourceSchema } from './ingestion-sources/ingestion-sources.js';
@@ -35,6 +37,8 @@ export function catalogTypeDefs(): string[] {
     nativeUserSchema,
     ingestionSourceSchema,
     testSchema,
+    dataProductSchema,
+    domainSchema,
   ];
 }
 
@@ -58,5 +62,7 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     nativeUserResolvers(),
     ingestionSourceResolvers(),
     testResolvers(),
+    dataProductResolvers(),
+    domainResolvers(),
   ];
 }

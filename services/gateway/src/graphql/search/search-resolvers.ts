@@ -9,7 +9,7 @@ import type { GraphQLContext } from '../context.js';
 import { refOf } from '../entities/entity-ref.js';
 import { DEFAULT_SEARCH_TYPES, entityOfType, typeOfEntity } from '../entities/entity-types.js';
 
-interface FacetFilter {
+export interface FacetFilter {
   readonly field: string;
   readonly value?: string | null;
   readonly values?: readonly string[] | null;
@@ -28,7 +28,7 @@ interface SortInput {
   readonly sortCriteria?: readonly { field: string; sortOrder: 'ASCENDING' | 'DESCENDING' }[] | null;
 }
 
-interface AcrossInput {
+export interface AcrossInput {
   readonly types?: readonly string[] | null;
   readonly type?: string;
   readonly query: string;
@@ -47,6 +47,13 @@ const MAX_COUNT = 10_000;
 /** The ecosystem's separator of browsePathV2 entries; our index joins them with `/`. */
 const BROWSE_V2_SEPARATOR = '\u241f';
 const NESTED_FACET_SEPARATOR = '\u241e';
+
+const ENTITY_TYPE_FIELD = '_entityType';
+
+/** A `_entityType` filter value: GraphQL clients send EntityType names (DATA_PRODUCT), the index holds entity names. */
+function entityTypeValue(value: string): string {
+  return /^[A-Z_]+$/.test(value) ? entityOfType(value) : value;
+}
 
 /** Registry entities of the EntityType values asked for; null or empty means the default searchable set. */
 export function entitiesOf(types: readonly string[] | null | undefined): string[] {
@@ -73,14 +80,16 @@ export function filterOf(input: {
       and: and.map((criterion) => {
         const field = criterion.field === 'env' ? 'origin' : criterion.field;
         const values =
-          field.replace(/\.keyword$/, '') === 'browsePathV2'
-            ? (criterion.values ?? []).map((v) =>
-                v
-                  .split(BROWSE_V2_SEPARATOR)
-                  .filter((s) => s !== '')
-                  .join('/'),
-              )
-            : criterion.values;
+          field.replace(/\.keyword$/, '') === ENTITY_TYPE_FIELD
+            ? criterion.values?.map(entityTypeValue)
+            : field.replace(/\.keyword$/, '') === 'browsePathV2'
+              ? (criterion.values ?? []).map((v) =>
+                  v
+                    .split(BROWSE_V2_SEPARATOR)
+                    .filter((s) => s !== '')
+                    .join('/'),
+                )
+              : criterion.values;
         return {
           field,
           ...(values === undefined || values === null ? {} : { values }),
@@ -242,7 +251,7 @@ function decodeScroll(scrollId: string | null | undefined): ScrollPosition | und
 type QueryResolver = (root: unknown, args: { input: AcrossInput }, ctx: GraphQLContext) => Promise<unknown>;
 
 /** A page of `search` or `searchAcrossEntities`: hits, the default facets, and no suggestions. */
-async function searchPage(ctx: GraphQLContext, input: AcrossInput, entities: readonly string[]) {
+export async function searchPage(ctx: GraphQLContext, input: AcrossInput, entities: readonly string[]) {
   const page = { start: startOf(input.start), count: countOf(input.count) };
   const response = await runSearch(ctx, input, entities, page, defaultFacets(entities));
   return {
