@@ -4,6 +4,9 @@ import { graphql, type GraphQLResponse } from './graphql-client.js';
 import {
   callAs,
   datasetUrn,
+  enc,
+  get,
+  ingest,
   logIn,
   proposal,
   startTestCatalog,
@@ -302,6 +305,46 @@ for (const family of FAMILIES) {
       expect(read['d']).toEqual({ entities: { total: 0 } });
       expect(read['charts']).toEqual({ entities: { total: 0 } });
       await ok(admin, 'mutation($u: String!) { deleteDataProduct(urn: $u) }', { u: product });
+    });
+
+    it('keeps domains and domainAssociations in sync on every write, refusing a write that changes both apart', async () => {
+      const urn = datasetUrn(`dp_${run}.synced`, 'hive');
+      const read = async () =>
+        (
+          (await get(base, `/aspects/${enc(urn)}?aspect=domains&version=0`)).body as {
+            aspect: { 'com.linkedin.domain.Domains': Record<string, unknown> };
+          }
+        ).aspect['com.linkedin.domain.Domains'];
+      expect((await ingest(base, proposal(urn, 'domains', { domains: [domain] }))).status).toBe(200);
+      expect(await read()).toEqual({ domains: [domain], domainAssociations: [{ domain }] });
+      const propagated = {
+        domain: otherDomain,
+        attribution: {
+          time: 1,
+          actor: 'urn:li:corpuser:datahub',
+          source: 'urn:li:dataHubAction:x',
+          sourceDetail: { propagated: 'true' },
+        },
+      };
+      const both = await ingest(
+        base,
+        proposal(urn, 'domains', {
+          domains: [domain, otherDomain],
+          domainAssociations: [propagated, { domain }],
+        }),
+      );
+      expect(both.status).toBe(200);
+      expect(await read()).toEqual({
+        domains: [domain, otherDomain],
+        domainAssociations: [{ domain }, propagated],
+      });
+      const apart = await ingest(
+        base,
+        proposal(urn, 'domains', { domains: [otherDomain], domainAssociations: [] }),
+      );
+      expect(apart.status).toBe(400);
+      expect(apart.text).toContain("Cannot update both 'domains' and 'domainAssociations'");
+      expect((await read())['domains']).toEqual([domain, otherDomain]);
     });
 
     it('lists parent domains nearest first, and refuses to delete a domain while it has a child', async () => {

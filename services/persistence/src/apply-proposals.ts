@@ -22,6 +22,7 @@ import {
   systemMetadataFor,
   undecodableProposal,
 } from '@catalog/runtime';
+import { DOMAINS_ASPECT, syncDomains } from './domains-sync.js';
 import { decodeProposalRecord, type DecodedProposal } from './proposal-record.js';
 import {
   StructuredPropertyRules,
@@ -368,8 +369,14 @@ function writeFunction(proposal: CheckedProposal, now: number): AspectWrite['pat
   const unmodifiedSince = timeHeader(proposal, IF_UNMODIFIED_SINCE);
   const patch = proposal.patch;
   const conditional = expected !== undefined || modifiedSince !== undefined || unmodifiedSince !== undefined;
-  if (patch === undefined && !conditional) return undefined;
+  // The domains aspect's two lists are reconciled against the value it replaces (see syncDomains).
+  const synced = proposal.aspect.name === DOMAINS_ASPECT;
+  if (patch === undefined && !conditional && !synced) return undefined;
   const value = proposal.value ?? {};
+  const written = (current: Readonly<Record<string, unknown>> | undefined) => {
+    const next = patch === undefined ? value : applyAspectPatch(proposal.aspect, current, patch, now);
+    return synced ? syncDomains(next, current, proposal.urn.raw) : next;
+  };
   return (current, stored) => {
     if (expected !== undefined) {
       const actual = current === undefined ? '-1' : (stored.version ?? String(Math.max(1, stored.versions)));
@@ -382,7 +389,7 @@ function writeFunction(proposal: CheckedProposal, now: number): AspectWrite['pat
       throw new PreconditionError(`Item last modified ${modifiedAt} <= ${modifiedSince} (epoch ms)`);
     if (unmodifiedSince !== undefined && modifiedAt > unmodifiedSince)
       throw new PreconditionError(`Item last modified ${modifiedAt} > ${unmodifiedSince} (epoch ms)`);
-    return patch === undefined ? value : applyAspectPatch(proposal.aspect, current, patch, now);
+    return written(current);
   };
 }
 
