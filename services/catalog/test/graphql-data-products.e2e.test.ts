@@ -347,6 +347,53 @@ for (const family of FAMILIES) {
       expect((await read())['domains']).toEqual([domain, otherDomain]);
     });
 
+    it('lets a policy scoped to a domain create entities in it, over Rest.li and OpenAPI, and nowhere else', async () => {
+      const scoped = await policy(['CREATE_ENTITY'], {
+        allResources: false,
+        filter: {
+          criteria: [
+            { field: 'DOMAIN', values: [domain], condition: 'EQUALS' },
+            { field: 'TYPE', values: ['dataset'], condition: 'EQUALS' },
+          ],
+        },
+      });
+      const restli = (urn: string, domains: string[] | undefined, changeType = 'CREATE_ENTITY') =>
+        callAs(base, 'POST', '/aspects?action=ingestProposalBatch', editor, {
+          proposals: [
+            proposal(urn, 'datasetProperties', { name: 'scoped' }, { changeType }),
+            ...(domains === undefined ? [] : [proposal(urn, 'domains', { domains }, { changeType })]),
+          ],
+          async: 'false',
+        });
+      const openapi = (urn: string, domains: string[]) =>
+        callAs(base, 'POST', '/openapi/v3/entity/dataset?async=false', editor, [
+          { urn, datasetProperties: { value: { name: 'scoped' } }, domains: { value: { domains } } },
+        ]);
+      const created = datasetUrn(`dp_${run}.scoped_a`, 'kafka');
+      const first = await waitUntil(
+        () => restli(created, [domain]),
+        (r) => r.status === 200,
+      );
+      expect(first.status).toBe(200);
+      expect((await openapi(datasetUrn(`dp_${run}.scoped_oa`, 'kafka'), [domain])).status).toBe(200);
+      expect((await restli(datasetUrn(`dp_${run}.scoped_b`, 'kafka'), [otherDomain])).status).toBe(403);
+      expect((await openapi(datasetUrn(`dp_${run}.scoped_ob`, 'kafka'), [otherDomain])).status).toBe(403);
+      expect((await restli(datasetUrn(`dp_${run}.scoped_none`, 'kafka'), undefined)).status).toBe(403);
+      // CREATE_ENTITY alone does not overwrite an entity that exists (in the domain or not).
+      expect((await restli(created, [domain], 'UPSERT')).status).toBe(403);
+      expect((await restli(datasets[0]!, [domain], 'UPSERT')).status).toBe(403);
+      // Without a role, nothing.
+      expect(
+        (
+          await callAs(base, 'POST', '/aspects?action=ingestProposalBatch', noRole, {
+            proposals: [proposal(datasetUrn(`dp_${run}.norole`, 'kafka'), 'domains', { domains: [domain] })],
+            async: 'false',
+          })
+        ).status,
+      ).toBe(403);
+      await ok(admin, 'mutation($u: String!) { deletePolicy(urn: $u) }', { u: scoped });
+    });
+
     it('lists parent domains nearest first, and refuses to delete a domain while it has a child', async () => {
       const grand = `urn:li:domain:dp_grand_${run}`;
       await ok(admin, `mutation { createDomain(input: { id: "dp_grand_${run}", name: "Grand" }) }`);

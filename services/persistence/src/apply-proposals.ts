@@ -246,6 +246,9 @@ async function applySteps(
   rules: StructuredPropertyRules,
 ): Promise<AppliedStep[]> {
   const applied: AppliedStep[] = [];
+  // Entities a CREATE_ENTITY of this batch created: its other CREATE_ENTITY writes of them create them
+  // too (the ecosystem validates them against the store as it was before the batch).
+  const createdHere = new Set<string>();
   let next: Step[] = [];
   const flush = async (): Promise<void> => {
     const batch = next;
@@ -257,7 +260,10 @@ async function applySteps(
       applied.push({ step, result });
       rules.observe(step.write, result);
       if (step.then !== undefined && result.status === 'CREATED') {
+        createdHere.add(step.write.urn);
         recordEntityCreated(step.owner, result, effects);
+        next.push({ owner: step.owner, write: step.then });
+      } else if (step.then !== undefined && result.status === 'CONFLICT' && createdHere.has(step.write.urn)) {
         next.push({ owner: step.owner, write: step.then });
       } else {
         // A CONFLICT of an entity check is the CREATE_ENTITY's failure (or silent drop).
