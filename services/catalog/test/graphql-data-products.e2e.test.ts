@@ -394,6 +394,48 @@ for (const family of FAMILIES) {
       await ok(admin, 'mutation($u: String!) { deletePolicy(urn: $u) }', { u: scoped });
     });
 
+    it('sets a logical parent only with the edit privilege on both sides (a schema field by its dataset or itself)', async () => {
+      const SET = 'mutation($input: SetLogicalParentInput!) { setLogicalParent(input: $input) }';
+      const [target, parent] = [datasets[1]!, datasets[2]!];
+      const field = (urn: string) => `urn:li:schemaField:(${urn},col1)`;
+      const set = (resourceUrn: string, parentUrn: string | null) =>
+        ask(editor, SET, { input: { resourceUrn, parentUrn } });
+      expect(denied(await set(target, parent))).toBe(true);
+      const onTarget = await policy(['EDIT_ENTITY'], { allResources: false, resources: [target] });
+      await waitUntil(
+        () => set(target, null),
+        (r) => r.errors === undefined,
+      );
+      expect(denied(await set(target, parent))).toBe(true);
+      expect(denied(await set(field(target), field(parent)))).toBe(true);
+      const onParentField = await policy(['EDIT_ENTITY'], {
+        allResources: false,
+        resources: [field(parent)],
+      });
+      await waitUntil(
+        () => set(field(target), field(parent)),
+        (r) => r.errors === undefined,
+      );
+      expect(denied(await set(target, parent))).toBe(true);
+      const onParent = await policy(['EDIT_ENTITY'], { allResources: false, resources: [parent] });
+      await waitUntil(
+        () => set(target, parent),
+        (r) => r.errors === undefined,
+      );
+      const read = await ok(
+        admin,
+        `query($u: String!, $f: String!) { dataset(urn: $u) { logicalParent { urn } } schemaField(urn: $f) { logicalParent { urn } } }`,
+        { u: target, f: field(target) },
+      );
+      expect(read).toEqual({
+        dataset: { logicalParent: { urn: parent } },
+        schemaField: { logicalParent: { urn: field(parent) } },
+      });
+      expect(denied(await ask(noRole, SET, { input: { resourceUrn: target, parentUrn: null } }))).toBe(true);
+      for (const u of [onTarget, onParentField, onParent])
+        await ok(admin, 'mutation($u: String!) { deletePolicy(urn: $u) }', { u });
+    });
+
     it('lists parent domains nearest first, and refuses to delete a domain while it has a child', async () => {
       const grand = `urn:li:domain:dp_grand_${run}`;
       await ok(admin, `mutation { createDomain(input: { id: "dp_grand_${run}", name: "Grand" }) }`);

@@ -16,6 +16,7 @@ import { AuditSearch } from './audit-search.js';
 import { Browse } from './browse.js';
 import { DataProducts } from './data-products.js';
 import { DomainAdmin } from './domain-admin.js';
+import { LogicalParents } from './logical-parents.js';
 import { EntityCreation } from './entity-creation.js';
 import { EntityLookups } from './entity-lookups.js';
 import { EntityPages } from './entity-pages.js';
@@ -132,6 +133,8 @@ export interface CatalogApplication {
   readonly dataProducts: DataProducts;
   /** Deleting and moving domains. */
   readonly domains: DomainAdmin;
+  /** Physical assets' logical parents. */
+  readonly logicalParents: LogicalParents;
 }
 
 export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogApplication {
@@ -189,5 +192,6 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     lineage: new Lineage(deps.readModels.graph, search, policy),
     dataProducts: new DataProducts(stored, deps.readModels.graph, policy, proposals, deps.waitForIndex),
     domains: new DomainAdmin(stored, deps.readModels.search, policy, proposals),
+    logicalParents: new LogicalParents(policy, proposals),
   };
 }

@@ -2,6 +2,7 @@ import { accessTokenResolvers, accessTokenSchema } from './access-tokens/access-
 import { dataProductResolvers, dataProductSchema } from './data-products/data-products.js';
 import { domainResolvers, domainSchema } from './domains/domains.js';
 import { entityResolvers } from './entities/entity-resolvers.js';
+import { logicalParentResolvers, logicalParentSchema } from './logical/logical-parents.js';
 import { entitySchema } from './entities/entity-schema.js';
 import { ingestionSourceResolvers, ingestionSourceSchema } from './ingestion-sources/ingestion-sources.js';
 import { meResolvers, meSchema } from './me/me.js';
@@ -39,6 +40,7 @@ export function catalogTypeDefs(): string[] {
     testSchema,
     dataProductSchema,
     domainSchema,
+    logicalParentSchema,
   ];
 }
 
@@ -64,5 +66,6 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     testResolvers(),
     dataProductResolvers(),
     domainResolvers(),
+    logicalParentResolvers(),
   ];
 }
