@@ -436,6 +436,31 @@ for (const family of FAMILIES) {
         await ok(admin, 'mutation($u: String!) { deletePolicy(urn: $u) }', { u });
     });
 
+    it('lists the parent containers of a container nearest first', async () => {
+      const [top, middle, leaf] = ['top', 'middle', 'leaf'].map((n) => `urn:li:container:dp_${n}_${run}`);
+      await write(base, [
+        proposal(top!, 'containerProperties', { name: 'top' }),
+        proposal(middle!, 'containerProperties', { name: 'middle' }),
+        proposal(middle!, 'container', { container: top }),
+        proposal(leaf!, 'containerProperties', { name: 'leaf' }),
+        proposal(leaf!, 'container', { container: middle }),
+      ]);
+      const read = await ok(
+        admin,
+        'query($u: String!) { container(urn: $u) { parentContainers { count containers { urn properties { name } } } } }',
+        { u: leaf },
+      );
+      expect(read['container']).toEqual({
+        parentContainers: {
+          count: 2,
+          containers: [
+            { urn: middle, properties: { name: 'middle' } },
+            { urn: top, properties: { name: 'top' } },
+          ],
+        },
+      });
+    });
+
     it('lists parent domains nearest first, and refuses to delete a domain while it has a child', async () => {
       const grand = `urn:li:domain:dp_grand_${run}`;
       await ok(admin, `mutation { createDomain(input: { id: "dp_grand_${run}", name: "Grand" }) }`);
