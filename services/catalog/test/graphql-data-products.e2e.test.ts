@@ -436,6 +436,43 @@ for (const family of FAMILIES) {
         await ok(admin, 'mutation($u: String!) { deletePolicy(urn: $u) }', { u });
     });
 
+    it('refuses generic writes of membership and logical parents the actor could not make through GraphQL', async () => {
+      const product = (
+        (await ok(admin, CREATE, { domainUrn: domain, name: 'Raw writes' }))['createDataProduct'] as {
+          urn: string;
+        }
+      ).urn;
+      const [asset, parent] = [datasets[0]!, datasets[2]!];
+      const onProduct = await policy(['EDIT_ENTITY'], { allResources: false, resources: [product, asset] });
+      const rawWrite = (p: Record<string, unknown>) =>
+        callAs(base, 'POST', '/aspects?action=ingestProposal', editor, { proposal: p, async: 'false' });
+      const membership = proposal(product, 'dataProductProperties', {
+        name: 'Raw writes',
+        assets: [{ destinationUrn: outsider }],
+      });
+      // Edit on the product (and on another asset) is not enough to add an asset of another domain.
+      const refused = await waitUntil(
+        () => rawWrite(membership),
+        (r) => r.status === 403,
+      );
+      expect(refused.text).toContain('assets of data product');
+      const linked = proposal(asset, 'logicalParent', { parent: { destinationUrn: parent } });
+      expect((await rawWrite(linked)).status).toBe(403);
+      const cleared = proposal(asset, 'logicalParent', {});
+      expect((await rawWrite(cleared)).status).toBe(200);
+      // With the asset-side privilege on the asset, the product's owner may add it.
+      const onAsset = await policy(['EDIT_ENTITY_DATA_PRODUCTS'], {
+        allResources: false,
+        resources: [outsider],
+      });
+      await waitUntil(
+        () => rawWrite(membership),
+        (r) => r.status === 200,
+      );
+      for (const u of [onProduct, onAsset])
+        await ok(admin, 'mutation($u: String!) { deletePolicy(urn: $u) }', { u });
+    });
+
     it('lists the parent containers of a container nearest first', async () => {
       const [top, middle, leaf] = ['top', 'middle', 'leaf'].map((n) => `urn:li:container:dp_${n}_${run}`);
       await write(base, [

@@ -1,28 +1,15 @@
 import type { RequestContext } from '@catalog/auth';
 import { entityOperationPrivileges } from '@catalog/auth';
-import { entityRegistry, ForbiddenError, parseUrn } from '@catalog/model';
+import { ForbiddenError, parseUrn } from '@catalog/model';
 import type { AccessPolicy } from './access-policy.js';
 import { UNAUTHORIZED_MESSAGE } from './admin-privileges.js';
 import { writeDecided } from './aspect-changes.js';
+import { logicalParentCandidates } from './aspect-write-rules.js';
 import { requireUrnOf } from './entity-urns.js';
 import type { Proposals } from './proposals.js';
 
 /** The entity types that may have a logical parent (the aspect's relationship targets). */
 const LINKABLE = ['dataset', 'schemaField'];
-
-/**
- * Whose edit privilege counts for a logical-parent write of `urn`: a schema field's containing entity
- * first, then the field itself; any other entity itself.
- */
-function candidatesOf(urn: string, entity: string): string[] {
-  if (entity !== 'schemaField') return [urn];
-  try {
-    const parent = entityRegistry.keyAspectFromUrn(parseUrn(urn)).value['parent'];
-    return typeof parent === 'string' ? [parent, urn] : [urn];
-  } catch {
-    return [urn];
-  }
-}
 
 /**
  * Physical assets' logical parents (the `logicalParent` aspect). Setting one needs the edit privilege
@@ -40,7 +27,7 @@ export class LogicalParents {
     const child = requireUrnOf(resourceUrn, LINKABLE, 'resourceUrn');
     const parent = parentUrn === null ? undefined : requireUrnOf(parentUrn, LINKABLE, 'parentUrn');
     for (const side of parent === undefined ? [child] : [child, parent])
-      if (!(await this.mayEdit(ctx, side.urn, side.entity))) throw new ForbiddenError(UNAUTHORIZED_MESSAGE);
+      if (!(await this.mayEdit(ctx, side.urn))) throw new ForbiddenError(UNAUTHORIZED_MESSAGE);
     const stamp = { time: Date.now(), actor: ctx.authentication.actorUrn };
     await writeDecided(this.proposals, ctx, [
       {
@@ -55,8 +42,8 @@ export class LogicalParents {
     ]);
   }
 
-  private async mayEdit(ctx: RequestContext, urn: string, entity: string): Promise<boolean> {
-    for (const candidate of candidatesOf(urn, entity)) {
+  private async mayEdit(ctx: RequestContext, urn: string): Promise<boolean> {
+    for (const candidate of logicalParentCandidates(urn)) {
       const type = parseUrn(candidate).entityType;
       if (await this.policy.holds(ctx, entityOperationPrivileges('UPDATE', type), { resourceUrn: candidate }))
         return true;

@@ -5,6 +5,7 @@ import type { AspectStore } from '@catalog/store';
 import { unlessUnavailable } from '../auth/auth-unavailable.js';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
 import { entityTypeOfUrn, type AccessPolicy } from './access-policy.js';
+import { AspectWriteRules } from './aspect-write-rules.js';
 
 /**
  * The platform privilege a write of a restricted aspect needs besides the entity's edit privileges,
@@ -57,11 +58,15 @@ export interface ProposeOptions {
  * acting identity and where the request came from.
  */
 export class Proposals {
+  private readonly aspectRules: AspectWriteRules;
+
   constructor(
     private readonly store: AspectStore,
     private readonly submitter: ProposalSubmitter,
     private readonly policy: AccessPolicy,
-  ) {}
+  ) {
+    this.aspectRules = new AspectWriteRules(store, policy);
+  }
 
   /**
    * Proposes aspect changes of the generic routes (ingestProposal, snapshots, the entity API): refused
@@ -98,8 +103,8 @@ export class Proposals {
    * rule for ingestProposal): DELETE needs the delete privileges; PATCH, UPDATE and RESTATE the edit ones;
    * an UPSERT or CREATE the edit ones, or the create ones when the entity does not exist yet (read only
    * when the edit privileges are missing). A restricted aspect (secret material) also needs its manager's
-   * platform privilege (RESTRICTED_WRITE_PRIVILEGES), whatever the REST toggle says. Throws a 403 naming
-   * the first write refused.
+   * platform privilege (RESTRICTED_WRITE_PRIVILEGES), whatever the REST toggle says; some aspects need
+   * more for what they say (AspectWriteRules). Throws a 403 naming the first write refused.
    */
   async authorize(ctx: RequestContext, proposals: readonly CheckedProposal[]): Promise<void> {
     if (ctx.authentication.isSystem) return;
@@ -140,6 +145,7 @@ export class Proposals {
         continue;
       throw new ForbiddenError(`User ${actorUrn} is unauthorized to edit entity ${urn}`);
     }
+    await this.aspectRules.authorize(ctx, proposals);
   }
 
   private holds(
