@@ -145,6 +145,26 @@ function createEntitySuite(open: () => Promise<StoreUnderTest>): void {
     expect(await aspectNames(store, absent)).toEqual([]);
   });
 
+  it('applies every CREATE_ENTITY of one batch for an entity the batch creates (the store as it was before the batch decides)', async () => {
+    const urn = datasetUrn('batched');
+    const effects = await applyProposals(
+      [
+        record(proposal(urn, 'CREATE_ENTITY', 'datasetProperties', { description: 'new' })),
+        record(proposal(urn, 'CREATE_ENTITY', 'domains', { domains: ['urn:li:domain:a'] })),
+      ],
+      store,
+    );
+    expect(effects.failed).toEqual([]);
+    expect(effects.outcomes.map((o) => o.ok)).toEqual([true, true]);
+    expect((await store.get(urn, 'domains'))?.value).toMatchObject({ domains: ['urn:li:domain:a'] });
+    // A later batch finds the entity and fails the same write.
+    const again = await applyProposals(
+      [record(proposal(urn, 'CREATE_ENTITY', 'domains', { domains: ['urn:li:domain:b'] }))],
+      store,
+    );
+    expect(again.outcomes).toMatchObject([{ ok: false, message: CREATE_ENTITY_CONFLICT_MESSAGE }]);
+  });
+
   it('fails CREATE_ENTITY of an existing entity with the ecosystem message, storing nothing', async () => {
     const urn = datasetUrn('existing');
     await applyProposals([record(proposal(urn, 'UPSERT', 'status', { removed: false }))], store);

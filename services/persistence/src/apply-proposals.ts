@@ -23,6 +23,7 @@ import {
   systemMetadataFor,
   undecodableProposal,
 } from '@catalog/runtime';
+import { DOMAINS_ASPECT, syncDomains } from './domains-sync.js';
 import { decodeProposalRecord, type DecodedProposal } from './proposal-record.js';
 import {
   StructuredPropertyRules,
@@ -281,6 +282,9 @@ async function applySteps(
   rules: StructuredPropertyRules,
 ): Promise<AppliedStep[]> {
   const applied: AppliedStep[] = [];
+  // Entities a CREATE_ENTITY of this batch created: its other CREATE_ENTITY writes of them create them
+  // too (the ecosystem validates them against the store as it was before the batch).
+  const createdHere = new Set<string>();
   let next: Step[] = [];
   const flush = async (): Promise<void> => {
     const batch = next;
@@ -294,7 +298,10 @@ async function applySteps(
       if (step.materializes === true) {
         if (result.status === 'CREATED') recordEntityCreated(step.owner, result, effects);
       } else if (step.then !== undefined && result.status === 'CREATED') {
+        createdHere.add(step.write.urn);
         recordEntityCreated(step.owner, result, effects);
+        next.push({ owner: step.owner, write: step.then });
+      } else if (step.then !== undefined && result.status === 'CONFLICT' && createdHere.has(step.write.urn)) {
         next.push({ owner: step.owner, write: step.then });
       } else {
         // A CONFLICT of an entity check is the CREATE_ENTITY's failure (or silent drop).
@@ -408,8 +415,17 @@ function writeFunction(proposal: CheckedProposal, now: number): AspectWrite['pat
   const unmodifiedSince = timeHeader(proposal, IF_UNMODIFIED_SINCE);
   const patch = proposal.patch;
   const conditional = expected !== undefined || modifiedSince !== undefined || unmodifiedSince !== undefined;
-  if (patch === undefined && !conditional) return undefined;
+  // The domains aspect's two lists are reconciled against the value it replaces (see syncDomains).
+  const synced = proposal.aspect.name === DOMAINS_ASPECT;
+  if (patch === undefined && !conditional && !synced) return undefined;
   const value = proposal.value ?? {};
+  const written = (current: Readonly<Record<string, unknown>> | undefined) => {
+    const next = materialized(
+      proposal.aspect.name,
+      patch === undefined ? value : applyAspectPatch(proposal.aspect, current, patch, now),
+    );
+    return synced ? syncDomains(next, current, proposal.urn.raw) : next;
+  };
   return (current, stored) => {
     if (expected !== undefined) {
       const actual = current === undefined ? '-1' : (stored.version ?? String(Math.max(1, stored.versions)));
@@ -422,10 +438,7 @@ function writeFunction(proposal: CheckedProposal, now: number): AspectWrite['pat
       throw new PreconditionError(`Item last modified ${modifiedAt} <= ${modifiedSince} (epoch ms)`);
     if (unmodifiedSince !== undefined && modifiedAt > unmodifiedSince)
       throw new PreconditionError(`Item last modified ${modifiedAt} > ${unmodifiedSince} (epoch ms)`);
-    return materialized(
-      proposal.aspect.name,
-      patch === undefined ? value : applyAspectPatch(proposal.aspect, current, patch, now),
-    );
+    return written(current);
   };
 }
 

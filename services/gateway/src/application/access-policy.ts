@@ -66,7 +66,12 @@ export class AccessPolicy {
   async holds(
     ctx: RequestContext,
     privileges: readonly string[],
-    resource: { readonly resourceUrn?: string; readonly resourceType?: string } = {},
+    resource: {
+      readonly resourceUrn?: string;
+      readonly resourceType?: string;
+      /** The domains a write gives the resource: domain-scoped policies match these (see Proposals). */
+      readonly proposedDomains?: readonly string[];
+    } = {},
   ): Promise<boolean> {
     const { authentication } = ctx;
     if (authentication.isSystem) return true;
@@ -76,6 +81,7 @@ export class AccessPolicy {
         privileges,
         ...(resource.resourceUrn === undefined ? {} : { resourceUrn: resource.resourceUrn }),
         ...(resource.resourceType === undefined ? {} : { resourceType: resource.resourceType }),
+        ...(resource.proposedDomains === undefined ? {} : { proposedDomains: resource.proposedDomains }),
       }),
     );
   }

@@ -20,6 +20,9 @@ import { Browse } from './browse.js';
 import { DocumentImport } from './document-import.js';
 import { DocumentSearch } from './document-search.js';
 import { Documents } from './documents.js';
+import { DataProducts } from './data-products.js';
+import { DomainAdmin } from './domain-admin.js';
+import { LogicalParents } from './logical-parents.js';
 import { EntityCreation } from './entity-creation.js';
 import { EntityLookups } from './entity-lookups.js';
 import { EntityPages } from './entity-pages.js';
@@ -197,6 +200,12 @@ export interface CatalogApplication {
   readonly documentSearch: DocumentSearch;
   /** Lifecycle stage types and the stage of an entity. */
   readonly lifecycleStages: LifecycleStages;
+  /** Data products and the assets they hold. */
+  readonly dataProducts: DataProducts;
+  /** Deleting and moving domains. */
+  readonly domains: DomainAdmin;
+  /** Physical assets' logical parents. */
+  readonly logicalParents: LogicalParents;
 }
 
 export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogApplication {
@@ -283,5 +292,8 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     documentImport: new DocumentImport(stored, policy, proposals, deps.waitForIndex),
     documentSearch: new DocumentSearch(search, stored, policy, new HiddenLifecycleStages(stored)),
     lifecycleStages: new LifecycleStages(stored, policy, proposals),
+    dataProducts: new DataProducts(stored, deps.readModels.graph, policy, proposals, deps.waitForIndex),
+    domains: new DomainAdmin(stored, deps.readModels.search, policy, proposals),
+    logicalParents: new LogicalParents(policy, proposals),
   };
 }

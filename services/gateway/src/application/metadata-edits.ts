@@ -1,5 +1,6 @@
 import type { RequestContext } from '@catalog/auth';
-import { ValidationError } from '@catalog/model';
+import { ForbiddenError, ValidationError } from '@catalog/model';
+import { UNAUTHORIZED_MESSAGE } from './admin-privileges.js';
 import type { AccessPolicy } from './access-policy.js';
 import { pointer, writeDecided, type AspectChange } from './aspect-changes.js';
 import { EDIT_PRIVILEGES, requireEdit, type EditPrivileges } from './edit-privileges.js';
@@ -95,7 +96,10 @@ export class MetadataEdits {
   }
 
   async updateName(ctx: RequestContext, urn: string, name: string): Promise<void> {
-    const ref = await this.editable(ctx, EDIT_PRIVILEGES.name, urn);
+    const ref =
+      requireEntityUrn(urn).entity === 'dataProduct'
+        ? await this.dataProductEditable(ctx, urn)
+        : await this.editable(ctx, EDIT_PRIVILEGES.name, urn);
     const editable =
       ref.entity === 'corpGroup' ? { aspect: 'corpGroupInfo', name: 'displayName' } : editableOf(ref);
     if (editable.name === undefined)
@@ -133,6 +137,23 @@ export class MetadataEdits {
       aspect: 'domains',
       value: { domains: domainUrn === null ? [] : [domainUrn] },
     });
+  }
+
+  /**
+   * A data product, once the actor may edit it: EDIT_ENTITY on it, or MANAGE_DATA_PRODUCTS (or
+   * EDIT_ENTITY) on one of its domains (the ecosystem's rule; asset-side privileges do not count).
+   */
+  private async dataProductEditable(ctx: RequestContext, urn: string): Promise<NamedEntity> {
+    const ref = await this.existing(urn);
+    if (await this.policy.holds(ctx, ['EDIT_ENTITY'], { resourceUrn: ref.urn })) return ref;
+    const domains = (await this.stored.aspect<{ domains?: unknown }>(ref.urn, 'domains'))?.domains;
+    for (const domain of Array.isArray(domains) ? domains : [])
+      if (
+        typeof domain === 'string' &&
+        (await this.policy.holds(ctx, ['EDIT_ENTITY', 'MANAGE_DATA_PRODUCTS'], { resourceUrn: domain }))
+      )
+        return ref;
+    throw new ForbiddenError(UNAUTHORIZED_MESSAGE);
   }
 
   /** The entity, once the actor may make the edit on it and it exists. */

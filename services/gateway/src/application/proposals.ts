@@ -6,6 +6,7 @@ import { unlessUnavailable } from '../auth/auth-unavailable.js';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
 import { entityTypeOfUrn, type AccessPolicy } from './access-policy.js';
 import type { ApiThrottle } from './api-throttle.js';
+import { AspectWriteRules } from './aspect-write-rules.js';
 
 /**
  * The platform privilege a write of a restricted aspect needs besides the entity's edit privileges,
@@ -21,6 +22,31 @@ const RESTRICTED_WRITE_PRIVILEGES: Readonly<Record<string, readonly string[]>> =
 };
 
 const MANAGE_POLICIES = ['MANAGE_POLICIES'];
+/**
+ * The domains each entity's `domains` proposals of a batch give it (the last whole value of the batch
+ * wins; patches and deletes give none to decide with).
+ */
+function proposedDomainsOf(proposals: readonly CheckedProposal[]): Map<string, readonly string[]> {
+  const found = new Map<string, readonly string[]>();
+  for (const proposal of proposals) {
+    if (
+      proposal.aspect.name !== 'domains' ||
+      proposal.changeType === 'DELETE' ||
+      proposal.patch !== undefined
+    )
+      continue;
+    const value = proposal.value as { domains?: unknown; domainAssociations?: unknown } | undefined;
+    const domains = Array.isArray(value?.domains) ? value.domains : [];
+    const associated = Array.isArray(value?.domainAssociations)
+      ? value.domainAssociations.map((a) => (a as { domain?: unknown } | null)?.domain)
+      : [];
+    found.set(
+      proposal.urn.raw,
+      [...new Set([...domains, ...associated])].filter((d): d is string => typeof d === 'string'),
+    );
+  }
+  return found;
+}
 
 /** How a proposal write is answered. */
 export interface ProposeOptions {
@@ -34,12 +60,16 @@ export interface ProposeOptions {
  * acting identity and where the request came from.
  */
 export class Proposals {
+  private readonly aspectRules: AspectWriteRules;
+
   constructor(
     private readonly store: AspectStore,
     private readonly submitter: ProposalSubmitter,
     private readonly policy: AccessPolicy,
     private readonly throttle?: ApiThrottle,
-  ) {}
+  ) {
+    this.aspectRules = new AspectWriteRules(store, policy);
+  }
 
   /**
    * Proposes aspect changes of the generic routes (ingestProposal, snapshots, the entity API): refused
@@ -78,13 +108,14 @@ export class Proposals {
    * rule for ingestProposal): DELETE needs the delete privileges; PATCH, UPDATE and RESTATE the edit ones;
    * an UPSERT or CREATE the edit ones, or the create ones when the entity does not exist yet (read only
    * when the edit privileges are missing). A restricted aspect (secret material) also needs its manager's
-   * platform privilege (RESTRICTED_WRITE_PRIVILEGES), whatever the REST toggle says. Throws a 403 naming
-   * the first write refused.
+   * platform privilege (RESTRICTED_WRITE_PRIVILEGES), whatever the REST toggle says; some aspects need
+   * more for what they say (AspectWriteRules). Throws a 403 naming the first write refused.
    */
   async authorize(ctx: RequestContext, proposals: readonly CheckedProposal[]): Promise<void> {
     if (ctx.authentication.isSystem) return;
     await this.authorizeGuardedAspects(ctx, proposals);
     const actorUrn = ctx.authentication.actorUrn;
+    const proposedDomains = proposedDomainsOf(proposals);
     const asked = new Set<string>();
     for (const proposal of proposals) {
       const urn = proposal.urn.raw;
@@ -93,23 +124,56 @@ export class Proposals {
       const kind = proposal.changeType === 'DELETE' ? 'DELETE' : 'WRITE';
       if (asked.has(`${kind} ${urn}`)) continue;
       asked.add(`${kind} ${urn}`);
-      const allowed = (operation: 'UPDATE' | 'DELETE' | 'CREATE') =>
-        this.policy.holds(ctx, entityOperationPrivileges(operation, entityType), { resourceUrn: urn });
       if (kind === 'DELETE') {
-        if (!(await allowed('DELETE')))
+        if (!(await this.holds(ctx, 'DELETE', entityType, urn)))
           throw new ForbiddenError(`User is unauthorized to delete entity: ${urn}`);
         continue;
       }
-      if (await allowed('UPDATE')) continue;
-      const creates = ['UPSERT', 'CREATE', 'CREATE_ENTITY'].includes(proposal.changeType);
-      if (creates && (await allowed('CREATE'))) {
-        const key = await unlessUnavailable('Authorization could not be decided', () =>
+      let absent: Promise<boolean> | undefined;
+      const keyAbsent = () =>
+        (absent ??= unlessUnavailable('Authorization could not be decided', () =>
           this.store.get(urn, proposal.entity.keyAspect),
-        );
-        if (key === null) continue;
-      }
+        ).then((key) => key === null));
+      // A write that creates the entity, or gives it its first domains, is decided with the domains it
+      // proposes: a policy scoped to a domain allows creating (or placing) an entity in that domain.
+      const domains = await this.domainsToDecideWith(urn, proposedDomains.get(urn), keyAbsent);
+      if (await this.holds(ctx, 'UPDATE', entityType, urn, domains)) continue;
+      const creates = ['UPSERT', 'CREATE', 'CREATE_ENTITY'].includes(proposal.changeType);
+      if (creates && (await this.holds(ctx, 'CREATE', entityType, urn, domains)) && (await keyAbsent()))
+        continue;
       throw new ForbiddenError(`User ${actorUrn} is unauthorized to edit entity ${urn}`);
     }
+    await this.aspectRules.authorize(ctx, proposals);
+  }
+
+  private holds(
+    ctx: RequestContext,
+    operation: 'UPDATE' | 'DELETE' | 'CREATE',
+    entityType: string,
+    urn: string,
+    proposedDomains?: readonly string[],
+  ): Promise<boolean> {
+    return this.policy.holds(ctx, entityOperationPrivileges(operation, entityType), {
+      resourceUrn: urn,
+      ...(proposedDomains === undefined ? {} : { proposedDomains }),
+    });
+  }
+
+  /**
+   * The domains a write to `urn` is decided with: those it proposes when the entity does not exist yet or
+   * has no domains stored (the ecosystem's rule); otherwise none given, and the stored ones count.
+   */
+  private async domainsToDecideWith(
+    urn: string,
+    proposed: readonly string[] | undefined,
+    keyAbsent: () => Promise<boolean>,
+  ): Promise<readonly string[] | undefined> {
+    if (proposed === undefined) return undefined;
+    if (await keyAbsent()) return proposed;
+    const stored = await unlessUnavailable('Authorization could not be decided', () =>
+      this.store.get(urn, 'domains'),
+    );
+    return stored === null ? proposed : undefined;
   }
 
   /**

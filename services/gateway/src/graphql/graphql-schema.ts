@@ -2,7 +2,10 @@ import { accessTokenResolvers, accessTokenSchema } from './access-tokens/access-
 import { appConfigResolvers, appConfigSchema } from './app-config/app-config.js';
 import { documentsResolvers } from './documents/documents-resolvers.js';
 import { documentsSchema } from './documents/documents-schema.js';
+import { dataProductResolvers, dataProductSchema } from './data-products/data-products.js';
+import { domainResolvers, domainSchema } from './domains/domains.js';
 import { entityResolvers } from './entities/entity-resolvers.js';
+import { logicalParentResolvers, logicalParentSchema } from './logical/logical-parents.js';
 import { entitySchema } from './entities/entity-schema.js';
 import { inputFieldsResolvers, inputFieldsSchema } from './entities/input-fields.js';
 import { ingestionSourceResolvers, ingestionSourceSchema } from './ingestion-sources/ingestion-sources.js';
@@ -77,6 +80,9 @@ export function catalogTypeDefs(): string[] {
     lifecycleSchema,
     timelineSchema,
     schemaHistorySchema,
+    dataProductSchema,
+    domainSchema,
+    logicalParentSchema,
   ];
 }
 
@@ -118,5 +124,8 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     lifecycleResolvers(),
     timelineResolvers(),
     schemaHistoryResolvers(),
+    dataProductResolvers(),
+    domainResolvers(),
+    logicalParentResolvers(),
   ];
 }

@@ -30,7 +30,7 @@ async function introspectOurs(): Promise<IntrospectionQuery> {
 const comparison = compareSignatures(schemaSignatures(await introspectOurs()), reference.types);
 
 /** The coverage reached so far: raise it when the schema grows, never lower it. */
-const FLOOR = { types: 411, fields: 1903, queries: 56, mutations: 83 };
+const FLOOR = { types: 424, fields: 1960, queries: 58, mutations: 92 };
 
 /**
  * Conflicts being fixed in another change: each must still be a conflict, so the entry goes when it is

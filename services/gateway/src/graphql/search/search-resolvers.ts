@@ -9,7 +9,7 @@ import type { GraphQLContext } from '../context.js';
 import { refOf } from '../entities/entity-ref.js';
 import { DEFAULT_SEARCH_TYPES, ENTITY_TYPES, entityOfType, typeOfEntity } from '../entities/entity-types.js';
 
-interface FacetFilter {
+export interface FacetFilter {
   readonly field: string;
   readonly value?: string | null;
   readonly values?: readonly string[] | null;
@@ -29,7 +29,7 @@ export interface SortInput {
   readonly sortCriteria?: readonly { field: string; sortOrder: 'ASCENDING' | 'DESCENDING' }[] | null;
 }
 
-interface AcrossInput {
+export interface AcrossInput {
   readonly types?: readonly string[] | null;
   readonly type?: string;
   readonly query: string;
@@ -86,7 +86,7 @@ export function filterOf(input: {
       and: and.map((criterion) => {
         const field = criterion.field === 'env' ? 'origin' : criterion.field;
         const values =
-          field === ENTITY_TYPE_FIELD
+          field.replace(/\.keyword$/, '') === ENTITY_TYPE_FIELD
             ? criterion.values?.map(entityNameOf)
             : field.replace(/\.keyword$/, '') === 'browsePathV2'
               ? (criterion.values ?? []).map((v) =>
@@ -97,7 +97,7 @@ export function filterOf(input: {
                 )
               : criterion.values;
         const value =
-          field === ENTITY_TYPE_FIELD && typeof criterion.value === 'string'
+          field.replace(/\.keyword$/, '') === ENTITY_TYPE_FIELD && typeof criterion.value === 'string'
             ? entityNameOf(criterion.value)
             : criterion.value;
         return {
@@ -267,7 +267,7 @@ function decodeScroll(scrollId: string | null | undefined): ScrollPosition | und
 type QueryResolver = (root: unknown, args: { input: AcrossInput }, ctx: GraphQLContext) => Promise<unknown>;
 
 /** A page of `search` or `searchAcrossEntities`: hits, the default facets, and no suggestions. */
-async function searchPage(ctx: GraphQLContext, input: AcrossInput, entities: readonly string[]) {
+export async function searchPage(ctx: GraphQLContext, input: AcrossInput, entities: readonly string[]) {
   const page = { start: startOf(input.start), count: countOf(input.count) };
   const response = await runSearch(ctx, input, entities, page, defaultFacets(entities));
   return {
