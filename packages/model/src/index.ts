@@ -85,3 +85,4 @@ export {
   type SemanticChangeType,
   type TimelineRequest,
 } from './timeline/index.js';
+export { mutateOnWrite } from './write-mutations/write-mutations.js';

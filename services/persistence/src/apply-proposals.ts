@@ -5,6 +5,7 @@ import {
   defaultAspectsFor,
   entityRegistry,
   isDomainError,
+  mutateOnWrite,
   PreconditionError,
   StructuredPropertyRuleError,
   ValidationError,
@@ -343,13 +344,19 @@ function toWrite(item: Checked): AspectWrite {
     return { requestId: item.requestId, mode, urn: proposal.urn.raw, aspect: proposal.aspect.name, created };
   }
   const key = entityRegistry.keyAspectFromUrn(proposal.urn);
-  const patch = writeFunction(proposal, item.time);
+  const computed = writeFunction(proposal, item.time);
+  const name = proposal.aspect.name;
+  // The server-managed parts of the value are filled in on whatever the write stores.
+  const patch: AspectWrite['patch'] =
+    computed === undefined
+      ? undefined
+      : (current, stored) => mutateOnWrite(name, { ...computed(current, stored) });
   return {
     requestId: item.requestId,
     mode,
     urn: proposal.urn.raw,
-    aspect: proposal.aspect.name,
-    ...(patch === undefined ? { value: proposal.value ?? {} } : { patch }),
+    aspect: name,
+    ...(patch === undefined ? { value: mutateOnWrite(name, { ...(proposal.value ?? {}) }) } : { patch }),
     systemMetadata: systemMetadataFor(proposal, item.time),
     created,
     keyAspect: { name: key.name, value: key.value },
