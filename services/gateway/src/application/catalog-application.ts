@@ -41,6 +41,7 @@ import type { Logger } from '@catalog/runtime';
 import { PipelineOperations, type PipelineOperationsDeps } from './pipeline-operations.js';
 import { UserAdmin } from './users.js';
 import { UserProfileEdits } from './user-profile-edits.js';
+import { RoleInvitations } from './role-invitations.js';
 import { UserCredentials } from './user-credentials.js';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
 
@@ -92,6 +93,8 @@ export interface CatalogApplication {
   readonly users: UserAdmin;
   /** Edits of a user's profile (corpUserEditableInfo): by the user, or who may edit that user. */
   readonly userProfiles: UserProfileEdits;
+  /** Accepting an invite link's role: the token authorizes it. */
+  readonly roleInvitations: RoleInvitations;
   /** Invite and password reset tokens of native users. */
   readonly userCredentials: UserCredentials;
   /** Access policies. */
@@ -175,6 +178,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     accessTokens: new AccessTokens(deps.auth, stored, policy, proposals),
     users: new UserAdmin(deps.auth, search, stored, policy, proposals),
     userProfiles: new UserProfileEdits(stored, policy, proposals),
+    roleInvitations: new RoleInvitations(deps.auth, deps.nativeUsers, proposals),
     userCredentials: new UserCredentials(deps.nativeUsers, policy),
     policies: new PolicyAdmin(deps.auth, stored, policy, proposals),
     ingestionSources: new IngestionSources(stored, policy, proposals, deps.readModels.search),

@@ -77,6 +77,18 @@ export class InviteTokens {
     return found.length > 0;
   }
 
+  /**
+   * What accepting a token grants: undefined when the token is not a valid one, else its role (null for
+   * the role-less invite).
+   */
+  async roleOf(token: string): Promise<{ readonly role: string | null } | undefined> {
+    if (token === '') return undefined;
+    const found = await this.deps.store.getLatest(inviteTokenUrn(token), ['inviteTokenKey', 'inviteToken']);
+    if (found.length === 0) return undefined;
+    const role = found.find((a) => a.aspect === 'inviteToken')?.value['role'];
+    return { role: typeof role === 'string' ? role : null };
+  }
+
   /** Every stored token of the role (none given: those without a role), from a scan of the aspect. */
   async #tokensFor(roleUrn: string | undefined): Promise<StoredAspect[]> {
     const matching: StoredAspect[] = [];

@@ -243,6 +243,11 @@ export class NativeUserService {
     return this.#invites.isValid(token);
   }
 
+  /** The role an invite token grants (null: none); undefined when the token is not a valid one. */
+  inviteTokenRole(token: string): Promise<{ readonly role: string | null } | undefined> {
+    return this.#invites.roleOf(token);
+  }
+
   async #aspects(urn: string, names: readonly string[]): Promise<ReadonlyMap<string, AspectValue>> {
     const found = await this.#store.getLatest(urn, names);
     return new Map(found.map((a) => [a.aspect, a.value]));

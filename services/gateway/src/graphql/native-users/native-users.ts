@@ -5,6 +5,7 @@ export const nativeUserSchema = `
 input CreateInviteTokenInput { roleUrn: String }
 input GetInviteTokenInput { roleUrn: String }
 input CreateNativeUserResetTokenInput { userUrn: String! }
+input AcceptRoleInput { inviteToken: String! }
 type InviteToken { inviteToken: String! }
 type ResetToken { resetToken: String! }
 
@@ -15,6 +16,7 @@ extend type Query {
 extend type Mutation {
   createInviteToken(input: CreateInviteTokenInput!): InviteToken
   createNativeUserResetToken(input: CreateNativeUserResetTokenInput!): ResetToken
+  acceptRole(input: AcceptRoleInput!): Boolean
 }
 `;
 
@@ -35,6 +37,8 @@ export function nativeUserResolvers(): Record<string, Record<string, unknown>> {
         { input }: Args<{ roleUrn?: string | null }>,
         ctx: GraphQLContext,
       ) => ({ inviteToken: await ctx.services.app.userCredentials.newInviteToken(ctx.auth, input.roleUrn) }),
+      acceptRole: (_r: unknown, { input }: Args<{ inviteToken: string }>, ctx: GraphQLContext) =>
+        ctx.services.app.roleInvitations.accept(ctx.auth, input.inviteToken),
       createNativeUserResetToken: async (
         _r: unknown,
         { input }: Args<{ userUrn: string }>,
