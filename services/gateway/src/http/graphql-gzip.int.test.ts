@@ -8,9 +8,9 @@ import { acceptsGzip, gzipWhenAccepted } from './graphql-gzip.js';
 const BODY = { data: { me: { corpUser: { username: 'datahub'.repeat(50) } } } };
 
 /** A raw response (Node's http, which does not decompress): status, headers and body bytes. */
-function post(port: number, headers: Record<string, string>) {
+function post(port: number, headers: Record<string, string>, path = '/q') {
   return new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
-    const req = request({ port, method: 'POST', path: '/q', headers }, (res) => {
+    const req = request({ port, method: 'POST', path, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
@@ -26,6 +26,20 @@ describe('gzipWhenAccepted', () => {
   beforeAll(async () => {
     const app = express();
     app.post('/q', gzipWhenAccepted(), (_req, res) => void res.json(BODY));
+    // As the GraphQL server answers: every header, its length included, given to writeHead first.
+    app.post('/head', gzipWhenAccepted(), (_req, res) => {
+      const text = JSON.stringify(BODY);
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(text)),
+      });
+      res.end(text);
+    });
+    app.post('/stream', gzipWhenAccepted(), (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"a":');
+      res.end('1}');
+    });
     server = app.listen(0);
     await new Promise((resolve) => server.once('listening', resolve));
     port = (server.address() as AddressInfo).port;
@@ -38,6 +52,16 @@ describe('gzipWhenAccepted', () => {
     expect(Number(res.headers['content-length'])).toBe(res.body.length);
     expect(res.headers['vary']).toContain('Accept-Encoding');
     expect(JSON.parse(gunzipSync(res.body).toString('utf8'))).toEqual(BODY);
+  });
+
+  it('gzips a body whose headers, a length among them, were given to writeHead; sends a streamed one as it is', async () => {
+    const res = await post(port, { 'Accept-Encoding': 'gzip' }, '/head');
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(Number(res.headers['content-length'])).toBe(res.body.length);
+    expect(JSON.parse(gunzipSync(res.body).toString('utf8'))).toEqual(BODY);
+    const streamed = await post(port, { 'Accept-Encoding': 'gzip' }, '/stream');
+    expect(streamed.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(streamed.body.toString('utf8'))).toEqual({ a: 1 });
   });
 
   it('sends the body as it is when the client does not accept gzip', async () => {
