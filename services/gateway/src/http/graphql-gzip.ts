@@ -4,11 +4,11 @@ import type { RequestHandler, Response } from 'express';
 type Args = unknown[];
 
 /**
- * Compresses a response body with gzip when the client accepts it, as the ecosystem's web front end
- * does for GraphQL (its proxy buffers the answer and gzips it): `Content-Encoding: gzip`, the length of
- * the compressed body, and `Vary: Accept-Encoding`. A body sent whole by `end` is compressed, whether
- * the headers were set one by one or given to `writeHead` (held back until the body is known); a body
- * streamed with `write` is sent unchanged.
+ * Compresses a response with gzip when the client accepts it, as the ecosystem's web front end does for
+ * GraphQL (its proxy buffers the answer and gzips it): `Content-Encoding: gzip`, the length of the
+ * compressed body, and `Vary: Accept-Encoding`. The body is gathered, whether written in pieces or
+ * given to `end`, with the headers given to `writeHead` held back until it is complete; a chunk that is
+ * not bytes or text sends what was gathered as it is and the rest unchanged.
  */
 export function gzipWhenAccepted(): RequestHandler {
   return (req, res, next) => {
@@ -20,14 +20,14 @@ export function gzipWhenAccepted(): RequestHandler {
     const write = res.write.bind(res) as (...args: Args) => boolean;
     const end = res.end.bind(res) as (...args: Args) => Response;
     let held: Args | undefined;
-    // Once the body goes out, writeHead is called through (Node calls it itself for implicit headers).
+    const gathered: Buffer[] = [];
+    // Once anything goes out, every call passes through (Node calls writeHead itself for implicit headers).
     let passing = false;
-    const flush = () => {
+    const passThrough = () => {
       passing = true;
-      if (held === undefined) return;
-      const args = held;
+      if (held !== undefined) writeHead(...held);
       held = undefined;
-      writeHead(...args);
+      for (const chunk of gathered.splice(0)) write(chunk);
     };
     res.writeHead = ((...args: Args) => {
       if (passing) return writeHead(...args);
@@ -35,27 +35,43 @@ export function gzipWhenAccepted(): RequestHandler {
       return res;
     }) as Response['writeHead'];
     res.write = ((...args: Args) => {
-      flush();
-      return write(...args);
+      if (passing) return write(...args);
+      const bytes = bytesOf(args[0]);
+      if (bytes === undefined) {
+        passThrough();
+        return write(...args);
+      }
+      gathered.push(bytes);
+      const callback = args.find((a) => typeof a === 'function') as (() => void) | undefined;
+      if (callback !== undefined) process.nextTick(callback);
+      return true;
     }) as Response['write'];
     res.end = ((...args: Args) => {
-      const body = args[0];
-      const bytes = typeof body === 'string' ? Buffer.from(body) : Buffer.isBuffer(body) ? body : undefined;
-      if (bytes === undefined || res.headersSent || res.getHeader('Content-Encoding') !== undefined) {
-        flush();
+      if (passing) return end(...args);
+      // end(), end(callback) and end(null, …) (how the GraphQL server ends) carry no body of their own.
+      const first = args[0];
+      const last = typeof first === 'function' || first == null ? Buffer.alloc(0) : bytesOf(first);
+      if (last === undefined || res.headersSent || res.getHeader('Content-Encoding') !== undefined) {
+        passThrough();
         return end(...args);
       }
-      const compressed = gzipSync(bytes);
+      const compressed = gzipSync(Buffer.concat([...gathered.splice(0), last]));
       res.setHeader('Content-Encoding', 'gzip');
       res.setHeader('Content-Length', compressed.length);
       res.vary('Accept-Encoding');
       if (held !== undefined) held = withoutLength(held);
-      flush();
+      passThrough();
       const callback = args.find((a) => typeof a === 'function');
       return callback === undefined ? end(compressed) : end(compressed, callback);
     }) as Response['end'];
     next();
   };
+}
+
+function bytesOf(chunk: unknown): Buffer | undefined {
+  if (typeof chunk === 'string') return Buffer.from(chunk);
+  if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  return undefined;
 }
 
 /** writeHead's arguments without a Content-Length among the headers given (the body's length changes). */
