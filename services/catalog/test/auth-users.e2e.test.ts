@@ -269,5 +269,48 @@ for (const family of FAMILIES) {
       });
       expect(String(metadata.getAccessTokenMetadata['urn'])).toMatch(/^urn:li:dataHubAccessToken:/);
     });
+
+    it("lets a user edit their own profile and not another's, and accept an invite's role with no privilege", async () => {
+      const ann = await signUpThroughGms(`ann_${run}`, 'ann password 1');
+      const asAnn = bearer(await logIn(base, `ann_${run}`, 'ann password 1'));
+      const edit = `mutation($urn: String!, $input: CorpUserUpdateInput!) {
+        updateCorpUserProperties(urn: $urn, input: $input) { urn editableProperties { aboutMe title } } }`;
+      const own = await gqlData<{
+        updateCorpUserProperties: { editableProperties: Record<string, unknown> };
+      }>(base, asAnn, edit, { urn: ann, input: { aboutMe: 'Self edit', title: 'Analyst' } });
+      expect(own.updateCorpUserProperties.editableProperties).toEqual({
+        aboutMe: 'Self edit',
+        title: 'Analyst',
+      });
+      const other = await graphql(
+        base,
+        edit,
+        { urn: 'urn:li:corpuser:datahub', input: { aboutMe: 'hacked' } },
+        { headers: { Authorization: asAnn } },
+      );
+      expect(JSON.stringify(other.errors)).toContain('Unauthorized');
+
+      const reader = 'urn:li:dataHubRole:Reader';
+      const { createInviteToken } = await gqlData<{ createInviteToken: { inviteToken: string } }>(
+        base,
+        admin,
+        'mutation($role: String) { createInviteToken(input: { roleUrn: $role }) { inviteToken } }',
+        { role: reader },
+      );
+      const accept = 'mutation($t: String!) { acceptRole(input: { inviteToken: $t }) }';
+      const forged = await graphql(base, accept, { t: 'not-a-token' }, { headers: { Authorization: asAnn } });
+      expect(JSON.stringify(forged.errors)).toContain('invalid');
+      expect(await gqlData(base, asAnn, accept, { t: createInviteToken.inviteToken })).toEqual({
+        acceptRole: true,
+      });
+      const role = await request(
+        base,
+        'GET',
+        `/aspects/${encodeURIComponent(ann)}?aspect=roleMembership&version=0`,
+      );
+      expect(role.body).toMatchObject({
+        aspect: { 'com.linkedin.identity.RoleMembership': { roles: [reader] } },
+      });
+    });
   });
 }

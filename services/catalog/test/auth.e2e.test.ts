@@ -100,6 +100,12 @@ for (const family of FAMILIES) {
       expect((await callAs(base, 'GET', '/config', undefined)).status).toBe(200);
     });
 
+    it("answers the web front end's health check at /admin without credentials, as clients probe it", async () => {
+      const res = await callAs(base, 'GET', '/admin', undefined);
+      expect(res.status).toBe(200);
+      expect(res.text).toBe('GOOD');
+    });
+
     it('refuses malformed, forged, unsigned, expired and claim-less tokens and a wrong system secret', async () => {
       const forged = await new SignJWT({
         version: '1',

@@ -253,6 +253,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.get('/openapi/operations/identity/user/urn', identityUserUrn);
 
   app.get('/health', (_req, res) => void res.status(200).end());
+  // The ecosystem's web front end answers its own health check here, and clients probe it there.
+  app.get('/admin', (_req, res) => void res.status(200).type('text/plain').send('GOOD'));
   app.get('/health/live', (_req, res) => sendLiveness(res));
   app.get('/health/ready', (_req, res) => sendReadiness(readiness, res));
   app.get('/config', (req, res) => {

@@ -489,6 +489,46 @@ function systemMetadataSuite(open: () => Promise<StoreUnderTest>): void {
     expect(sm).toMatchObject({ version: '2', aspectModified: { actor: ACTOR } });
     expect(sm).not.toHaveProperty('runId');
   });
+
+  it('materializes ownership.ownerTypes from the owners on an upsert and on a patch, replacing what the writer sent', async () => {
+    const urn = datasetUrn('owned');
+    const stamp = { time: 0, actor: 'urn:li:corpuser:unknown' };
+    await applyOne(
+      store,
+      proposal(urn, 'UPSERT', 'ownership', {
+        owners: [{ owner: 'urn:li:corpuser:ann', type: 'TECHNICAL_OWNER' }],
+        ownerTypes: { 'urn:li:ownershipType:bogus': ['urn:li:corpuser:nobody'] },
+        lastModified: stamp,
+      }),
+    );
+    expect((await store.get(urn, 'ownership'))?.value['ownerTypes']).toEqual({
+      'urn:li:ownershipType:__system__technical_owner': ['urn:li:corpuser:ann'],
+    });
+    const effects = await applyOne(store, {
+      entityType: 'dataset',
+      entityUrn: urn,
+      changeType: 'PATCH',
+      aspectName: 'ownership',
+      aspect: {
+        value: Buffer.from(
+          JSON.stringify([
+            {
+              op: 'add',
+              path: '/owners/urn:li:corpuser:bob/urn:li:ownershipType:my.type',
+              value: { owner: 'urn:li:corpuser:bob', type: 'CUSTOM', typeUrn: 'urn:li:ownershipType:my.type' },
+            },
+          ]),
+        ),
+        contentType: 'application/json-patch+json',
+      },
+    });
+    const expected = {
+      'urn:li:ownershipType:__system__technical_owner': ['urn:li:corpuser:ann'],
+      'urn:li:ownershipType:my%2Etype': ['urn:li:corpuser:bob'],
+    };
+    expect((await store.get(urn, 'ownership'))?.value['ownerTypes']).toEqual(expected);
+    expect(changeLogs(effects)[0]?.value).toMatchObject({ ownerTypes: expected });
+  });
 }
 
 const openSqlite = openSqliteUnderTest;

@@ -388,7 +388,8 @@ function toWrite(item: Checked): AspectWrite {
     return { requestId: item.requestId, mode, urn: proposal.urn.raw, aspect: proposal.aspect.name, created };
   }
   const key = entityRegistry.keyAspectFromUrn(proposal.urn);
-  const patch = writeFunction(proposal, item.time);
+  // The server-managed parts of the value (materialized) are filled in on whatever the write stores.
+  const patch: AspectWrite['patch'] = writeFunction(proposal, item.time);
   return {
     requestId: item.requestId,
     mode,

@@ -62,6 +62,7 @@ import { Sessions } from './sessions.js';
 import type { Logger } from '@catalog/runtime';
 import { PipelineOperations, type PipelineOperationsDeps } from './pipeline-operations.js';
 import { UserAdmin } from './users.js';
+import { UserProfileEdits } from './user-profile-edits.js';
 import { UserCredentials } from './user-credentials.js';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
 
@@ -116,6 +117,8 @@ export interface CatalogApplication {
   readonly accessTokens: AccessTokens;
   /** Users' status, removal, groups and their members, role assignment; listing users, groups, roles. */
   readonly users: UserAdmin;
+  /** Edits of a user's profile (corpUserEditableInfo): by the user, or who may edit that user. */
+  readonly userProfiles: UserProfileEdits;
   /** Invite and password reset tokens of native users. */
   readonly userCredentials: UserCredentials;
   /** Access policies. */
@@ -243,6 +246,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     }),
     accessTokens: new AccessTokens(deps.auth, stored, policy, proposals),
     users: new UserAdmin(deps.auth, search, stored, policy, proposals),
+    userProfiles: new UserProfileEdits(stored, policy, proposals),
     userCredentials: new UserCredentials(deps.nativeUsers, policy),
     policies: new PolicyAdmin(deps.auth, stored, policy, proposals),
     ingestionSources: new IngestionSources(stored, policy, proposals, deps.readModels.search),

@@ -22,6 +22,7 @@ const PUBLIC_EXACT = new Set([
   '/health/live',
   '/health/ready',
   '/health/detailed',
+  '/admin',
   '/config',
   '/config/search/export',
   '/actuator/prometheus',

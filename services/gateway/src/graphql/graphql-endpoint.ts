@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { gzipWhenAccepted } from '../http/graphql-gzip.js';
 import { EnvelopArmor } from '@escape.tech/graphql-armor';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { type Express, type Request, type Response } from 'express';
@@ -123,7 +124,9 @@ export function mountGraphQL(app: Express, services: GraphQLServices, settings: 
     res.type('html').send(renderGraphiQL({ endpoint: GRAPHQL_PATHS[0], title: 'Metadata catalog GraphQL' }));
   });
   for (const path of GRAPHQL_PATHS) {
-    app.post(path, json, (req, res) => {
+    // The front end's path answers as the ecosystem's front end does: gzipped when the client accepts it.
+    const encoding = path === GRAPHQL_PATHS[1] ? [gzipWhenAccepted()] : [];
+    app.post(path, json, ...encoding, (req, res) => {
       const body: unknown = req.body;
       if (
         typeof body !== 'object' ||

@@ -50,6 +50,9 @@ export const API_DOCS_OPERATION = ops('get', '/openapi/v3/api-docs', 'This docum
 /** Health, configuration, operations and the documentation endpoints themselves. */
 export const OPERATION_ENDPOINTS: readonly Operation[] = [
   ops('get', '/health', 'Liveness', { responses: { '200': { description: 'Up' } } }),
+  ops('get', '/admin', "The web front end's health check: GOOD", {
+    responses: { '200': { description: 'Up', mediaType: 'text/plain' } },
+  }),
   ops('get', '/health/live', 'Liveness', { responses: { '200': { description: 'Up' } } }),
   ops('get', '/config', 'Server configuration, as the SDK reads it', {
     parameters: [queryParam('verbose', { type: 'boolean' }, 'Also say who asks: userType anonymous or user')],

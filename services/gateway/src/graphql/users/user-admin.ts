@@ -1,4 +1,5 @@
 import type { EntityPage } from '../../application/users.js';
+import type { UserProfileInput } from '../../application/user-profile-edits.js';
 import type { GraphQLContext } from '../context.js';
 import { keyOf, type EntityRef } from '../entities/entity-ref.js';
 import { pageOf } from '../list-page.js';
@@ -16,6 +17,19 @@ type ListRolesResult { start: Int! count: Int! total: Int! roles: [DataHubRole!]
 input AddGroupMembersInput { groupUrn: String! userUrns: [String!]! }
 input RemoveGroupMembersInput { groupUrn: String! userUrns: [String!]! }
 input BatchAssignRoleInput { roleUrn: String actors: [String!]! }
+input CorpUserUpdateInput {
+  displayName: String
+  title: String
+  aboutMe: String
+  teams: [String!]
+  skills: [String!]
+  pictureLink: String
+  slack: String
+  phone: String
+  email: String
+  platformUrns: [String!]
+  personaUrn: String
+}
 
 extend type DataHubRole { name: String! description: String! }
 
@@ -27,6 +41,7 @@ extend type Query {
 
 extend type Mutation {
   updateUserStatus(urn: String!, status: CorpUserStatus!): String
+  updateCorpUserProperties(urn: String!, input: CorpUserUpdateInput!): CorpUser
   removeUser(urn: String!): Boolean
   removeGroup(urn: String!): Boolean
   addGroupMembers(input: AddGroupMembersInput!): Boolean
@@ -94,6 +109,14 @@ export function userAdminResolvers(): Record<string, Record<string, unknown>> {
         { urn, status }: { urn: string; status: string },
         ctx: GraphQLContext,
       ) => users(ctx).setStatus(ctx.auth, urn, status),
+      updateCorpUserProperties: async (
+        _r: unknown,
+        { urn, input }: { urn: string; input: UserProfileInput },
+        ctx: GraphQLContext,
+      ): Promise<EntityRef> => ({
+        urn: await ctx.services.app.userProfiles.update(ctx.auth, urn, input),
+        entity: 'corpuser',
+      }),
       removeUser: async (_r: unknown, { urn }: { urn: string }, ctx: GraphQLContext) => {
         await users(ctx).removeUser(ctx.auth, urn);
         return true;
