@@ -515,7 +515,11 @@ function systemMetadataSuite(open: () => Promise<StoreUnderTest>): void {
             {
               op: 'add',
               path: '/owners/urn:li:corpuser:bob/urn:li:ownershipType:my.type',
-              value: { owner: 'urn:li:corpuser:bob', type: 'CUSTOM', typeUrn: 'urn:li:ownershipType:my.type' },
+              value: {
+                owner: 'urn:li:corpuser:bob',
+                type: 'CUSTOM',
+                typeUrn: 'urn:li:ownershipType:my.type',
+              },
             },
           ]),
         ),
