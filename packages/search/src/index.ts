@@ -75,6 +75,7 @@ export {
 } from './structured-property-values.js';
 export {
   resolveStructuredProperties,
+  structuredPropertyNamesOf,
   withoutStructuredProperties,
   type DefinitionsByName,
   type StructuredResolution,

@@ -41,6 +41,7 @@ import type { Logger } from '@catalog/runtime';
 import { PipelineOperations, type PipelineOperationsDeps } from './pipeline-operations.js';
 import { UserAdmin } from './users.js';
 import { UserCredentials } from './user-credentials.js';
+import { withStructuredPropertyChecks } from './structured-property-filter-check.js';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
 
 /** What the application layer is built over: the ports and the authorizer, chosen by the composition root. */
@@ -143,13 +144,15 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
   const throttle = new ApiThrottle(policy);
   const proposals = new Proposals(deps.store, deps.submitter, policy, throttle);
   const stored = new StoredEntities(deps.store);
-  const search = new EntitySearch(deps.readModels.search, policy);
-  const browse = new Browse(deps.readModels.search, policy);
+  // Searches naming structured properties are checked against the store first (spec 3.2, 7).
+  const searchIndex = withStructuredPropertyChecks(deps.readModels.search, deps.store);
+  const search = new EntitySearch(searchIndex, policy);
+  const browse = new Browse(searchIndex, policy);
   const relationships = new Relationships(deps.readModels.graph, policy);
   return {
     me: new ActorProfile(policy),
     sessions: new Sessions(deps.auth, deps.nativeUsers, deps.logger),
-    catalogSearch: new CatalogSearch(search, browse, deps.readModels.search, policy),
+    catalogSearch: new CatalogSearch(search, browse, searchIndex, policy),
     entities,
     proposals,
     deletion: new EntityDeletion({
@@ -182,7 +185,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     throttle,
     testEvaluation: new TestEvaluation(deps.store, proposals, policy, deps.waitForIndex),
     metadataTests: new MetadataTests(deps.readModels.graph, stored, policy, proposals),
-    entityPages: new EntityPages(deps.readModels.search, policy, entities),
+    entityPages: new EntityPages(searchIndex, policy, entities),
     entityLookups: new EntityLookups(deps.store, policy, entities),
     entityWrites: new EntityWrites(deps.store, deps.readModels.timeseries, policy, proposals),
     relationships,
