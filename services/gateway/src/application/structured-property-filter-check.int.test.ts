@@ -51,7 +51,9 @@ describe('structured property filters checked against the store', () => {
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'sp-filter-check-'));
     opened = await openEmbeddedSearch({ file: join(dir, 'search.sqlite') });
-    await opened.search.ensureIndex(indexSpecFor(entityRegistry.entities().find((e) => e.name === 'dataset')!));
+    await opened.search.ensureIndex(
+      indexSpecFor(entityRegistry.entities().find((e) => e.name === 'dataset')!),
+    );
     // The view still holds the property as active.
     await opened.search.putStructuredProperties([ACTIVE]);
   });
@@ -69,7 +71,11 @@ describe('structured property filters checked against the store', () => {
     for (const field of [`structuredProperties.${QUALIFIED}`, 'structuredProperties.io_check_retention'])
       await expect(index.search(request(field))).rejects.toMatchObject(denied);
     await expect(
-      index.search({ ...request('removed'), filter: undefined, facets: [`structuredProperties.${QUALIFIED}`] }),
+      index.search({
+        ...request('removed'),
+        filter: undefined,
+        facets: [`structuredProperties.${QUALIFIED}`],
+      }),
     ).rejects.toMatchObject(denied);
     await expect(
       index.browse({

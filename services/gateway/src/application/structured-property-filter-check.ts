@@ -80,6 +80,7 @@ export async function refuseDeletedProperties(
         `Unknown structured property field "${name.name}": no structured property has the qualified name ` +
           `${holder.qualifiedName}`,
       );
-    if (state.removed) throw new ValidationError(`Cannot filter on deleted Structured Property [${holder.urn}]`);
+    if (state.removed)
+      throw new ValidationError(`Cannot filter on deleted Structured Property [${holder.urn}]`);
   }
 }
