@@ -106,6 +106,9 @@ const SPECIFIC_FIELDS: Readonly<Record<string, string>> = {
   platform: DataPlatform!
   origin: FabricType!
   properties: GenericProperties`,
+  VersionSet: `
+  latestVersion: Entity
+  versionsSearch(input: SearchAcrossEntitiesInput!): SearchResults`,
   ...STRUCTURED_PROPERTY_ENTITY_FIELDS,
 };
 
@@ -396,6 +399,7 @@ type Query {
   structuredProperty(urn: String!): StructuredPropertyEntity
   schemaField(urn: String!): SchemaFieldEntity
   mlModel(urn: String!): MLModel
+  versionSet(urn: String!): VersionSet
 }
 `;
 }
@@ -418,4 +422,5 @@ export const TYPED_GETTERS: Readonly<Record<string, string>> = {
   structuredProperty: 'structuredProperty',
   schemaField: 'schemaField',
   mlModel: 'mlModel',
+  versionSet: 'versionSet',
 };
