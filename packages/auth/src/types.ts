@@ -166,8 +166,14 @@ export interface ResourceAttributes {
   readonly dataPlatformInstances: readonly string[];
 }
 
+/** Facts a decision takes as given instead of reading them (what a write is about to make true). */
+export interface ResourceOverrides {
+  /** The resource's domains (their parents are added as for stored ones). */
+  readonly domains?: readonly string[];
+}
+
 export interface ResourceResolver {
-  resourceAttributes(urn: string): Promise<ResourceAttributes>;
+  resourceAttributes(urn: string, overrides?: ResourceOverrides): Promise<ResourceAttributes>;
 }
 
 /** One authorization question: may this actor do any of these privileges, on this resource? */
@@ -179,6 +185,12 @@ export interface AuthorizationRequest {
   readonly resourceUrn?: string;
   /** When there is no resource urn but the question is about a type (e.g. a search gate). */
   readonly resourceType?: string;
+  /**
+   * The domains the write being decided gives the resource (the ecosystem's proposed domains): DOMAIN
+   * filters match these (and their parents) instead of the stored ones, so a policy scoped to a domain
+   * allows creating an entity in it.
+   */
+  readonly proposedDomains?: readonly string[];
 }
 
 /** Answers authorization questions; the one place every interface asks. */

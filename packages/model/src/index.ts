@@ -41,8 +41,15 @@ export { entityRegistry, EntityRegistry, type KeyAspect } from './registry/entit
 export { validateAspect } from './validate.js';
 export { isRestrictedAspect, RESTRICTED_ASPECTS } from './registry/restricted-aspects.js';
 export { defaultAspectsFor, type DefaultAspect } from './registry/default-aspects.js';
+export {
+  DATA_PLATFORMS,
+  dataPlatformEntities,
+  type DataPlatformEntity,
+  type DataPlatformEntry,
+} from './registry/data-platforms.js';
 export { applyAspectPatch, parseAspectPatch, type AspectPatch } from './patch/apply-patch.js';
-export { PATCH_TEMPLATES, type ArrayKeys, type PatchTemplate } from './patch/patch-templates.js';
+export { DEFAULT_OWNERSHIP_TYPE_URN, withOwnerTypes } from './aspect-hooks/owner-types.js';
+export { PATCH_TEMPLATES, type KeyedArray, type PatchTemplate } from './patch/patch-templates.js';
 export { aspectAvroType, namedAvroType } from './schemas/avro-registry.js';
 export { UrnType } from './schemas/urn-type.js';
 export {

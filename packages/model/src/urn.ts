@@ -146,8 +146,9 @@ const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 /** Throws ValidationError naming the first control character of `raw` and where it is. */
 export function checkNoControlCharacters(raw: string): void {
+  // test() first: it allocates nothing, and almost every urn passes.
+  if (!CONTROL_CHARACTER.test(raw)) return;
   const at = raw.search(CONTROL_CHARACTER);
-  if (at < 0) return;
   const code = `U+${raw.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0')}`;
   throw new ValidationError(
     `Invalid urn ${printable(raw)}: it contains the control character ${code} at offset ${at}; a urn may not contain control characters`,

@@ -397,6 +397,36 @@ export interface RelatedResponse {
   }[];
 }
 
+/** (Added.) One side of an edge in an edge scroll: its urn among `urns`, its entity type among `entityTypes`. */
+export interface EdgeEndpointFilter {
+  readonly urns?: readonly string[];
+  readonly entityTypes?: readonly string[];
+}
+
+/** (Added.) Edges whose source and target pass these filters (an absent side: any). */
+export interface EdgeMatch {
+  readonly source?: EdgeEndpointFilter;
+  readonly target?: EdgeEndpointFilter;
+}
+
+/** (Added.) An edge as an edge scroll lists it, once however many aspects declared it; also its position. */
+export interface EdgeKey {
+  readonly source: string;
+  readonly relationship: string;
+  readonly target: string;
+}
+
+/**
+ * (Added.) A page of edges ordered by (source, relationship, target) as byte strings: those of `types`
+ * (none: all) matching any of `match` (none: every edge), strictly after `after`.
+ */
+export interface EdgeScrollRequest {
+  readonly types: readonly string[];
+  readonly match: readonly EdgeMatch[];
+  readonly after?: EdgeKey;
+  readonly count: number;
+}
+
 export interface GraphIndex {
   ensure(): Promise<void>;
   /** Replaces every edge that `aspect` of `source` declared with `edges` (empty removes them). */
@@ -409,6 +439,8 @@ export interface GraphIndex {
   /** Removes every edge from or to the entity (entity deletion). */
   removeEntity(urn: string): Promise<void>;
   related(request: RelatedRequest): Promise<RelatedResponse>;
+  /** (Added.) A page of edges, see EdgeScrollRequest; fewer than `count` only at the end. */
+  scrollEdges(request: EdgeScrollRequest): Promise<readonly EdgeKey[]>;
   refresh(): Promise<void>;
   close(): Promise<void>;
 }

@@ -586,7 +586,11 @@ for (const family of FAMILIES) {
         );
         expect(read.tag.properties).toEqual({ name: 'Temporary', description: 'made by a test' });
         expect((await data(base, `mutation { deleteTag(urn: "urn:li:tag:${id}") }`))['deleteTag']).toBe(true);
-        expect((await data(base, `{ tag(urn: "urn:li:tag:${id}") { urn } }`))['tag']).toBeNull();
+        // The typed getter still answers for the deleted tag, as an entity that does not exist.
+        expect((await data(base, `{ tag(urn: "urn:li:tag:${id}") { urn exists } }`))['tag']).toEqual({
+          urn: `urn:li:tag:${id}`,
+          exists: false,
+        });
       });
     });
   });

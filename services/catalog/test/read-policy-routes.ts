@@ -129,6 +129,12 @@ const RESTLI: readonly ReadRoute[] = [
   ...perType('Rest.li POST /entities?action=list {entity: {type}}', (entity) =>
     post('/entities?action=list', { entity, start: 0, count: 100 }),
   ),
+  ...perType('Rest.li POST /entities?action=listUrns {entity: {type}}', (entity) =>
+    post('/entities?action=listUrns', { entity, start: 0, count: 100 }),
+  ),
+  ...perTarget('Rest.li POST /aspects?action=getCount {aspect: {aspect}}', (_urn, t) =>
+    post('/aspects?action=getCount', { aspect: t.aspect }),
+  ),
   ...perTarget('Rest.li POST /entities?action=getBrowsePaths {urn: {t}}', (urn) =>
     post('/entities?action=getBrowsePaths', { urn }),
   ),
@@ -252,6 +258,19 @@ const OPENAPI: readonly ReadRoute[] = [
       ),
   },
   {
+    name: 'OpenAPI POST /openapi/v3/relationship/scroll (every edge)',
+    request: () => post('/openapi/v3/relationship/scroll?count=1000', {}),
+  },
+  ...perTarget('OpenAPI POST /openapi/v3/relationship/scroll {sourceFilter: urn {t}}', (urn) =>
+    post('/openapi/v3/relationship/scroll?direction=UNDIRECTED', {
+      sourceFilter: { and: [{ criteria: [{ field: 'urn', values: [urn] }] }] },
+    }),
+  ),
+  {
+    name: 'OpenAPI POST /openapi/v3/lineage/scroll (every lineage edge)',
+    request: () => post('/openapi/v3/lineage/scroll?count=1000', {}),
+  },
+  {
     name: 'OpenAPI GET /openapi/v2/timeseries/dataset/datasetProfile',
     request: () => get('/openapi/v2/timeseries/dataset/datasetProfile?count=100'),
   },
@@ -270,6 +289,14 @@ const OPENAPI: readonly ReadRoute[] = [
   {
     name: 'OpenAPI GET /openapi/operations/throttle/requests',
     request: () => get('/openapi/operations/throttle/requests'),
+  },
+  {
+    name: 'OpenAPI POST /openapi/operations/elasticSearch/entity/raw (every seeded entity)',
+    request: (seed) =>
+      post('/openapi/operations/elasticSearch/entity/raw', [
+        ...TARGETS.map((t) => urnOf(seed, t)),
+        seed.dataset,
+      ]),
   },
 ];
 
@@ -412,6 +439,22 @@ const GRAPHQL: readonly ReadRoute[] = [
   graphqlRow(
     'listAccessTokens',
     'query { listAccessTokens(input: { start: 0, count: 100 }) { tokens { urn id name actorUrn ownerUrn } } }',
+    () => ({}),
+  ),
+  graphqlRow(
+    'searchDocuments',
+    `query { searchDocuments(input: { query: "*", count: 100 }) {
+      documents { ...Seen info { title contents { text } } } facets { field aggregations { value count } } } }`,
+    () => ({}),
+  ),
+  graphqlRow(
+    'dataset(urn: {dataset}) { relatedDocuments }',
+    `query($urn: String!) { dataset(urn: $urn) { relatedDocuments(input: { count: 100 }) { documents { ...Seen } } } }`,
+    (seed) => ({ urn: seed.dataset }),
+  ),
+  graphqlRow(
+    'listLifecycleStages',
+    'query { listLifecycleStages { urn name description entityTypes hideInSearch } }',
     () => ({}),
   ),
   graphqlRow('me', 'query { me { corpUser { ...Seen } } }', () => ({})),

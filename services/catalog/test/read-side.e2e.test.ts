@@ -208,6 +208,8 @@ for (const family of FAMILIES) {
         leaf.body as { value: { entities: { urn: string }[]; metadata: { totalNumEntities: number } } }
       ).value;
       expect(entities.entities.map((e) => e.urn).sort()).toEqual([customers, orders].sort());
+      // As the ecosystem counts it: the entities inside groups below the path, none in a leaf folder.
+      expect(entities.metadata.totalNumEntities).toBe(0);
     });
 
     it('autocompletes names by prefix', async () => {

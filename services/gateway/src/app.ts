@@ -33,11 +33,17 @@ import { restliDocsPage } from './openapi/document/restli-docs.js';
 import { mountSwaggerUi } from './openapi/swagger-ui/swagger-ui-routes.js';
 import { entityApiRouter } from './openapi/entity-api/entity-router.js';
 import { getRelationshipsV1 } from './openapi/relationships/relationships-v1.js';
+import { flattenConfiguration } from './application/system-info.js';
+import { systemInfoRouter } from './operations/system-info-routes.js';
+import { platformEntitiesRouter } from './openapi/platform-entities/platform-entities-v1.js';
+import { getAspectCountAction } from './restli/aspects-count-action.js';
+import { edgeScrollRouter } from './openapi/edge-scroll/edge-scroll-router.js';
 import { timeseriesApiRouter } from './openapi/timeseries/timeseries-v2.js';
 import { timelineApiRouter } from './openapi/timeline/timeline-router.js';
 import { TIMELINE_V1_OPERATION, TIMELINE_V2_OPERATION } from './openapi/timeline/timeline-operations.js';
 import { auditEventsRouter } from './openapi/audit-events/audit-search-router.js';
 import type { ConsumerGroups } from './application/consumer-lag.js';
+import { mountIndexDocumentRoutes } from './operations/index-document-routes.js';
 import { mountOperationRoutes } from './operations/operation-routes.js';
 import { mountMetricsRoutes } from './operations/metrics-routes.js';
 import { consumerLagSamples } from './application/consumer-lag.js';
@@ -65,7 +71,7 @@ import { ingestEntityAction } from './restli/entities-ingest-action.js';
 import { batchIngestEntitiesAction } from './restli/entities-batch-ingest-action.js';
 import { existsEntityAction } from './restli/entities-exists-action.js';
 import { getBrowsePathsAction } from './restli/entities-browse-paths-action.js';
-import { listEntitiesAction } from './restli/entities-list-action.js';
+import { listEntitiesAction, listUrnsAction } from './restli/entities-list-action.js';
 import { batchEvaluateAction, evaluateAction } from './restli/metadata-tests.js';
 import { restoreIndices } from './restli/restore-indices.js';
 import { describeRun, listRuns, rollbackRunAction } from './restli/runs/run-listing.js';
@@ -181,6 +187,15 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     nativeUsers: deps.nativeUsers,
     audit,
     logger,
+    systemInfo: {
+      version: settings.serverVersion,
+      configuration: flattenConfiguration({
+        http: settings,
+        topics: deps.topics,
+        consumerGroups: deps.groups,
+        transport: deps.transport,
+      }),
+    },
     operations: {
       log: deps.log,
       topics: deps.topics,
@@ -254,6 +269,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       ingestProposal: (req, res) => ingestProposal(req, res, ingest),
       ingestProposalBatch: (req, res) => ingestProposalBatch(req, res, ingest),
       getTimeseriesAspectValues: (req, res) => getTimeseriesAspectValues(req, res, application.timeseries),
+      getCount: (req, res) => getAspectCountAction(req, res, application.aspectCounts),
     }),
   );
   app.post(
@@ -280,6 +296,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       exists: (req, res) => existsEntityAction(req, res, application.entities),
       getBrowsePaths: (req, res) => getBrowsePathsAction(req, res, application.catalogSearch),
       list: (req, res) => listEntitiesAction(req, res, application.catalogSearch),
+      listUrns: (req, res) => listUrnsAction(req, res, application.catalogSearch),
       delete: (req, res) => deleteEntityAction(req, res, application.deletion),
       deleteReferences: (req, res) => deleteReferencesAction(req, res, application.deletion),
     }),
@@ -321,6 +338,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   }
   mountOperationRoutes(app, application.operations, application.throttle);
   mountMetricsRoutes(app, metrics);
+  mountIndexDocumentRoutes(app, application.indexDocuments, json);
+  app.use('/openapi/v1/system-info', systemInfoRouter(application.systemInfo, logger));
 
   app.use('/schema-registry/api', schemaRegistryRouter({ topics: deps.topics, log: deps.log, logger }));
   const entityApi = { app: application, logger, maxBodyBytes: settings.maxBodyBytes };
@@ -357,6 +376,18 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   mountSwaggerUi(app, '/openapi/v3/api-docs', API_GROUPS);
   app.use('/openapi/v3/entity', entityApiRouter(entityApi, 'v3'));
   app.use('/openapi/v2/entity', entityApiRouter(entityApi, 'v2'));
+  app.use(
+    edgeScrollRouter({ scrolls: application.edgeScrolls, logger, maxBodyBytes: settings.maxBodyBytes }),
+  );
+  app.use(
+    '/openapi/v2/platform/entities/v1',
+    platformEntitiesRouter({
+      proposals: application.proposals,
+      logger,
+      maxBodyBytes: settings.maxBodyBytes,
+      maxBatchProposals: settings.maxBatchProposals,
+    }),
+  );
   app.use('/openapi/v2/timeseries', timeseriesApiRouter({ timeseries: application.timeseries, logger }));
   const timelineApi = { timeline: application.timeline, logger };
   app.use('/openapi/v2/timeline/v1', timelineApiRouter(timelineApi, TIMELINE_V2_OPERATION));
@@ -372,7 +403,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
 
   mountGraphQL(
     app,
-    { app: application, logger },
+    { app: application, logger, serverConfig: serverConfig(settings.serverVersion) },
     { maxBodyBytes: settings.maxBodyBytes, ...(settings.graphql ? { limits: settings.graphql } : {}) },
   );
 

@@ -93,6 +93,78 @@ function createEntitySuite(open: () => Promise<StoreUnderTest>): void {
     expect(effects.versioned.every((l) => l.mcl.created?.actor === ACTOR)).toBe(true);
   });
 
+  it('materializes the entity of a time-series-only write: its key and defaults, once; the outcome stays TIMESERIES', async () => {
+    const urn = datasetUrn('usage_only');
+    const usage = (time: number) =>
+      proposal(urn, 'UPSERT', 'datasetUsageStatistics', { timestampMillis: time, uniqueUserCount: 1 });
+    const first = randomUUID();
+    const second = randomUUID();
+    const effects = await applyProposals([record(usage(1_000), first), record(usage(2_000), second)], store);
+    expect(effects.failed).toEqual([]);
+    expect(effects.outcomes.map((o) => [o.requestId, o.ok, o.ok ? o.status : o.code])).toEqual([
+      [first, true, 'TIMESERIES'],
+      [second, true, 'TIMESERIES'],
+    ]);
+    expect(effects.timeseries).toHaveLength(2);
+    expect(await aspectNames(store, urn)).toEqual(['browsePathsV2', 'dataPlatformInstance', 'datasetKey']);
+    expect(changeLogs(effects).map((l) => [l.aspect, l.changeType])).toEqual([
+      ['datasetKey', 'UPSERT'],
+      ['browsePathsV2', 'UPSERT'],
+      ['dataPlatformInstance', 'UPSERT'],
+    ]);
+    // A later time-series write of the existing entity changes nothing stored and announces nothing.
+    const later = await applyProposals([record(usage(3_000))], store);
+    expect(later.failed).toEqual([]);
+    expect(later.versioned).toEqual([]);
+    expect(await store.listVersions(urn, 'datasetKey')).toHaveLength(1);
+  });
+
+  it('keeps an existing entity as it is on a time-series write, and a time-series delete creates nothing', async () => {
+    const existing = datasetUrn('has_props');
+    await applyProposals(
+      [record(proposal(existing, 'UPSERT', 'datasetProperties', { description: 'd' }))],
+      store,
+    );
+    const before = await store.getLatest(existing);
+    const effects = await applyProposals(
+      [
+        record(
+          proposal(existing, 'UPSERT', 'operation', {
+            timestampMillis: 5,
+            operationType: 'INSERT',
+            lastUpdatedTimestamp: 5,
+          }),
+        ),
+      ],
+      store,
+    );
+    expect(effects.versioned).toEqual([]);
+    expect(await store.getLatest(existing)).toEqual(before);
+    const absent = datasetUrn('never');
+    await applyProposals([record(proposal(absent, 'DELETE', 'datasetProfile'))], store);
+    expect(await aspectNames(store, absent)).toEqual([]);
+  });
+
+  it('applies every CREATE_ENTITY of one batch for an entity the batch creates (the store as it was before the batch decides)', async () => {
+    const urn = datasetUrn('batched');
+    const effects = await applyProposals(
+      [
+        record(proposal(urn, 'CREATE_ENTITY', 'datasetProperties', { description: 'new' })),
+        record(proposal(urn, 'CREATE_ENTITY', 'domains', { domains: ['urn:li:domain:a'] })),
+      ],
+      store,
+    );
+    expect(effects.failed).toEqual([]);
+    expect(effects.outcomes.map((o) => o.ok)).toEqual([true, true]);
+    expect((await store.get(urn, 'domains'))?.value).toMatchObject({ domains: ['urn:li:domain:a'] });
+    // A later batch finds the entity and fails the same write.
+    const again = await applyProposals(
+      [record(proposal(urn, 'CREATE_ENTITY', 'domains', { domains: ['urn:li:domain:b'] }))],
+      store,
+    );
+    expect(again.outcomes).toMatchObject([{ ok: false, message: CREATE_ENTITY_CONFLICT_MESSAGE }]);
+  });
+
   it('fails CREATE_ENTITY of an existing entity with the ecosystem message, storing nothing', async () => {
     const urn = datasetUrn('existing');
     await applyProposals([record(proposal(urn, 'UPSERT', 'status', { removed: false }))], store);

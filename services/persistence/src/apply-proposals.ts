@@ -11,6 +11,7 @@ import {
   type DomainError,
   type ErrorCode,
   type StructuredPropertySettings,
+  withOwnerTypes,
 } from '@catalog/model';
 import type { EventDecoder, LogRecord, MetadataChangeLog, MetadataChangeProposal } from '@catalog/events';
 import type { ApplyResult, AspectStore, AspectWrite, AspectWriteMode, StoredAspect } from '@catalog/store';
@@ -22,6 +23,7 @@ import {
   systemMetadataFor,
   undecodableProposal,
 } from '@catalog/runtime';
+import { DOMAINS_ASPECT, syncDomains } from './domains-sync.js';
 import { decodeProposalRecord, type DecodedProposal } from './proposal-record.js';
 import { storedVersionProperties, versionSetWrites } from './version-set-effects.js';
 import {
@@ -99,6 +101,11 @@ interface Step {
    * aspect): the proposal's own write, made in the next round once that CREATE has stored the key.
    */
   readonly then?: AspectWrite;
+  /**
+   * Set on the key-aspect CREATE a time-series write makes (see materialization): its CONFLICT (the
+   * entity exists) is no failure and it reports no outcome; the proposal's outcome is the time-series one.
+   */
+  readonly materializes?: true;
 }
 
 interface AppliedStep {
@@ -131,6 +138,7 @@ export async function applyProposals(
   const decoded = await Promise.all(records.map((r) => decodeProposalRecord(r, decoder)));
 
   const steps: Step[] = [];
+  const materialized = new Set<string>();
   for (const [i, item] of decoded.entries()) {
     if (item.kind === 'undecodable') {
       const record = records[i]!;
@@ -159,6 +167,10 @@ export async function applyProposals(
       const systemMetadata = systemMetadataFor(proposal, item.time);
       effects.timeseries.push(own(item, toChangeLog(proposal, systemMetadata, created)));
       effects.outcomes.push(success(item, deletes ? 'DELETED' : 'TIMESERIES'));
+      if (!deletes && !materialized.has(proposal.urn.raw)) {
+        materialized.add(proposal.urn.raw);
+        steps.push(materialization(item, systemMetadata));
+      }
       continue;
     }
     let write: AspectWrite;
@@ -269,6 +281,31 @@ function entityCheck(item: Checked, write: AspectWrite): Step | undefined {
 }
 
 /**
+ * The entity a time-series write is about exists afterwards, as in the ecosystem (which upserts the key
+ * aspect of every time-series write): a CREATE of its key aspect (request id `<id>#key`, idempotent), which
+ * also stores the entity's default aspects (withEntityDefaults). An entity that exists already keeps its
+ * key as it is (the CREATE's CONFLICT is dropped). One per entity and batch.
+ */
+function materialization(item: Checked, systemMetadata: AspectWrite['systemMetadata']): Step {
+  const { proposal } = item;
+  const key = entityRegistry.keyAspectFromUrn(proposal.urn);
+  return {
+    owner: item,
+    write: {
+      requestId: `${item.requestId}#key`,
+      mode: 'CREATE',
+      urn: proposal.urn.raw,
+      aspect: key.name,
+      value: key.value,
+      ...(systemMetadata === undefined ? {} : { systemMetadata }),
+      created: { time: item.time, actor: item.actor },
+      keyAspect: { name: key.name, value: key.value },
+    },
+    materializes: true,
+  };
+}
+
+/**
  * Applies the steps in order, in as few store batches as the entity checks allow: a batch ends at each
  * entity check, and the aspect write that follows a successful one opens the next batch, ahead of the
  * proposals after it, so a later proposal of the same aspect still applies after it (batch order is
@@ -284,6 +321,9 @@ async function applySteps(
   rules: StructuredPropertyRules,
 ): Promise<AppliedStep[]> {
   const applied: AppliedStep[] = [];
+  // Entities a CREATE_ENTITY of this batch created: its other CREATE_ENTITY writes of them create them
+  // too (the ecosystem validates them against the store as it was before the batch).
+  const createdHere = new Set<string>();
   let next: Step[] = [];
   const flush = async (): Promise<void> => {
     const batch = next;
@@ -294,8 +334,13 @@ async function applySteps(
       const step = batch[i]!;
       applied.push({ step, result });
       rules.observe(step.write, result);
-      if (step.then !== undefined && result.status === 'CREATED') {
+      if (step.materializes === true) {
+        if (result.status === 'CREATED') recordEntityCreated(step.owner, result, effects);
+      } else if (step.then !== undefined && result.status === 'CREATED') {
+        createdHere.add(step.write.urn);
         recordEntityCreated(step.owner, result, effects);
+        next.push({ owner: step.owner, write: step.then });
+      } else if (step.then !== undefined && result.status === 'CONFLICT' && createdHere.has(step.write.urn)) {
         next.push({ owner: step.owner, write: step.then });
       } else {
         // A CONFLICT of an entity check is the CREATE_ENTITY's failure (or silent drop).
@@ -388,7 +433,9 @@ function toWrite(item: Checked): AspectWrite {
     mode,
     urn: proposal.urn.raw,
     aspect: proposal.aspect.name,
-    ...(patch === undefined ? { value: proposal.value ?? {} } : { patch }),
+    ...(patch === undefined
+      ? { value: materialized(proposal.aspect.name, proposal.value ?? {}) }
+      : { patch }),
     systemMetadata: systemMetadataFor(proposal, item.time),
     created,
     keyAspect: { name: key.name, value: key.value },
@@ -407,8 +454,17 @@ function writeFunction(proposal: CheckedProposal, now: number): AspectWrite['pat
   const unmodifiedSince = timeHeader(proposal, IF_UNMODIFIED_SINCE);
   const patch = proposal.patch;
   const conditional = expected !== undefined || modifiedSince !== undefined || unmodifiedSince !== undefined;
-  if (patch === undefined && !conditional) return undefined;
+  // The domains aspect's two lists are reconciled against the value it replaces (see syncDomains).
+  const synced = proposal.aspect.name === DOMAINS_ASPECT;
+  if (patch === undefined && !conditional && !synced) return undefined;
   const value = proposal.value ?? {};
+  const written = (current: Readonly<Record<string, unknown>> | undefined) => {
+    const next = materialized(
+      proposal.aspect.name,
+      patch === undefined ? value : applyAspectPatch(proposal.aspect, current, patch, now),
+    );
+    return synced ? syncDomains(next, current, proposal.urn.raw) : next;
+  };
   return (current, stored) => {
     if (expected !== undefined) {
       const actual = current === undefined ? '-1' : (stored.version ?? String(Math.max(1, stored.versions)));
@@ -421,8 +477,16 @@ function writeFunction(proposal: CheckedProposal, now: number): AspectWrite['pat
       throw new PreconditionError(`Item last modified ${modifiedAt} <= ${modifiedSince} (epoch ms)`);
     if (unmodifiedSince !== undefined && modifiedAt > unmodifiedSince)
       throw new PreconditionError(`Item last modified ${modifiedAt} > ${unmodifiedSince} (epoch ms)`);
-    return patch === undefined ? value : applyAspectPatch(proposal.aspect, current, patch, now);
+    return written(current);
   };
+}
+
+/** What the ecosystem's write hooks fill in an aspect's value: an ownership's `ownerTypes`. */
+function materialized(
+  aspect: string,
+  value: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> {
+  return aspect === 'ownership' ? withOwnerTypes(value) : value;
 }
 
 /** An ISO-8601 instant in a condition header, as epoch ms; a header that is not one is refused (400). */

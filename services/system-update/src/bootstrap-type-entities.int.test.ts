@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeMcp, type EventLog, type ProduceRecord } from '@catalog/events';
-import { entityRegistry } from '@catalog/model';
+import { dataPlatformEntities, entityRegistry } from '@catalog/model';
 import { openSqliteAspectStore, type AspectStore } from '@catalog/store';
 import { bootstrapTypeEntities } from './bootstrap-type-entities.js';
 
@@ -37,7 +37,7 @@ describe('type entity bootstrap', () => {
     store = await openSqliteAspectStore({ file: join(dir, 'aspects.db') });
     const { log, produced } = recordingLog();
     const first = await bootstrapTypeEntities({ log, store, topic: 'MCP', logger });
-    const count = 5 + entityRegistry.entities().length;
+    const count = 5 + entityRegistry.entities().length + dataPlatformEntities().length;
     expect(first).toEqual({ existing: 0, proposed: count });
     expect(produced).toHaveLength(1);
     const records = produced[0]!.records;
@@ -60,6 +60,18 @@ describe('type entity bootstrap', () => {
     expect(JSON.parse(dataset.aspect!.value.toString('utf8'))).toEqual({
       qualifiedName: 'datahub.dataset',
       displayName: 'dataset',
+    });
+    const hive = mcps.find((m) => m.entityUrn === 'urn:li:dataPlatform:hive')!;
+    expect(hive).toMatchObject({
+      entityType: 'dataPlatform',
+      aspectName: 'dataPlatformInfo',
+      changeType: 'CREATE',
+    });
+    expect(JSON.parse(hive.aspect!.value.toString('utf8'))).toMatchObject({
+      name: 'hive',
+      displayName: 'Hive',
+      type: 'FILE_SYSTEM',
+      datasetNameDelimiter: '.',
     });
     expect(records.every((r) => r.key === decodeMcp(r.value).entityUrn)).toBe(true);
     expect(records.every((r) => r.headers?.['actor'] === 'urn:li:corpuser:__datahub_system')).toBe(true);

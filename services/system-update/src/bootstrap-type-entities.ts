@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { genericAspectFromJson, type EventLog, type MetadataChangeProposal } from '@catalog/events';
-import { typeEntities, type TypeEntity } from '@catalog/model';
+import { dataPlatformEntities, typeEntities, type DataPlatformEntity, type TypeEntity } from '@catalog/model';
 import { proposalRecord, SYSTEM_ACTOR, type Logger } from '@catalog/runtime';
 import type { AspectStore } from '@catalog/store';
 
@@ -22,7 +22,8 @@ export interface BootstrapTypeEntitiesReport {
 /**
  * The ecosystem's type-entity bootstrap (IngestDataTypesStep, IngestEntityTypesStep): a `dataType`
  * entity per data type a structured property's valueType names, an `entityType` entity per registry
- * entity. Written as proposals, so persistence stores them and the indexer indexes them like any
+ * entity; and its data-platform bootstrap, a `dataPlatform` entity with `dataPlatformInfo` per known
+ * platform. Written as proposals, so persistence stores them and the indexer indexes them like any
  * write: a CREATE of the info aspect with `If-None-Match: *`, which persistence drops when the aspect
  * exists. Idempotent and cheap to repeat: one store read finds what exists, and only what is missing
  * is proposed (nothing at all on a catalog that has them), in one append; it does not wait for
@@ -31,10 +32,10 @@ export interface BootstrapTypeEntitiesReport {
 export async function bootstrapTypeEntities(
   deps: BootstrapTypeEntitiesDeps,
 ): Promise<BootstrapTypeEntitiesReport> {
-  const all = typeEntities();
+  const all = [...typeEntities(), ...dataPlatformEntities()];
   const stored = await deps.store.getLatestMany(
     all.map((t) => t.urn),
-    ['dataTypeInfo', 'entityTypeInfo'],
+    ['dataTypeInfo', 'entityTypeInfo', 'dataPlatformInfo'],
   );
   const missing = all.filter((t) => !(stored.get(t.urn) ?? []).some((a) => a.aspect === t.aspectName));
   if (missing.length > 0) {
@@ -47,7 +48,7 @@ export async function bootstrapTypeEntities(
   return { existing: all.length - missing.length, proposed: missing.length };
 }
 
-function proposalOf(t: TypeEntity): MetadataChangeProposal {
+function proposalOf(t: TypeEntity | DataPlatformEntity): MetadataChangeProposal {
   return {
     entityType: t.entityType,
     entityUrn: t.urn,

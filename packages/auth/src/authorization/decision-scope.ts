@@ -21,6 +21,7 @@ export class DecisionScope {
   readonly actorUrn: string;
   readonly resourceUrn: string | undefined;
   readonly resourceType: string | undefined;
+  private readonly proposedDomains: readonly string[] | undefined;
   private actorState?: Promise<ActorState>;
   private attributes?: Promise<ResourceAttributes>;
   private resourceGroups?: Promise<readonly string[]>;
@@ -28,9 +29,10 @@ export class DecisionScope {
   constructor(
     private readonly actors: ActorDirectory,
     private readonly resources: ResourceResolver,
-    request: Pick<AuthorizationRequest, 'actorUrn' | 'resourceUrn' | 'resourceType'>,
+    request: Pick<AuthorizationRequest, 'actorUrn' | 'resourceUrn' | 'resourceType' | 'proposedDomains'>,
   ) {
     this.actorUrn = request.actorUrn;
+    this.proposedDomains = request.proposedDomains;
     this.resourceUrn = request.resourceUrn;
     this.resourceType =
       request.resourceUrn === undefined ? request.resourceType : entityTypeOf(request.resourceUrn);
@@ -113,7 +115,10 @@ export class DecisionScope {
 
   private resourceAttributes(): Promise<ResourceAttributes> {
     // Callers check for a urn first; the empty string never reaches a resolver.
-    this.attributes ??= this.resources.resourceAttributes(this.resourceUrn ?? '');
+    this.attributes ??= this.resources.resourceAttributes(
+      this.resourceUrn ?? '',
+      this.proposedDomains === undefined ? undefined : { domains: this.proposedDomains },
+    );
     return this.attributes;
   }
 

@@ -276,6 +276,29 @@ describe('PolicyEngine resource matching', () => {
     expect(await allowed({ privileges: ['EDIT_ENTITY'], resourceUrn: USERS_TABLE })).toBe(false);
   });
 
+  it('matches DOMAIN criteria on the domains a write proposes when the request gives them', async () => {
+    const { allowed } = engineWith({
+      policies: [
+        policy('p', {
+          privileges: ['CREATE_ENTITY'],
+          actors: { allUsers: true },
+          resources: { filter: { criteria: [{ field: 'DOMAIN', values: ['urn:li:domain:finance'] }] } },
+        }),
+      ],
+      resources: { [ORDERS]: { domains: ['urn:li:domain:sales'] } },
+    });
+    const ask = (proposedDomains?: readonly string[]) =>
+      allowed({
+        privileges: ['CREATE_ENTITY'],
+        resourceUrn: ORDERS,
+        ...(proposedDomains === undefined ? {} : { proposedDomains }),
+      });
+    expect(await ask()).toBe(false);
+    expect(await ask(['urn:li:domain:finance'])).toBe(true);
+    expect(await ask(['urn:li:domain:sales'])).toBe(false);
+    expect(await ask([])).toBe(false);
+  });
+
   it('reads the legacy form as a type plus a urn list, unless allResources', async () => {
     const { allowed } = engineWith({
       policies: [

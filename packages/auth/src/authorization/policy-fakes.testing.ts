@@ -5,6 +5,7 @@ import type {
   PolicyRecord,
   PolicySource,
   ResourceAttributes,
+  ResourceOverrides,
   ResourceResolver,
 } from '../types.js';
 
@@ -88,8 +89,8 @@ export class FakeResourceResolver implements ResourceResolver {
   readonly reads: string[] = [];
   constructor(private readonly facts: Readonly<Record<string, Partial<ResourceAttributes>>> = {}) {}
 
-  async resourceAttributes(urn: string): Promise<ResourceAttributes> {
+  async resourceAttributes(urn: string, overrides: ResourceOverrides = {}): Promise<ResourceAttributes> {
     this.reads.push(urn);
-    return resourceAttributes(urn, this.facts[urn] ?? {});
+    return resourceAttributes(urn, { ...(this.facts[urn] ?? {}), ...overrides });
   }
 }

@@ -3,7 +3,8 @@ import type { Operation } from 'fast-json-patch';
 import { describeProblems, SchemaValidationError, ValidationError } from '../errors.js';
 import type { AspectSpec } from '../types.js';
 import { validateAspect } from '../validate.js';
-import { PATCH_TEMPLATES, type ArrayKeys } from './patch-templates.js';
+import { PATCH_TEMPLATES, type PatchTemplate } from './patch-templates.js';
+import { fromPatchForm, newTransformState, toPatchForm, type NumberKeys } from './template-transform.js';
 
 /** A patch as the ecosystem sends it: JSON Patch operations, and the generic form's array keys. */
 export interface AspectPatch {
@@ -14,7 +15,6 @@ export interface AspectPatch {
 }
 
 const OPS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
-const KEY_PATH_SEPARATOR = '\u241f';
 
 /**
  * Reads a patch document: a JSON Patch array, or `{patch, arrayPrimaryKeys?, forceGenericPatch?}`.
@@ -65,8 +65,8 @@ export function parseAspectPatch(raw: unknown): AspectPatch {
  * Applies a patch to the latest value of an aspect, as the ecosystem's templates do: keyed arrays become
  * maps while the operations apply (so an add of the same key replaces that entry and a remove of an absent
  * key does nothing), missing intermediate objects are created, and the result must fit the aspect's
- * schema. Throws ValidationError for an operation that cannot apply, SchemaValidationError for a result
- * that does not fit.
+ * schema. Throws ValidationError for an operation that cannot apply (or an absent aspect whose template
+ * has no default), SchemaValidationError for a result that does not fit.
  */
 export function applyAspectPatch(
   spec: AspectSpec,
@@ -74,19 +74,28 @@ export function applyAspectPatch(
   patch: AspectPatch,
   now: number,
 ): Record<string, unknown> {
-  const template = PATCH_TEMPLATES[spec.name];
+  const registered = PATCH_TEMPLATES[spec.name];
   const generic = patch.forceGenericPatch === true || Object.keys(patch.arrayPrimaryKeys ?? {}).length > 0;
-  const arrays: readonly ArrayKeys[] = generic
-    ? Object.entries(patch.arrayPrimaryKeys ?? {}).map(([field, keys]) => ({ path: [field], keys }))
-    : (template?.arrays ?? []);
-  // An absent aspect starts from its template's default (also on the generic path: the SDK's builders
-  // send arrayPrimaryKeys for glossary terms, whose audit stamp the default supplies).
-  const start = current !== undefined ? current : (template?.defaultValue(now) ?? {});
+  // The generic path keys the arrays the patch names; it too starts from the template's default (the
+  // SDK's builders send arrayPrimaryKeys for glossary terms, whose audit stamp the default supplies).
+  const template: PatchTemplate = generic
+    ? {
+        arrays: Object.entries(patch.arrayPrimaryKeys ?? {}).map(([field, keys]) => ({
+          path: [field],
+          keys,
+        })),
+      }
+    : (registered ?? { arrays: [] });
+  if (current === undefined && registered !== undefined && registered.defaultValue === undefined)
+    throw new ValidationError(
+      `Patch not supported for aspect with name ${spec.name}. Default aspect is required because no aspect currently exists.`,
+    );
+  const start = current ?? registered?.defaultValue?.(now) ?? {};
   const document = structuredClone(start) as Record<string, unknown>;
-  const numberKeys: NumberKeys = new WeakMap();
-  for (const keyed of arrays) toMaps(document, keyed, numberKeys);
+  const state = newTransformState();
+  toPatchForm(document, template, spec.schema, state, now);
   for (const given of patch.operations) {
-    const operation = prepare(document, given, numberKeys);
+    const operation = prepare(document, given, state.numberKeys);
     if (operation === undefined) continue;
     try {
       jsonPatch.applyOperation(document, structuredClone(operation), true, true, false);
@@ -96,12 +105,7 @@ export function applyAspectPatch(
       throw new ValidationError(`Invalid patch operation ${JSON.stringify(operation)}: ${reason}`);
     }
   }
-  for (const keyed of arrays) toArrays(document, keyed);
-  // Required parts of the template's default that the patch removed come back, as the ecosystem's
-  // templates re-add a missing audit stamp.
-  if (template !== undefined)
-    for (const [field, value] of Object.entries(template.defaultValue(now)))
-      if (document[field] === undefined) document[field] = value;
+  fromPatchForm(document, template, spec.schema, state, now);
   const outcome = validateAspect(spec, document);
   if (!outcome.ok)
     throw new SchemaValidationError(
@@ -125,13 +129,6 @@ function segmentsOf(pointer: string): string[] {
 function pointerOf(segments: readonly string[]): string {
   return segments.map((s) => `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 }
-
-/**
- * Keys of keyed-array maps that were numbers in the elements (`{value: {double: 30}}` is keyed `30`), by
- * their number: a path may spell the number another way (the SDK writes a float as `30.0`) and still names
- * that element, instead of adding a second one.
- */
-type NumberKeys = WeakMap<object, Map<number, string>>;
 
 /** A decimal number as JSON or the SDK's Python writes it (`30`, `30.0`, `-1.5e+16`). */
 const DECIMAL = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -175,88 +172,4 @@ function prepare(
     if (key === undefined || !Object.hasOwn(node, key)) return undefined;
   }
   return keyed();
-}
-
-/** The value an element is keyed by: a union value (`{string: "x"}`) is keyed by its member's value. */
-function keyValueOf(element: unknown, key: string): unknown {
-  let value: unknown = element;
-  for (const step of key.split(KEY_PATH_SEPARATOR)) {
-    value =
-      typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[step] : undefined;
-  }
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const entries = Object.values(value as Record<string, unknown>);
-    if (entries.length === 1) value = entries[0];
-  }
-  return value;
-}
-
-function fieldAt(
-  node: Record<string, unknown>,
-  path: readonly string[],
-): Record<string, unknown> | undefined {
-  let parent: unknown = node;
-  for (const step of path.slice(0, -1)) {
-    parent =
-      typeof parent === 'object' && parent !== null ? (parent as Record<string, unknown>)[step] : undefined;
-  }
-  return typeof parent === 'object' && parent !== null ? (parent as Record<string, unknown>) : undefined;
-}
-
-/**
- * Turns the keyed array at `keyed.path` into nested maps (and its children inside each element), noting
- * in `numberKeys` the keys that were numbers.
- */
-function toMaps(node: Record<string, unknown>, keyed: ArrayKeys, numberKeys: NumberKeys): void {
-  const parent = fieldAt(node, keyed.path);
-  const field = keyed.path[keyed.path.length - 1]!;
-  if (parent === undefined) return;
-  const array = parent[field];
-  if (!Array.isArray(array)) return;
-  const map: Record<string, unknown> = {};
-  for (const element of array) {
-    if (keyed.keys.length === 0) {
-      map[String(element)] = element;
-      continue;
-    }
-    for (const child of keyed.children ?? [])
-      if (typeof element === 'object' && element !== null)
-        toMaps(element as Record<string, unknown>, child, numberKeys);
-    let level = map;
-    keyed.keys.forEach((key, i) => {
-      const value = keyValueOf(element, key);
-      const k = value === undefined || value === null ? '' : String(value);
-      if (typeof value === 'number') {
-        const numbers = numberKeys.get(level) ?? new Map<number, string>();
-        numberKeys.set(level, numbers.set(value, k));
-      }
-      if (i === keyed.keys.length - 1) level[k] = element;
-      else level = (level[k] ??= {}) as Record<string, unknown>;
-    });
-  }
-  parent[field] = map;
-}
-
-/** Turns the maps back into the array, in map order; leaves that are arrays are expanded. */
-function toArrays(node: Record<string, unknown>, keyed: ArrayKeys): void {
-  const parent = fieldAt(node, keyed.path);
-  const field = keyed.path[keyed.path.length - 1]!;
-  if (parent === undefined) return;
-  const map = parent[field];
-  if (map === undefined || map === null || Array.isArray(map) || typeof map !== 'object') return;
-  const leaves: unknown[] = [];
-  const collect = (level: unknown, depth: number) => {
-    if (depth === 0 || typeof level !== 'object' || level === null || Array.isArray(level)) {
-      if (Array.isArray(level)) leaves.push(...(level as unknown[]));
-      else leaves.push(level);
-      return;
-    }
-    for (const child of Object.values(level as Record<string, unknown>)) collect(child, depth - 1);
-  };
-  collect(map, Math.max(keyed.keys.length, 1));
-  for (const element of leaves)
-    for (const child of keyed.children ?? [])
-      if (typeof element === 'object' && element !== null)
-        toArrays(element as Record<string, unknown>, child);
-  parent[field] = leaves;
 }

@@ -11,8 +11,9 @@ export interface DefaultAspect {
 /**
  * The aspects the ecosystem writes when an entity is created, besides its key, for the entity types that
  * carry them: `browsePathsV2` (a dataset's folders are the parts of its name before the last, split on
- * `.`; otherwise one `Default` folder) and `dataPlatformInstance` (the platform the key names, for the
- * types whose key has one). Each value fits its aspect's schema.
+ * `.`; otherwise one `Default` folder), `dataPlatformInstance` (the platform the key names, for the
+ * types whose key has one) and, for a dataset whose name has capitals, `aliases` with its lowercased urn.
+ * Each value fits its aspect's schema.
  */
 export function defaultAspectsFor(
   entity: EntitySpec,
@@ -32,7 +33,26 @@ export function defaultAspectsFor(
     const checked = validateAspect(instance, { platform });
     if (checked.ok) defaults.push({ name: instance.name, value: checked.value });
   }
+  const aliases = entity.name === 'dataset' ? entity.aspects.get('aliases') : undefined;
+  const lowercasedUrn = aliases === undefined ? undefined : lowercasedDatasetUrn(key);
+  if (aliases !== undefined && lowercasedUrn !== undefined) {
+    const checked = validateAspect(aliases, { lowercasedUrn });
+    if (checked.ok) defaults.push({ name: aliases.name, value: checked.value });
+  }
   return defaults;
+}
+
+/**
+ * A dataset's case-insensitive key (the ecosystem's `aliases.lowercasedUrn`): its name lowercased, the
+ * platform and origin as they are; undefined when the name is lowercase already (the ecosystem writes no
+ * alias then, so a lookup matches `urn` or `lowercasedUrn`).
+ */
+function lowercasedDatasetUrn(key: Readonly<Record<string, unknown>>): string | undefined {
+  const { platform, name, origin } = key;
+  if (typeof platform !== 'string' || typeof name !== 'string' || typeof origin !== 'string')
+    return undefined;
+  const lower = name.toLowerCase();
+  return lower === name ? undefined : `urn:li:dataset:(${platform},${lower},${origin})`;
 }
 
 function datasetFolders(key: Readonly<Record<string, unknown>>): string[] {

@@ -19,6 +19,15 @@ describe('defaultAspectsFor', () => {
     });
   });
 
+  it('gives a dataset whose name has capitals its lowercased urn as an alias, the platform and origin kept', () => {
+    expect(
+      defaultsOf('urn:li:dataset:(urn:li:dataPlatform:bigquery,Proj.Sales.Orders,PROD)')['aliases'],
+    ).toEqual({
+      lowercasedUrn: 'urn:li:dataset:(urn:li:dataPlatform:bigquery,proj.sales.orders,PROD)',
+    });
+    expect(defaultsOf('urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)')['aliases']).toBeUndefined();
+  });
+
   it('puts a dataset without folders in Default', () => {
     expect(defaultsOf('urn:li:dataset:(urn:li:dataPlatform:kafka,events,PROD)')['browsePathsV2']).toEqual({
       path: [{ id: 'Default' }],

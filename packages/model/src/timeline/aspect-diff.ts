@@ -117,7 +117,7 @@ const DIFFERS: Readonly<Record<string, AspectDiffer>> = {
   versionProperties: { categories: ['VERSIONING'], diff: (a, b, urn, _c, s) => versionChanges(a, b, urn, s) },
   documentInfo: {
     categories: ['LIFECYCLE', 'DOCUMENTATION', 'PARENT', 'RELATED_ENTITIES'],
-    diff: (a, b, urn, c) => documentChanges(a, b, urn, c),
+    diff: (a, b, urn, c, s) => documentChanges(a, b, urn, c, s),
     selectsCategories: true,
   },
 };

@@ -1,17 +1,19 @@
-import type { ChangeCategory, ChangeEvent } from './change-event.js';
+import type { ChangeAuditStamp, ChangeCategory, ChangeEvent } from './change-event.js';
 import { record, records, text, type Json } from './aspect-values.js';
 
 /**
  * Changes of a document's documentInfo, as the ecosystem reports them (every one with semantic change
  * NONE: documents have no computed version bumps): its creation (LIFECYCLE CREATE, whatever category
  * was asked for), title and text (DOCUMENTATION), parent (PARENT), related assets and documents
- * (RELATED_ENTITIES) and state (LIFECYCLE).
+ * (RELATED_ENTITIES) and state (LIFECYCLE); each with the stamp of the write that made `target`, as the
+ * ecosystem's generator stamps them (the document change history shows who made each change, and when).
  */
 export function documentChanges(
   base: Json | undefined,
   target: Json | undefined,
   entityUrn: string,
   categories: ReadonlySet<ChangeCategory>,
+  auditStamp?: ChangeAuditStamp,
 ): ChangeEvent[] {
   if (target === undefined) return [];
   const event = (
@@ -24,6 +26,7 @@ export function documentChanges(
     operation: 'MODIFY',
     semVerChange: 'NONE',
     description,
+    ...(auditStamp === undefined ? {} : { auditStamp }),
     ...extra,
   });
   if (base === undefined)

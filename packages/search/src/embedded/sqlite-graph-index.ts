@@ -1,5 +1,14 @@
 import type Database from 'better-sqlite3';
-import type { Edge, EdgeReplacement, GraphIndex, RelatedRequest, RelatedResponse } from '../port.js';
+import type {
+  Edge,
+  EdgeEndpointFilter,
+  EdgeKey,
+  EdgeReplacement,
+  EdgeScrollRequest,
+  GraphIndex,
+  RelatedRequest,
+  RelatedResponse,
+} from '../port.js';
 import type { SqliteHandle } from './sqlite-handle.js';
 import { StatementCache } from './statement-cache.js';
 import { writeTransaction } from './write-transaction.js';
@@ -183,6 +192,59 @@ export class SqliteGraphIndex implements GraphIndex {
         ...(r.time !== null && r.actor !== null ? { created: { time: r.time, actor: r.actor } } : {}),
       })),
     };
+  }
+
+  /**
+   * Distinct (source, relationship, target) texts in byte order (SQLite's BINARY collation compares
+   * UTF-8 bytes), after the position; an entity type is matched as the urn's `urn:li:<type>:` prefix.
+   */
+  async scrollEdges(request: EdgeScrollRequest): Promise<readonly EdgeKey[]> {
+    if (request.count <= 0) return [];
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const types = [...new Set(request.types)];
+    if (types.length > 0) {
+      where.push(`r.name IN (${types.map(() => '?').join(', ')})`);
+      params.push(...types);
+    }
+    const side = (column: string, filter: EdgeEndpointFilter | undefined): string[] => {
+      const parts: string[] = [];
+      if (filter?.urns !== undefined) {
+        parts.push(
+          filter.urns.length === 0 ? '0' : `${column} IN (${filter.urns.map(() => '?').join(', ')})`,
+        );
+        params.push(...filter.urns);
+      }
+      if (filter?.entityTypes !== undefined) {
+        const prefixes = filter.entityTypes.map((t) => `urn:li:${t}:`);
+        parts.push(
+          prefixes.length === 0 ? '0' : `(${prefixes.map(() => `substr(${column}, 1, ?) = ?`).join(' OR ')})`,
+        );
+        for (const p of prefixes) params.push(p.length, p);
+      }
+      return parts;
+    };
+    if (request.match.length > 0) {
+      const alternatives = request.match.map((m) => {
+        const parts = [...side('s.urn', m.source), ...side('t.urn', m.target)];
+        return parts.length === 0 ? '1' : `(${parts.join(' AND ')})`;
+      });
+      where.push(`(${alternatives.join(' OR ')})`);
+    }
+    if (request.after !== undefined) {
+      where.push('(s.urn, r.name, t.urn) > (?, ?, ?)');
+      params.push(request.after.source, request.after.relationship, request.after.target);
+    }
+    return this.queries.all<EdgeKey>(
+      `SELECT DISTINCT s.urn AS source, r.name AS relationship, t.urn AS target
+       FROM edges e
+       JOIN edge_urns s ON s.id = e.source
+       JOIN edge_names r ON r.id = e.relationship
+       JOIN edge_urns t ON t.id = e.target
+       ${where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`}
+       ORDER BY s.urn, r.name, t.urn LIMIT ?`,
+      [...params, request.count],
+    );
   }
 
   async refresh(): Promise<void> {}

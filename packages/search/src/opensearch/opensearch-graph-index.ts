@@ -1,5 +1,14 @@
 import type { Client, Types } from '@opensearch-project/opensearch';
-import type { Edge, EdgeReplacement, GraphIndex, RelatedRequest, RelatedResponse } from '../port.js';
+import type {
+  Edge,
+  EdgeEndpointFilter,
+  EdgeKey,
+  EdgeReplacement,
+  EdgeScrollRequest,
+  GraphIndex,
+  RelatedRequest,
+  RelatedResponse,
+} from '../port.js';
 import type { AliasedIndices } from './aliased-index.js';
 import { runBulk, type BulkOperation, type RefreshPolicy } from './bulk-writer.js';
 import type { Query } from './filter-query.js';
@@ -155,6 +164,60 @@ export class OpenSearchGraphIndex implements GraphIndex {
     };
   }
 
+  /**
+   * A composite aggregation over (source, relationship, target): distinct keys in byte order, resuming
+   * `after` the position (an edge declared by two aspects is one key). Manifest documents have no
+   * relationship and never match.
+   */
+  async scrollEdges(request: EdgeScrollRequest): Promise<readonly EdgeKey[]> {
+    if (request.count <= 0) return [];
+    const filter: Query[] = [
+      request.types.length > 0
+        ? { terms: { relationship: [...new Set(request.types)] } }
+        : { exists: { field: 'relationship' } },
+    ];
+    if (request.match.length > 0)
+      filter.push({
+        bool: {
+          should: request.match.map((m) => ({
+            bool: { filter: [...sideQueries('source', m.source), ...sideQueries('target', m.target)] },
+          })),
+          minimum_should_match: 1,
+        },
+      });
+    const response = await this.parts.client.search({
+      index: this.parts.names.graph(),
+      ignore_unavailable: true,
+      body: {
+        size: 0,
+        query: { bool: { filter } },
+        aggregations: {
+          edges: {
+            composite: {
+              size: request.count,
+              sources: [
+                { source: { terms: { field: 'source' } } },
+                { relationship: { terms: { field: 'relationship' } } },
+                { target: { terms: { field: 'target' } } },
+              ],
+              ...(request.after === undefined ? {} : { after: { ...request.after } }),
+            },
+          } as Types.Common_Aggregations.AggregationContainer,
+        },
+      },
+    });
+    const aggregation = aggregationsOf(response.body)['edges'];
+    if (aggregation === undefined) return [];
+    return bucketsOf(aggregation, 'edge keys').map((bucket) => {
+      const key = asObject(bucket['key'], 'edge key');
+      return {
+        source: asString(key['source'], 'source'),
+        relationship: asString(key['relationship'], 'relationship'),
+        target: asString(key['target'], 'target'),
+      };
+    });
+  }
+
   async refresh(): Promise<void> {
     await this.parts.client.indices.refresh({ index: this.parts.names.graph(), ignore_unavailable: true });
   }
@@ -197,6 +260,20 @@ function edgeDocument(edge: Edge): Record<string, unknown> {
     ...(edge.createdAt !== undefined ? { createdOn: edge.createdAt } : {}),
     ...(edge.createdActor !== undefined ? { createdActor: edge.createdActor } : {}),
   };
+}
+
+/** The queries an edge scroll's filter of one endpoint makes (an empty list matches nothing). */
+function sideQueries(field: 'source' | 'target', filter: EdgeEndpointFilter | undefined): Query[] {
+  const out: Query[] = [];
+  if (filter?.urns !== undefined) out.push({ terms: { [field]: [...filter.urns] } });
+  if (filter?.entityTypes !== undefined)
+    out.push({
+      bool: {
+        should: filter.entityTypes.map((t) => ({ prefix: { [field]: `urn:li:${t}:` } })),
+        minimum_should_match: 1,
+      },
+    });
+  return out;
 }
 
 /** Distinct (entity, type) pairs ordered by entity then type, a round at a time. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Edge, GraphIndex, RelatedRequest } from '@catalog/search';
+import type { Edge, EdgeKey, EdgeScrollRequest, GraphIndex, RelatedRequest } from '@catalog/search';
 import { uniqueNamespace } from './search-index-fixtures.js';
 
 export interface GraphIndexUnderTest {
@@ -193,6 +193,77 @@ export function graphIndexContract(name: string, factory: () => Promise<GraphInd
       expect(result.relationships).toEqual([
         { type: 'OwnedBy', entity: u.user('alice'), created: { time: 1234, actor } },
       ]);
+    });
+    /** Every edge of the scroll, a page of `count` at a time from each page's last edge. */
+    const scrollAll = async (request: Omit<EdgeScrollRequest, 'count' | 'after'>, count: number) => {
+      await graph().refresh();
+      const out: EdgeKey[] = [];
+      let after: EdgeKey | undefined;
+      for (let round = 0; round < 50; round++) {
+        const page = await graph().scrollEdges({ ...request, count, ...(after ? { after } : {}) });
+        out.push(...page);
+        if (page.length < count) return out;
+        after = page[page.length - 1];
+      }
+      throw new Error('the edge scroll did not end');
+    };
+    const key = (source: string, relationship: string, target: string): EdgeKey => ({
+      source,
+      relationship,
+      target,
+    });
+
+    it('scrolls edges in (source, relationship, target) byte order, each once however many aspects declared it', async () => {
+      const u = ids();
+      const rel = `Rel${uniqueNamespace()}`;
+      const a = u.dataset('a');
+      const b = u.dataset('b');
+      const c = u.dataset('c');
+      await graph().replaceEdges(b, 'upstreamLineage', [edge(b, rel, a, 'upstreamLineage')]);
+      await graph().replaceEdges(b, 'other', [edge(b, rel, a, 'other'), edge(b, rel, c, 'other')]);
+      await graph().replaceEdges(a, 'ownership', [edge(a, rel, u.user('z'), 'ownership')]);
+      await graph().replaceEdges(c, 'globalTags', [edge(c, rel, u.tag('t'), 'globalTags')]);
+      const expected = [key(a, rel, u.user('z')), key(b, rel, a), key(b, rel, c), key(c, rel, u.tag('t'))];
+      expect(await scrollAll({ types: [rel], match: [] }, 100)).toEqual(expected);
+      // A page at a time, resuming strictly after the last edge: nothing repeated, nothing skipped.
+      expect(await scrollAll({ types: [rel], match: [] }, 1)).toEqual(expected);
+      expect(await scrollAll({ types: [rel], match: [] }, 3)).toEqual(expected);
+    });
+
+    it('scrolls edges matching any alternative of source and target urns and entity types', async () => {
+      const u = ids();
+      const rel = `Rel${uniqueNamespace()}`;
+      const other = `Other${uniqueNamespace()}`;
+      const a = u.dataset('a');
+      const b = u.dataset('b');
+      const alice = u.user('alice');
+      await graph().replaceEdges(b, 'upstreamLineage', [edge(b, rel, a, 'upstreamLineage')]);
+      await graph().replaceEdges(a, 'ownership', [edge(a, other, alice, 'ownership')]);
+      const both = [rel, other];
+      expect(await scrollAll({ types: both, match: [{ source: { urns: [b] } }] }, 10)).toEqual([
+        key(b, rel, a),
+      ]);
+      expect(await scrollAll({ types: both, match: [{ target: { urns: [a] } }] }, 10)).toEqual([
+        key(b, rel, a),
+      ]);
+      // Either endpoint: the urn as source or as target.
+      expect(
+        await scrollAll({ types: both, match: [{ source: { urns: [a] } }, { target: { urns: [a] } }] }, 10),
+      ).toEqual([key(a, other, alice), key(b, rel, a)]);
+      expect(
+        await scrollAll({ types: both, match: [{ target: { entityTypes: ['corpuser'] } }] }, 10),
+      ).toEqual([key(a, other, alice)]);
+      expect(
+        await scrollAll({ types: both, match: [{ source: { urns: [a, b], entityTypes: ['dataset'] } }] }, 10),
+      ).toEqual([key(a, other, alice), key(b, rel, a)]);
+      expect(await scrollAll({ types: [other], match: [{ source: { urns: [b] } }] }, 10)).toEqual([]);
+      expect(await scrollAll({ types: both, match: [{ source: { urns: [] } }] }, 10)).toEqual([]);
+      expect(await scrollAll({ types: both, match: [{ source: { entityTypes: ['chart'] } }] }, 10)).toEqual(
+        [],
+      );
+      // A removed entity's edges are gone from the scroll.
+      await graph().removeEntity(a);
+      expect(await scrollAll({ types: both, match: [] }, 10)).toEqual([]);
     });
   });
 }

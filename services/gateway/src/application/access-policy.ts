@@ -1,5 +1,6 @@
 import {
   ANALYTICS_READ_PRIVILEGES,
+  COUNTS_READ_PRIVILEGES,
   entityOperationPrivileges,
   RESTORE_INDICES_PRIVILEGES,
   SEARCH_PRIVILEGES,
@@ -65,7 +66,12 @@ export class AccessPolicy {
   async holds(
     ctx: RequestContext,
     privileges: readonly string[],
-    resource: { readonly resourceUrn?: string; readonly resourceType?: string } = {},
+    resource: {
+      readonly resourceUrn?: string;
+      readonly resourceType?: string;
+      /** The domains a write gives the resource: domain-scoped policies match these (see Proposals). */
+      readonly proposedDomains?: readonly string[];
+    } = {},
   ): Promise<boolean> {
     const { authentication } = ctx;
     if (authentication.isSystem) return true;
@@ -75,6 +81,7 @@ export class AccessPolicy {
         privileges,
         ...(resource.resourceUrn === undefined ? {} : { resourceUrn: resource.resourceUrn }),
         ...(resource.resourceType === undefined ? {} : { resourceType: resource.resourceType }),
+        ...(resource.proposedDomains === undefined ? {} : { proposedDomains: resource.proposedDomains }),
       }),
     );
   }
@@ -237,6 +244,25 @@ export class AccessPolicy {
     await this.requireForEntity(ctx, {
       privileges: [ANALYTICS_READ_PRIVILEGES],
       message: `${actorOf(ctx)} is unauthorized to READ ANALYTICS.`,
+    });
+  }
+
+  /**
+   * Reading the system information (components and configuration): MANAGE_SYSTEM_OPERATIONS, decided
+   * whatever the REST toggle says, as it shows how the service is configured.
+   */
+  async readSystemInfo(ctx: RequestContext): Promise<void> {
+    await this.require(ctx, {
+      privileges: [SYSTEM_OPERATIONS_PRIVILEGES],
+      message: `${actorOf(ctx)} is not authorized for system operations.`,
+    });
+  }
+
+  /** Counting stored aspects (the ecosystem's COUNTS READ). */
+  async readCounts(ctx: RequestContext): Promise<void> {
+    await this.requireForEntity(ctx, {
+      privileges: [COUNTS_READ_PRIVILEGES],
+      message: `${actorOf(ctx)} is unauthorized to READ COUNTS.`,
     });
   }
 

@@ -19,6 +19,7 @@ const INFO = 'dataHubAccessTokenInfo';
 const KEY = 'dataHubAccessTokenKey';
 const MANAGE_ACCESS_TOKENS = ['MANAGE_ACCESS_TOKENS'] as const;
 const GENERATE_PERSONAL_ACCESS_TOKENS = ['GENERATE_PERSONAL_ACCESS_TOKENS'] as const;
+const MANAGE_SERVICE_ACCOUNTS = ['MANAGE_SERVICE_ACCOUNTS'] as const;
 
 /** The stored `dataHubAccessTokenInfo`. */
 export interface TokenInfo {
@@ -47,6 +48,8 @@ export interface FacetFilter {
 
 /** What minting a token asks for. */
 export interface MintRequest {
+  /** PERSONAL (default), or SERVICE_ACCOUNT: a token of a service account, for who manages them. */
+  readonly type?: 'PERSONAL' | 'SERVICE_ACCOUNT';
   /** The user the token acts as. */
   readonly actorUrn: string;
   readonly duration: AccessTokenDuration;
@@ -160,8 +163,15 @@ export class AccessTokens {
   async mint(ctx: RequestContext, request: MintRequest): Promise<{ token: string } & StoredToken> {
     const actorUrn = requireUserUrn(request.actorUrn, 'actorUrn');
     const me = ctx.authentication.actorUrn;
-    const allowed = (await this.manages(ctx)) || (actorUrn === me && (await this.generatesOwn(ctx)));
-    if (!allowed) throw forbidden();
+    if (request.type === 'SERVICE_ACCOUNT') {
+      if (!(await this.policy.holds(ctx, MANAGE_SERVICE_ACCOUNTS))) throw forbidden();
+      const subTypes = await this.stored.aspect<{ typeNames?: string[] }>(actorUrn, 'subTypes');
+      if (!(subTypes?.typeNames ?? []).includes('SERVICE_ACCOUNT'))
+        throw new ValidationError(`The specified URN is not a service account: ${actorUrn}`);
+    } else {
+      const allowed = (await this.manages(ctx)) || (actorUrn === me && (await this.generatesOwn(ctx)));
+      if (!allowed) throw forbidden();
+    }
     const issued = await this.auth.tokens.issueAccessToken(parseUrn(actorUrn).id, request.duration);
     const info = tokenInfoOf(request, me, issued);
     // The info write stores the key aspect too (the token's id), in the same atomic step.

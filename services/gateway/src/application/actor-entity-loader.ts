@@ -116,11 +116,16 @@ export class ActorEntityLoader {
     name: string,
     version: number,
   ): Promise<T | undefined> {
-    if (version === 0) return this.aspect<T>(urn, name);
+    return (await this.stored(urn, name, version))?.value as T | undefined;
+  }
+
+  /** One stored version of an aspect with its audit stamp and version, as the actor may see it. */
+  async stored(urn: string, name: string, version: number): Promise<StoredAspect | undefined> {
+    if (version === 0) return (await this.load(urn)).get(name);
     const view = await this.loader.load(urn);
     if (!view.readable || (isRestrictedAspect(name) && !this.ctx.authentication.isSystem)) return undefined;
     this.storeCalls++;
-    return (await this.store.get(urn, name, version))?.value as T | undefined;
+    return (await this.store.get(urn, name, version)) ?? undefined;
   }
 
   /** Forgets what was read for `urn`, after a mutation wrote it. */

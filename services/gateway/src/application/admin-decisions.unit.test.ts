@@ -4,6 +4,7 @@ import { fakeApplicationDeps, graphqlContext, MemoryStore, writesOf } from './ad
 import { UNAUTHORIZED_MESSAGE } from './admin-privileges.js';
 import { EntityCreation } from './entity-creation.js';
 import { LabelEdits } from './label-edits.js';
+import { LinkEdits } from './link-edits.js';
 import { MetadataEdits } from './metadata-edits.js';
 import { MetadataTests } from './metadata-tests.js';
 import { PolicyAdmin } from './policies.js';
@@ -75,9 +76,12 @@ describe('MetadataEdits and EntityCreation', () => {
     const creation = new EntityCreation(deps.policy, deps.proposals);
     const ctx = graphqlContext(ALICE);
     await edits.updateDescription(ctx, { resourceUrn: DATASET, description: 'd' });
-    await expect(edits.addLink(ctx, DATASET, { url: 'https://x', label: 'x' })).rejects.toThrow(
-      UNAUTHORIZED_MESSAGE,
-    );
+    await expect(
+      new LinkEdits(deps.stored, deps.policy, deps.proposals).addLink(ctx, DATASET, {
+        url: 'https://x',
+        label: 'x',
+      }),
+    ).rejects.toThrow(UNAUTHORIZED_MESSAGE);
     await expect(edits.setDomain(ctx, DATASET, null)).rejects.toThrow(UNAUTHORIZED_MESSAGE);
     await expect(
       edits.updateDescription(ctx, { resourceUrn: OTHER_DATASET, description: 'd' }),

@@ -50,6 +50,10 @@ export class MemoryStore {
         created: { time: 0, actor: '' },
       }) as StoredAspect;
     const port: Partial<AspectStore> = {
+      get: async (urn, aspect) => {
+        const value = this.entities.get(urn)?.get(aspect);
+        return value === undefined ? null : stored(urn, aspect, value);
+      },
       existingUrns: async (urns) => new Set(urns.filter((u) => (this.entities.get(u)?.size ?? 0) > 0)),
       getLatest: async (urn, aspects) =>
         [...(this.entities.get(urn) ?? new Map<string, Json>())]

@@ -1,5 +1,6 @@
 import type { RequestContext } from '@catalog/auth';
 import { checkProposal } from '@catalog/model';
+import type { ProposalOutcome } from '@catalog/runtime';
 import { errorOfOutcome } from '../ingest/outcome-error.js';
 import type { Proposals } from './proposals.js';
 
@@ -27,6 +28,15 @@ export async function writeDecided(
   ctx: RequestContext,
   changes: readonly AspectChange[],
 ): Promise<void> {
+  await writeDecidedOutcomes(proposals, ctx, changes);
+}
+
+/** As writeDecided, answering with the outcomes (to wait until they are indexed). */
+export async function writeDecidedOutcomes(
+  proposals: Proposals,
+  ctx: RequestContext,
+  changes: readonly AspectChange[],
+): Promise<readonly ProposalOutcome[]> {
   const checked = changes.map((c) =>
     checkProposal({
       entityType: c.entityType,
@@ -41,4 +51,5 @@ export async function writeDecided(
   const outcomes = await proposals.submitDecided(ctx, checked, { sync: true });
   const failure = outcomes?.find((o) => !o.ok);
   if (failure) throw errorOfOutcome(failure);
+  return outcomes ?? [];
 }

@@ -42,9 +42,17 @@ export class Browse {
     private readonly policy: AccessPolicy,
   ) {}
 
-  /** The legacy browse (`browsePaths`): the groups below `path` and the entities listed at it. */
+  /**
+   * The legacy browse (`browsePaths`): the groups below `path` and the entities listed at it. Its
+   * `totalNumEntities` is the ecosystem's: the entities inside the groups, not those listed at `path`
+   * (a folder of entities only has 0).
+   */
   async browse(ctx: RequestContext, request: BrowseRequest): Promise<BrowseResponse> {
-    const response = await this.index.browse(request);
+    const indexed = await this.index.browse(request);
+    const response = {
+      ...indexed,
+      totalNumEntities: Math.max(0, indexed.totalNumEntities - indexed.totalEntities),
+    };
     if (ctx.authentication.isSystem || response.entities.length === 0) return response;
     const readable = new Set(
       await this.policy.readable(

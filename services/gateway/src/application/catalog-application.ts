@@ -4,6 +4,7 @@ import type { AspectStore } from '@catalog/store';
 import type { ProposalOutcome } from '@catalog/runtime';
 import { IngestionRuns } from './ingestion-runs.js';
 import { EntityDeletion } from './entity-deletion.js';
+import { IndexDocuments } from './index-documents.js';
 import { IndexRestore } from './index-restore.js';
 import type { EventLog, TopicNames } from '@catalog/events';
 import { CatalogSearch } from './catalog-search.js';
@@ -16,6 +17,12 @@ import { AuditSearch } from './audit-search.js';
 import { ApiThrottle } from './api-throttle.js';
 import { AnalyticsHighlights } from './analytics-highlights.js';
 import { Browse } from './browse.js';
+import { DocumentImport } from './document-import.js';
+import { DocumentSearch } from './document-search.js';
+import { Documents } from './documents.js';
+import { DataProducts } from './data-products.js';
+import { DomainAdmin } from './domain-admin.js';
+import { LogicalParents } from './logical-parents.js';
 import { EntityCreation } from './entity-creation.js';
 import { EntityLookups } from './entity-lookups.js';
 import { EntityPages } from './entity-pages.js';
@@ -25,7 +32,21 @@ import { EntityTimeline } from './entity-timeline.js';
 import { EntityWrites } from './entity-writes.js';
 import { IngestionSources } from './ingestion-sources.js';
 import { LabelEdits } from './label-edits.js';
+import { AspectCounts } from './aspect-counts.js';
+import { SystemInfo, type PropertyValue } from './system-info.js';
+import { EdgeScrolls } from './edge-scrolls.js';
 import { Lineage } from './lineage.js';
+import { LineageEdits } from './lineage-edits.js';
+import { EntityPatches } from './entity-patches.js';
+import { LinkEdits } from './link-edits.js';
+import { SecretAdmin } from './secret-admin.js';
+import { ServiceAccounts } from './service-accounts.js';
+import { SoftDeletion } from './soft-deletion.js';
+import { Incidents } from './incidents.js';
+import { FormAdmin } from './form-admin.js';
+import { RoleAcceptance } from './role-acceptance.js';
+import { Views } from './views.js';
+import { HiddenLifecycleStages, LifecycleStages } from './lifecycle-stages.js';
 import { MetadataEdits } from './metadata-edits.js';
 import { MetadataTests } from './metadata-tests.js';
 import { PolicyAdmin } from './policies.js';
@@ -34,6 +55,7 @@ import { Relationships } from './relationships.js';
 import { StoredEntities } from './stored-entities.js';
 import { StructuredPropertyAdmin } from './structured-property-admin.js';
 import { TimeseriesReads } from './timeseries-reads.js';
+import { UsageSummaries } from './usage-summaries.js';
 import { TestEvaluation } from './test-evaluation.js';
 import { ActorProfile } from './actor-profile.js';
 import { Sessions } from './sessions.js';
@@ -62,6 +84,11 @@ export interface CatalogApplicationDeps {
   readonly audit: AuditIndex;
   readonly operations: PipelineOperationsDeps;
   readonly logger: Logger;
+  /** What the system information reports: the version and the effective configuration. */
+  readonly systemInfo?: {
+    readonly version: string;
+    readonly configuration: Readonly<Record<string, PropertyValue>>;
+  };
 }
 
 /**
@@ -98,8 +125,26 @@ export interface CatalogApplication {
   readonly ingestionSources: IngestionSources;
   /** Tags, glossary terms and owners of entities and schema fields. */
   readonly labels: LabelEdits;
-  /** Descriptions, names, deprecation, links and domains. */
+  /** Descriptions, names, deprecation and domains. */
   readonly metadataEdits: MetadataEdits;
+  /** Links of entities (their institutional memory). */
+  readonly linkEdits: LinkEdits;
+  /** The generic patch mutations: any aspect patched as the write path patches it. */
+  readonly entityPatches: EntityPatches;
+  /** Secrets for ingestion recipes (MANAGE_SECRETS). */
+  readonly secrets: SecretAdmin;
+  /** Service accounts: users for programs (MANAGE_SERVICE_ACCOUNTS). */
+  readonly serviceAccounts: ServiceAccounts;
+  /** Views: saved filters, personal and global. */
+  readonly views: Views;
+  /** Soft deletion of assets by users. */
+  readonly softDeletion: SoftDeletion;
+  /** Incidents on assets and the assets' incident health. */
+  readonly incidents: Incidents;
+  /** Documentation forms: creating them, assigning them to assets. */
+  readonly forms: FormAdmin;
+  /** Accepting a role with an invite token. */
+  readonly roleAcceptance: RoleAcceptance;
   /** Creating tags, domains and glossary entities; deleting tags. */
   readonly entityCreation: EntityCreation;
   /** Structured property definitions and their values on assets. */
@@ -124,6 +169,8 @@ export interface CatalogApplication {
   readonly relationships: Relationships;
   /** Time-series aspect values. */
   readonly timeseries: TimeseriesReads;
+  /** The last 30 days of an entity's usage (statsSummary). */
+  readonly usage: UsageSummaries;
   /** Entities' change history (timeline), computed from the aspects' stored versions. */
   readonly timeline: EntityTimeline;
   /** The audit event search. */
@@ -136,6 +183,30 @@ export interface CatalogApplication {
   readonly browse: Browse;
   /** Relationships and lineage. */
   readonly lineage: Lineage;
+  /** Lineage a user draws. */
+  readonly lineageEdits: LineageEdits;
+  /** The search documents as indexed, for operators. */
+  readonly indexDocuments: IndexDocuments;
+  /** Scrolls of the graph's edges: relationships and lineage edges. */
+  readonly edgeScrolls: EdgeScrolls;
+  /** Counts of stored aspects. */
+  readonly aspectCounts: AspectCounts;
+  /** The system information: components and configuration. */
+  readonly systemInfo: SystemInfo;
+  /** Documents of the knowledge base: creation, edits, hierarchy, change history. */
+  readonly documents: Documents;
+  /** Importing documents from files. */
+  readonly documentImport: DocumentImport;
+  /** Document searches, related documents, and the document filter of searches across types. */
+  readonly documentSearch: DocumentSearch;
+  /** Lifecycle stage types and the stage of an entity. */
+  readonly lifecycleStages: LifecycleStages;
+  /** Data products and the assets they hold. */
+  readonly dataProducts: DataProducts;
+  /** Deleting and moving domains. */
+  readonly domains: DomainAdmin;
+  /** Physical assets' logical parents. */
+  readonly logicalParents: LogicalParents;
 }
 
 export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogApplication {
@@ -149,6 +220,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
   const search = new EntitySearch(searchIndex, policy);
   const browse = new Browse(searchIndex, policy);
   const relationships = new Relationships(deps.readModels.graph, policy);
+  const timeline = new EntityTimeline(deps.store, deps.readModels.search, policy);
   return {
     me: new ActorProfile(policy),
     sessions: new Sessions(deps.auth, deps.nativeUsers, deps.logger),
@@ -179,6 +251,15 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     ingestionSources: new IngestionSources(stored, policy, proposals, deps.readModels.search),
     labels: new LabelEdits(stored, policy, proposals),
     metadataEdits: new MetadataEdits(stored, policy, proposals),
+    linkEdits: new LinkEdits(stored, policy, proposals),
+    entityPatches: new EntityPatches(policy, proposals),
+    secrets: new SecretAdmin(stored, policy, proposals, deps.auth.settings.secretEncryptionKey),
+    serviceAccounts: new ServiceAccounts(stored, policy, proposals),
+    views: new Views(stored, policy, proposals),
+    softDeletion: new SoftDeletion(stored, policy, proposals),
+    incidents: new Incidents(stored, policy, proposals, relationships),
+    forms: new FormAdmin(stored, policy, proposals),
+    roleAcceptance: new RoleAcceptance(deps.auth, deps.nativeUsers, proposals),
     entityCreation: new EntityCreation(policy, proposals),
     structuredProperties: new StructuredPropertyAdmin(stored, policy, proposals),
     operations: new PipelineOperations(deps.operations, policy),
@@ -190,12 +271,32 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     entityWrites: new EntityWrites(deps.store, deps.readModels.timeseries, policy, proposals),
     relationships,
     timeseries: new TimeseriesReads(deps.readModels.timeseries, policy),
-    timeline: new EntityTimeline(deps.store, deps.readModels.search, policy),
+    usage: new UsageSummaries(new TimeseriesReads(deps.readModels.timeseries, policy)),
+    timeline,
     auditEvents: new AuditSearch(deps.audit, policy),
     analytics: new AnalyticsHighlights(deps.readModels.search, deps.audit, policy),
     entityLoader: (ctx, pacing) => new ActorEntityLoader(deps.store, policy, ctx, pacing),
     search,
     browse,
-    lineage: new Lineage(deps.readModels.graph, search, policy),
+    lineage: new Lineage(deps.readModels.graph, search, policy, deps.store),
+    indexDocuments: new IndexDocuments(deps.readModels.search, policy),
+    lineageEdits: new LineageEdits(stored, policy, proposals),
+    edgeScrolls: new EdgeScrolls(deps.readModels.graph, policy),
+    aspectCounts: new AspectCounts(deps.store, policy),
+    systemInfo: new SystemInfo(
+      {
+        operations: deps.operations,
+        version: deps.systemInfo?.version ?? '',
+        configuration: deps.systemInfo?.configuration ?? {},
+      },
+      policy,
+    ),
+    documents: new Documents(stored, timeline, policy, proposals, deps.waitForIndex),
+    documentImport: new DocumentImport(stored, policy, proposals, deps.waitForIndex),
+    documentSearch: new DocumentSearch(search, stored, policy, new HiddenLifecycleStages(stored)),
+    lifecycleStages: new LifecycleStages(stored, policy, proposals),
+    dataProducts: new DataProducts(stored, deps.readModels.graph, policy, proposals, deps.waitForIndex),
+    domains: new DomainAdmin(stored, deps.readModels.search, policy, proposals),
+    logicalParents: new LogicalParents(policy, proposals),
   };
 }

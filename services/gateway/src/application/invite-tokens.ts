@@ -77,6 +77,15 @@ export class InviteTokens {
     return found.length > 0;
   }
 
+  /** The role a valid token grants (undefined: a role-less token), or null when the token is not valid. */
+  async roleOf(token: string): Promise<string | undefined | null> {
+    if (token === '') return null;
+    const found = await this.deps.store.getLatest(inviteTokenUrn(token), ['inviteTokenKey', 'inviteToken']);
+    if (found.length === 0) return null;
+    const role = found.find((a) => a.aspect === 'inviteToken')?.value['role'];
+    return typeof role === 'string' ? role : undefined;
+  }
+
   /** Every stored token of the role (none given: those without a role), from a scan of the aspect. */
   async #tokensFor(roleUrn: string | undefined): Promise<StoredAspect[]> {
     const matching: StoredAspect[] = [];

@@ -1,5 +1,6 @@
 import type { RequestContext } from '@catalog/auth';
-import { ValidationError } from '@catalog/model';
+import { ForbiddenError, ValidationError } from '@catalog/model';
+import { UNAUTHORIZED_MESSAGE } from './admin-privileges.js';
 import type { AccessPolicy } from './access-policy.js';
 import { pointer, writeDecided, type AspectChange } from './aspect-changes.js';
 import { EDIT_PRIVILEGES, requireEdit, type EditPrivileges } from './edit-privileges.js';
@@ -58,7 +59,7 @@ const setField = (ref: NamedEntity, aspect: string, path: string, value: unknown
 });
 
 /**
- * Descriptions, names, deprecation, links and domains of existing entities: each needs its edit
+ * Descriptions, names, deprecation and domains of existing entities (links: LinkEdits): each needs its edit
  * privilege (or EDIT_ENTITY) on the entity, a field description the column one, asked before anything
  * else. Each change is a patch of one field, or the whole of a small aspect.
  */
@@ -95,7 +96,10 @@ export class MetadataEdits {
   }
 
   async updateName(ctx: RequestContext, urn: string, name: string): Promise<void> {
-    const ref = await this.editable(ctx, EDIT_PRIVILEGES.name, urn);
+    const ref =
+      requireEntityUrn(urn).entity === 'dataProduct'
+        ? await this.dataProductEditable(ctx, urn)
+        : await this.editable(ctx, EDIT_PRIVILEGES.name, urn);
     const editable =
       ref.entity === 'corpGroup' ? { aspect: 'corpGroupInfo', name: 'displayName' } : editableOf(ref);
     if (editable.name === undefined)
@@ -120,28 +124,6 @@ export class MetadataEdits {
     });
   }
 
-  /** Adds a link (keyed by its url: adding one url again replaces its label). */
-  async addLink(ctx: RequestContext, urn: string, link: { readonly url: string; readonly label: string }) {
-    const ref = await this.editable(ctx, EDIT_PRIVILEGES.links, urn);
-    const element = {
-      url: link.url,
-      description: link.label,
-      createStamp: { time: Date.now(), actor: ctx.authentication.actorUrn },
-    };
-    await this.write(ctx, setField(ref, 'institutionalMemory', `/elements/${pointer(link.url)}`, element));
-  }
-
-  async removeLink(ctx: RequestContext, urn: string, url: string): Promise<void> {
-    const ref = await this.editable(ctx, EDIT_PRIVILEGES.links, urn);
-    await this.write(ctx, {
-      urn: ref.urn,
-      entityType: ref.entity,
-      aspect: 'institutionalMemory',
-      changeType: 'PATCH',
-      value: [{ op: 'remove', path: `/elements/${pointer(url)}` }],
-    });
-  }
-
   /** Puts the entity in an existing domain (its only one), or in none when `domainUrn` is null. */
   async setDomain(ctx: RequestContext, urn: string, domainUrn: string | null): Promise<void> {
     const ref = await this.editable(ctx, EDIT_PRIVILEGES.domains, urn);
@@ -155,6 +137,23 @@ export class MetadataEdits {
       aspect: 'domains',
       value: { domains: domainUrn === null ? [] : [domainUrn] },
     });
+  }
+
+  /**
+   * A data product, once the actor may edit it: EDIT_ENTITY on it, or MANAGE_DATA_PRODUCTS (or
+   * EDIT_ENTITY) on one of its domains (the ecosystem's rule; asset-side privileges do not count).
+   */
+  private async dataProductEditable(ctx: RequestContext, urn: string): Promise<NamedEntity> {
+    const ref = await this.existing(urn);
+    if (await this.policy.holds(ctx, ['EDIT_ENTITY'], { resourceUrn: ref.urn })) return ref;
+    const domains = (await this.stored.aspect<{ domains?: unknown }>(ref.urn, 'domains'))?.domains;
+    for (const domain of Array.isArray(domains) ? domains : [])
+      if (
+        typeof domain === 'string' &&
+        (await this.policy.holds(ctx, ['EDIT_ENTITY', 'MANAGE_DATA_PRODUCTS'], { resourceUrn: domain }))
+      )
+        return ref;
+    throw new ForbiddenError(UNAUTHORIZED_MESSAGE);
   }
 
   /** The entity, once the actor may make the edit on it and it exists. */

@@ -238,6 +238,11 @@ export class NativeUserService {
     return this.#invites.get(roleUrn, actor);
   }
 
+  /** The role an invite token grants (undefined: none), or null when the token is not valid. */
+  inviteTokenRole(token: string): Promise<string | undefined | null> {
+    return this.#invites.roleOf(token);
+  }
+
   /** Valid = its entity exists (the urn is derived from the token, so no scan). */
   isValidInviteToken(token: string): Promise<boolean> {
     return this.#invites.isValid(token);

@@ -6,6 +6,7 @@ import { unlessUnavailable } from '../auth/auth-unavailable.js';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
 import { entityTypeOfUrn, type AccessPolicy } from './access-policy.js';
 import type { ApiThrottle } from './api-throttle.js';
+import { AspectWriteRules } from './aspect-write-rules.js';
 
 /**
  * The platform privilege a write of a restricted aspect needs besides the entity's edit privileges,
@@ -20,6 +21,33 @@ const RESTRICTED_WRITE_PRIVILEGES: Readonly<Record<string, readonly string[]>> =
   dataHubConnectionDetails: ['MANAGE_CONNECTIONS'],
 };
 
+const MANAGE_POLICIES = ['MANAGE_POLICIES'];
+/**
+ * The domains each entity's `domains` proposals of a batch give it (the last whole value of the batch
+ * wins; patches and deletes give none to decide with).
+ */
+function proposedDomainsOf(proposals: readonly CheckedProposal[]): Map<string, readonly string[]> {
+  const found = new Map<string, readonly string[]>();
+  for (const proposal of proposals) {
+    if (
+      proposal.aspect.name !== 'domains' ||
+      proposal.changeType === 'DELETE' ||
+      proposal.patch !== undefined
+    )
+      continue;
+    const value = proposal.value as { domains?: unknown; domainAssociations?: unknown } | undefined;
+    const domains = Array.isArray(value?.domains) ? value.domains : [];
+    const associated = Array.isArray(value?.domainAssociations)
+      ? value.domainAssociations.map((a) => (a as { domain?: unknown } | null)?.domain)
+      : [];
+    found.set(
+      proposal.urn.raw,
+      [...new Set([...domains, ...associated])].filter((d): d is string => typeof d === 'string'),
+    );
+  }
+  return found;
+}
+
 /** How a proposal write is answered. */
 export interface ProposeOptions {
   /** Wait for persistence's outcome of each proposal (a synchronous write). */
@@ -32,12 +60,16 @@ export interface ProposeOptions {
  * acting identity and where the request came from.
  */
 export class Proposals {
+  private readonly aspectRules: AspectWriteRules;
+
   constructor(
     private readonly store: AspectStore,
     private readonly submitter: ProposalSubmitter,
     private readonly policy: AccessPolicy,
     private readonly throttle?: ApiThrottle,
-  ) {}
+  ) {
+    this.aspectRules = new AspectWriteRules(store, policy);
+  }
 
   /**
    * Proposes aspect changes of the generic routes (ingestProposal, snapshots, the entity API): refused
@@ -76,10 +108,80 @@ export class Proposals {
    * rule for ingestProposal): DELETE needs the delete privileges; PATCH, UPDATE and RESTATE the edit ones;
    * an UPSERT or CREATE the edit ones, or the create ones when the entity does not exist yet (read only
    * when the edit privileges are missing). A restricted aspect (secret material) also needs its manager's
-   * platform privilege (RESTRICTED_WRITE_PRIVILEGES), whatever the REST toggle says. Throws a 403 naming
-   * the first write refused.
+   * platform privilege (RESTRICTED_WRITE_PRIVILEGES), whatever the REST toggle says; some aspects need
+   * more for what they say (AspectWriteRules). Throws a 403 naming the first write refused.
    */
   async authorize(ctx: RequestContext, proposals: readonly CheckedProposal[]): Promise<void> {
+    if (ctx.authentication.isSystem) return;
+    await this.authorizeGuardedAspects(ctx, proposals);
+    const actorUrn = ctx.authentication.actorUrn;
+    const proposedDomains = proposedDomainsOf(proposals);
+    const asked = new Set<string>();
+    for (const proposal of proposals) {
+      const urn = proposal.urn.raw;
+      const entityType = proposal.entity.name;
+      if (!this.policy.enforcesEntityPrivileges(ctx, entityType)) continue;
+      const kind = proposal.changeType === 'DELETE' ? 'DELETE' : 'WRITE';
+      if (asked.has(`${kind} ${urn}`)) continue;
+      asked.add(`${kind} ${urn}`);
+      if (kind === 'DELETE') {
+        if (!(await this.holds(ctx, 'DELETE', entityType, urn)))
+          throw new ForbiddenError(`User is unauthorized to delete entity: ${urn}`);
+        continue;
+      }
+      let absent: Promise<boolean> | undefined;
+      const keyAbsent = () =>
+        (absent ??= unlessUnavailable('Authorization could not be decided', () =>
+          this.store.get(urn, proposal.entity.keyAspect),
+        ).then((key) => key === null));
+      // A write that creates the entity, or gives it its first domains, is decided with the domains it
+      // proposes: a policy scoped to a domain allows creating (or placing) an entity in that domain.
+      const domains = await this.domainsToDecideWith(urn, proposedDomains.get(urn), keyAbsent);
+      if (await this.holds(ctx, 'UPDATE', entityType, urn, domains)) continue;
+      const creates = ['UPSERT', 'CREATE', 'CREATE_ENTITY'].includes(proposal.changeType);
+      if (creates && (await this.holds(ctx, 'CREATE', entityType, urn, domains)) && (await keyAbsent()))
+        continue;
+      throw new ForbiddenError(`User ${actorUrn} is unauthorized to edit entity ${urn}`);
+    }
+    await this.aspectRules.authorize(ctx, proposals);
+  }
+
+  private holds(
+    ctx: RequestContext,
+    operation: 'UPDATE' | 'DELETE' | 'CREATE',
+    entityType: string,
+    urn: string,
+    proposedDomains?: readonly string[],
+  ): Promise<boolean> {
+    return this.policy.holds(ctx, entityOperationPrivileges(operation, entityType), {
+      resourceUrn: urn,
+      ...(proposedDomains === undefined ? {} : { proposedDomains }),
+    });
+  }
+
+  /**
+   * The domains a write to `urn` is decided with: those it proposes when the entity does not exist yet or
+   * has no domains stored (the ecosystem's rule); otherwise none given, and the stored ones count.
+   */
+  private async domainsToDecideWith(
+    urn: string,
+    proposed: readonly string[] | undefined,
+    keyAbsent: () => Promise<boolean>,
+  ): Promise<readonly string[] | undefined> {
+    if (proposed === undefined) return undefined;
+    if (await keyAbsent()) return proposed;
+    const stored = await unlessUnavailable('Authorization could not be decided', () =>
+      this.store.get(urn, 'domains'),
+    );
+    return stored === null ? proposed : undefined;
+  }
+
+  /**
+   * The rules of aspects that are guarded whichever way they are written (a use case that decided the
+   * entity's own privileges asks them too): a restricted aspect needs its manager's platform privilege
+   * (RESTRICTED_WRITE_PRIVILEGES), and a role grant MANAGE_POLICIES. Throws a 403 naming the rule.
+   */
+  async authorizeGuardedAspects(ctx: RequestContext, proposals: readonly CheckedProposal[]): Promise<void> {
     if (ctx.authentication.isSystem) return;
     for (const aspect of new Set(
       proposals.filter((p) => p.aspect.restricted && p.changeType !== 'DELETE').map((p) => p.aspect.name),
@@ -89,31 +191,36 @@ export class Proposals {
       if (privileges === undefined) throw new ForbiddenError(message);
       await this.policy.require(ctx, { privileges: [privileges], message });
     }
-    const actorUrn = ctx.authentication.actorUrn;
-    const asked = new Set<string>();
+    await this.authorizeRoleGrants(ctx, proposals);
+  }
+
+  /**
+   * Granting a role through a generic write needs MANAGE_POLICIES on the entity (the ecosystem's
+   * privilege-grant validator: what batchAssignRole asks), whatever edit privileges the actor holds on
+   * it, so that owning a group or user is not enough to make it Admin. A role grant is an upsert adding a
+   * role the entity does not hold yet, or any patch other than removals (its result is not known yet).
+   */
+  private async authorizeRoleGrants(ctx: RequestContext, proposals: readonly CheckedProposal[]) {
     for (const proposal of proposals) {
+      if (proposal.aspect.name !== 'roleMembership' || proposal.changeType === 'DELETE') continue;
       const urn = proposal.urn.raw;
-      const entityType = proposal.entity.name;
-      if (!this.policy.enforcesEntityPrivileges(ctx, entityType)) continue;
-      const kind = proposal.changeType === 'DELETE' ? 'DELETE' : 'WRITE';
-      if (asked.has(`${kind} ${urn}`)) continue;
-      asked.add(`${kind} ${urn}`);
-      const allowed = (operation: 'UPDATE' | 'DELETE' | 'CREATE') =>
-        this.policy.holds(ctx, entityOperationPrivileges(operation, entityType), { resourceUrn: urn });
-      if (kind === 'DELETE') {
-        if (!(await allowed('DELETE')))
-          throw new ForbiddenError(`User is unauthorized to delete entity: ${urn}`);
-        continue;
-      }
-      if (await allowed('UPDATE')) continue;
-      const creates = ['UPSERT', 'CREATE', 'CREATE_ENTITY'].includes(proposal.changeType);
-      if (creates && (await allowed('CREATE'))) {
-        const key = await unlessUnavailable('Authorization could not be decided', () =>
-          this.store.get(urn, proposal.entity.keyAspect),
+      let granted: string[];
+      if (proposal.changeType === 'PATCH') {
+        if ((proposal.patch?.operations ?? []).every((op) => op.op === 'remove')) continue;
+        granted = ['(patched roles)'];
+      } else {
+        const current = await unlessUnavailable('Authorization could not be decided', () =>
+          this.store.get(urn, 'roleMembership'),
         );
-        if (key === null) continue;
+        const held = new Set((current?.value['roles'] as string[] | undefined) ?? []);
+        granted = ((proposal.value?.['roles'] as string[] | undefined) ?? []).filter((r) => !held.has(r));
+        if (granted.length === 0) continue;
       }
-      throw new ForbiddenError(`User ${actorUrn} is unauthorized to edit entity ${urn}`);
+      await this.policy.require(ctx, {
+        privileges: [MANAGE_POLICIES],
+        resourceUrn: urn,
+        message: `Unauthorized to grant roles ${granted.join(', ')} (requires MANAGE_POLICIES on ${urn})`,
+      });
     }
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkProposal } from '@catalog/model';
-import { fakeApplicationDeps } from './admin-fakes.testing.js';
+import { fakeApplicationDeps, MemoryStore } from './admin-fakes.testing.js';
 import type { RequestContext } from '@catalog/auth';
 
 const ALICE = 'urn:li:corpuser:alice';
@@ -47,5 +47,36 @@ describe('writing restricted aspects through the generic routes', () => {
     const { proposals, written } = fakeApplicationDeps({});
     await proposals.propose(restCaller(ALICE), [remove], { sync: true });
     expect(written).toHaveLength(1);
+  });
+});
+
+describe('granting roles through the generic routes', () => {
+  const ADMIN_ROLE = 'urn:li:dataHubRole:Admin';
+  const GROUP = 'urn:li:corpGroup:owned';
+  const roles = (r: string[]) =>
+    checkProposal({
+      entityType: 'corpGroup',
+      entityUrn: GROUP,
+      changeType: 'UPSERT',
+      aspectName: 'roleMembership',
+      aspect: { contentType: 'application/json', value: JSON.stringify({ roles: r }) },
+    });
+  const reader = 'urn:li:dataHubRole:Reader';
+
+  it('adding a role needs MANAGE_POLICIES on the entity, whatever edit privileges the actor holds', async () => {
+    const store = new MemoryStore().put(GROUP, 'roleMembership', { roles: [reader] });
+    const { proposals, written } = fakeApplicationDeps(
+      { [ALICE]: { '*': ['MANAGE_USERS_AND_GROUPS', 'EDIT_ENTITY'] }, [BOB]: { '*': ['MANAGE_POLICIES'] } },
+      store,
+    );
+    await expect(
+      proposals.propose(restCaller(ALICE), [roles([reader, ADMIN_ROLE])], { sync: true }),
+    ).rejects.toThrow(`Unauthorized to grant roles ${ADMIN_ROLE} (requires MANAGE_POLICIES on ${GROUP})`);
+    expect(written).toEqual([]);
+    // Re-ingesting what the entity already holds, or dropping a role, grants nothing.
+    await proposals.propose(restCaller(ALICE), [roles([reader])], { sync: true });
+    await proposals.propose(restCaller(ALICE), [roles([])], { sync: true });
+    await proposals.propose(restCaller(BOB), [roles([ADMIN_ROLE])], { sync: true });
+    expect(written).toHaveLength(3);
   });
 });

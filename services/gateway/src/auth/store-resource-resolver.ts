@@ -1,4 +1,4 @@
-import type { ResourceAttributes, ResourceResolver } from '@catalog/auth';
+import type { ResourceAttributes, ResourceOverrides, ResourceResolver } from '@catalog/auth';
 import type { AspectStore } from '@catalog/store';
 import { entityTypeOfUrn } from '../application/access-policy.js';
 
@@ -22,7 +22,7 @@ type Value = Readonly<Record<string, unknown>>;
 export class StoreResourceResolver implements ResourceResolver {
   constructor(private readonly store: AspectStore) {}
 
-  async resourceAttributes(urn: string): Promise<ResourceAttributes> {
+  async resourceAttributes(urn: string, overrides: ResourceOverrides = {}): Promise<ResourceAttributes> {
     const aspects = new Map(
       (await this.store.getLatest(urn, RESOURCE_ASPECTS)).map((a) => [a.aspect, a.value]),
     );
@@ -39,7 +39,9 @@ export class StoreResourceResolver implements ResourceResolver {
       urn,
       type: entityTypeOfUrn(urn),
       owners,
-      domains: await this.withParentDomains(stringsOf(aspects.get('domains'), 'domains')),
+      domains: await this.withParentDomains(
+        overrides.domains ?? stringsOf(aspects.get('domains'), 'domains'),
+      ),
       containers: typeof container === 'string' ? [container] : [],
       tags: arrayOf(aspects.get('globalTags'), 'tags').flatMap((t) => stringField(t, 'tag')),
       glossaryTerms: arrayOf(aspects.get('glossaryTerms'), 'terms').flatMap((t) => stringField(t, 'urn')),

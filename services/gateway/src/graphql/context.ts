@@ -9,6 +9,8 @@ export interface GraphQLServices {
   /** The use cases: resolvers call these. */
   readonly app: CatalogApplication;
   readonly logger: Logger;
+  /** The server configuration (the body of GET /config), which `appConfig` shows. */
+  readonly serverConfig?: Readonly<Record<string, unknown>>;
 }
 
 /** One request's context: who acts, its id, and its batched entity reads. */

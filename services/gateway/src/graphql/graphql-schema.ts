@@ -1,20 +1,43 @@
 import { accessTokenResolvers, accessTokenSchema } from './access-tokens/access-tokens.js';
+import { appConfigResolvers, appConfigSchema } from './app-config/app-config.js';
+import { documentsResolvers } from './documents/documents-resolvers.js';
+import { documentsSchema } from './documents/documents-schema.js';
+import { dataProductResolvers, dataProductSchema } from './data-products/data-products.js';
+import { domainResolvers, domainSchema } from './domains/domains.js';
 import { entityResolvers } from './entities/entity-resolvers.js';
+import { logicalParentResolvers, logicalParentSchema } from './logical/logical-parents.js';
 import { entitySchema } from './entities/entity-schema.js';
+import { inputFieldsResolvers, inputFieldsSchema } from './entities/input-fields.js';
 import { ingestionSourceResolvers, ingestionSourceSchema } from './ingestion-sources/ingestion-sources.js';
 import { executionRequestResolvers, executionRequestSchema } from './ingestion-sources/execution-requests.js';
 import { analyticsHighlightsResolvers, analyticsHighlightsSchema } from './analytics/analytics-highlights.js';
+import { lifecycleResolvers, lifecycleSchema } from './lifecycle/lifecycle.js';
 import { meResolvers, meSchema } from './me/me.js';
 import { entityUpdateResolvers, entityUpdateSchema } from './mutations/entity-updates.js';
 import { labelMutationResolvers, labelMutationSchema } from './mutations/label-mutations.js';
+import { lineageMutationResolvers, lineageMutationSchema } from './mutations/lineage-mutations.js';
+import { linkMutationResolvers, linkMutationSchema } from './mutations/link-mutations.js';
+import { softDeleteMutationResolvers, softDeleteMutationSchema } from './mutations/soft-delete-mutations.js';
 import { mutationResolvers, mutationSchema } from './mutations/mutation-resolvers.js';
 import { nativeUserResolvers, nativeUserSchema } from './native-users/native-users.js';
+import { entityPatchResolvers, entityPatchSchema } from './patch/entity-patch.js';
+import { secretResolvers, secretSchema } from './secrets/secrets.js';
+import { serviceAccountResolvers, serviceAccountSchema } from './service-accounts/service-accounts.js';
+import { viewResolvers, viewSchema } from './views/views.js';
+import { incidentResolvers, incidentSchema } from './incidents/incidents.js';
+import { formResolvers, formSchema } from './forms/forms.js';
+import { roleMutationResolvers, roleMutationSchema } from './mutations/role-mutations.js';
 import { policyResolvers, policySchema } from './policies/policies.js';
 import { testResolvers, testSchema } from './tests/tests.js';
 import { schemaHistoryResolvers, schemaHistorySchema } from './timeline/schema-history.js';
 import { timelineResolvers, timelineSchema } from './timeline/timeline.js';
 import { browseV2, browseV2Schema } from './search/browse-v2.js';
-import { lineageSearchSchema, scrollAcrossLineage, searchAcrossLineage } from './search/lineage-search.js';
+import {
+  lineageSearchSchema,
+  scrollAcrossLineage,
+  searchAcrossLineage,
+  searchAcrossLineageCounts,
+} from './search/lineage-search.js';
 import { searchResolvers } from './search/search-resolvers.js';
 import { searchSchema } from './search/search-schema.js';
 import { structuredPropertyMutationResolvers } from './structured-properties/structured-properties-mutations.js';
@@ -25,13 +48,24 @@ import { userAdminResolvers, userAdminSchema } from './users/user-admin.js';
 export function catalogTypeDefs(): string[] {
   return [
     entitySchema(),
+    inputFieldsSchema,
     searchSchema,
     browseV2Schema,
     lineageSearchSchema,
     meSchema,
     mutationSchema,
     labelMutationSchema,
+    lineageMutationSchema,
     entityUpdateSchema,
+    linkMutationSchema,
+    softDeleteMutationSchema,
+    entityPatchSchema,
+    secretSchema,
+    serviceAccountSchema,
+    viewSchema,
+    incidentSchema,
+    formSchema,
+    roleMutationSchema,
     structuredPropertySchema,
     accessTokenSchema,
     policySchema,
@@ -41,8 +75,14 @@ export function catalogTypeDefs(): string[] {
     executionRequestSchema,
     analyticsHighlightsSchema,
     testSchema,
+    appConfigSchema,
+    documentsSchema(),
+    lifecycleSchema,
     timelineSchema,
     schemaHistorySchema,
+    dataProductSchema,
+    domainSchema,
+    logicalParentSchema,
   ];
 }
 
@@ -53,12 +93,23 @@ export function catalogTypeDefs(): string[] {
 export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
   return [
     entityResolvers(),
+    inputFieldsResolvers(),
     searchResolvers(),
-    { Query: { browseV2, searchAcrossLineage, scrollAcrossLineage } },
+    { Query: { browseV2, searchAcrossLineage, scrollAcrossLineage, searchAcrossLineageCounts } },
     meResolvers(),
     mutationResolvers(),
     labelMutationResolvers(),
+    lineageMutationResolvers(),
     entityUpdateResolvers(),
+    linkMutationResolvers(),
+    softDeleteMutationResolvers(),
+    entityPatchResolvers(),
+    secretResolvers(),
+    serviceAccountResolvers(),
+    viewResolvers(),
+    incidentResolvers(),
+    formResolvers(),
+    roleMutationResolvers(),
     structuredPropertyMutationResolvers(),
     accessTokenResolvers(),
     policyResolvers(),
@@ -68,7 +119,13 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     executionRequestResolvers(),
     analyticsHighlightsResolvers(),
     testResolvers(),
+    appConfigResolvers(),
+    documentsResolvers(),
+    lifecycleResolvers(),
     timelineResolvers(),
     schemaHistoryResolvers(),
+    dataProductResolvers(),
+    domainResolvers(),
+    logicalParentResolvers(),
   ];
 }

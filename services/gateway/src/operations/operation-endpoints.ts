@@ -91,6 +91,9 @@ export const OPERATION_ENDPOINTS: readonly Operation[] = [
       parameters: [queryParam('urn', { type: 'string' }, 'Only this structured property')],
     },
   ),
+  ops('post', '/openapi/operations/elasticSearch/entity/raw', 'The search documents of entities, by urn', {
+    body: jsonBody({ type: 'array', items: { type: 'string' } }, true),
+  }),
   API_DOCS_OPERATION,
   ops('get', '/openapi/v3/api-docs.yaml', 'This document, as YAML', {
     parameters: [GROUP],

@@ -57,3 +57,29 @@ function sortOf(body: ActionBody): SortCriterion[] {
     return { field, order };
   });
 }
+
+/**
+ * POST /entities?action=listUrns {entity, start, count}: the urns of one entity type, a page at a time,
+ * as the ecosystem's ListUrnsResult `{value: {entities, start, count, total}}` (the SDK's
+ * `list_all_entity_urns`). Entities the caller may not read are left out of the page.
+ */
+export async function listUrnsAction(req: Request, res: Response, search: CatalogSearch): Promise<void> {
+  const body = ActionBody.of(req);
+  const entity = body.requiredString('entity');
+  searchSpecOf(entity);
+  const request: SearchRequest = {
+    entityTypes: [entity],
+    input: '*',
+    start: body.int('start', 0, { min: 0 }),
+    count: body.int('count', 10, { min: 0, max: MAX_PAGE_SIZE }),
+  };
+  const result = await search.searchType(requestContextOf(res), request);
+  sendJson(res, {
+    value: {
+      entities: result.hits.map((h) => h.urn),
+      start: request.start,
+      count: result.hits.length,
+      total: result.total,
+    },
+  });
+}

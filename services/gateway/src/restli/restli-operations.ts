@@ -69,6 +69,7 @@ export const ENTITIES_ACTION_EXAMPLES: Readonly<Record<string, Record<string, un
   exists: { urn: EXAMPLE_DATASET, includeSoftDelete: false },
   getBrowsePaths: { urn: EXAMPLE_DATASET },
   list: { entity: 'dataset', start: 0, count: 10 },
+  listUrns: { entity: 'dataset', start: 0, count: 10 },
   delete: {
     urn: EXAMPLE_DATASET,
     aspectName: 'datasetProfile',
@@ -82,7 +83,7 @@ const ENTITIES_ACTIONS = Object.keys(ENTITIES_ACTION_EXAMPLES);
 /** The Rest.li-style endpoints (spec 4.14); `/restli/docs` renders them. */
 export const RESTLI_OPERATIONS = {
   aspectsAction: restli('post', '/aspects', 'Ingest proposals, or read time-series values', {
-    parameters: [action(['ingestProposal', 'ingestProposalBatch', 'getTimeseriesAspectValues'])],
+    parameters: [action(['ingestProposal', 'ingestProposalBatch', 'getTimeseriesAspectValues', 'getCount'])],
     body: ANY_BODY,
   }),
   getAspect: restli('get', '/aspects/{urn}', 'One version of one aspect', {
@@ -251,6 +252,14 @@ export const RESTLI_ACTIONS: Readonly<Record<string, Readonly<Record<string, Res
     },
   },
   '/aspects': {
+    getCount: {
+      summary: 'How many entities hold an aspect, optionally among urns matching a LIKE pattern',
+      parameters: [
+        param('aspect', 'string', 'The aspect name', true),
+        param('urnLike', 'string', 'A SQL LIKE pattern over urns (% any run, _ one character)'),
+      ],
+      example: { aspect: 'datasetProperties', urnLike: 'urn:li:dataset:%' },
+    },
     ingestProposal: {
       summary: 'Write one metadata change proposal',
       parameters: [param('proposal', 'object', 'The MetadataChangeProposal', true), ASYNC],
@@ -283,6 +292,15 @@ export const RESTLI_ACTIONS: Readonly<Record<string, Readonly<Record<string, Res
     },
   },
   '/entities': {
+    listUrns: {
+      summary: 'The urns of one entity type, a page at a time (ListUrnsResult)',
+      parameters: [
+        SEARCH_ENTITY,
+        param('start', 'integer', 'First result'),
+        param('count', 'integer', 'Results'),
+      ],
+      example: ENTITIES_ACTION_EXAMPLES['listUrns']!,
+    },
     search: {
       summary: 'Full-text search over one entity type',
       parameters: [

@@ -1,4 +1,5 @@
 import { ACCESS_TOKEN_URN_PREFIX, type AccessTokenDuration } from '@catalog/auth';
+import { ValidationError } from '@catalog/model';
 import type { FacetFilter, StoredToken, TokenInfo } from '../../application/access-tokens.js';
 import type { GraphQLContext } from '../context.js';
 import type { EntityRef } from '../entities/entity-ref.js';
@@ -21,13 +22,13 @@ export const ACCESS_TOKEN_DURATIONS: readonly AccessTokenDuration[] = [
 
 /** Personal access tokens (auth.graphql). */
 export const accessTokenSchema = `
-enum AccessTokenType { PERSONAL }
+enum AccessTokenType { PERSONAL SERVICE_ACCOUNT }
 enum AccessTokenDuration { ${ACCESS_TOKEN_DURATIONS.join(' ')} }
 
 input CreateAccessTokenInput {
   type: AccessTokenType!
   actorUrn: String!
-  duration: AccessTokenDuration!
+  duration: AccessTokenDuration
   name: String!
   description: String
 }
@@ -58,9 +59,9 @@ extend type Mutation {
 `;
 
 interface CreateAccessTokenInput {
-  readonly type: 'PERSONAL';
+  readonly type: 'PERSONAL' | 'SERVICE_ACCOUNT';
   readonly actorUrn: string;
-  readonly duration: AccessTokenDuration;
+  readonly duration?: AccessTokenDuration | null;
   readonly name: string;
   readonly description?: string | null;
 }
@@ -120,7 +121,11 @@ export function accessTokenResolvers(): Record<string, Record<string, unknown>> 
         { input }: { input: CreateAccessTokenInput },
         ctx: GraphQLContext,
       ) => {
-        const minted = await ctx.services.app.accessTokens.mint(ctx.auth, input);
+        const { duration } = input;
+        // The ecosystem's input takes the lifetime as this enum or an ISO-8601 duration; only the enum here.
+        if (duration === undefined || duration === null)
+          throw new ValidationError('duration must be provided when creating an access token');
+        const minted = await ctx.services.app.accessTokens.mint(ctx.auth, { ...input, duration });
         return { accessToken: minted.token, metadata: tokenRef(minted) };
       },
       revokeAccessToken: async (_r: unknown, { tokenId }: { tokenId: string }, ctx: GraphQLContext) => {

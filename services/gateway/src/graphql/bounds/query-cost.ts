@@ -133,27 +133,61 @@ export function costRefusal(
   return undefined;
 }
 
+/** Strings up to this long take part in a signature as they are ("true", "10"); longer ones as a mark. */
+const VERBATIM_STRING = 16;
+
+/**
+ * What of a request's variables its cost can depend on: numbers, booleans, null, the lengths and shapes of
+ * lists and objects, and short strings (a page size or a @skip flag given as text), with every longer
+ * string (a query text, a urn, a scroll id) replaced by one mark. Two requests of one document whose
+ * variables have the same signature cost the same.
+ */
+export function variablesSignature(value: unknown): string {
+  if (typeof value === 'string') return value.length <= VERBATIM_STRING ? JSON.stringify(value) : '~';
+  if (value === null || typeof value !== 'object') return String(value);
+  if (Array.isArray(value)) return `[${value.map(variablesSignature).join(',')}]`;
+  let out = '{';
+  for (const key in value)
+    out += `${JSON.stringify(key)}:${variablesSignature((value as Record<string, unknown>)[key])},`;
+  return `${out}}`;
+}
+
+/** Signatures remembered per document; past this the document's are forgotten and remembered anew. */
+const SIGNATURES_PER_DOCUMENT = 256;
+
 /**
  * Refuses, before any resolver runs, a query whose cost is over `maxCost` or whose pages are oversized.
  * It wraps the execution rather than stopping it in `onExecute`, so that it costs the variables as the
  * plugins after it leave them (useBooleanStringVariables turns "false" into false): list it before them.
+ * The answer is remembered per parsed document (yoga parses a query text once) and variables signature,
+ * so a client repeating its queries (the SDK, the web app, a scroll) has each shape costed once.
  */
 export function useQueryCost(maxCost: number): Plugin {
+  const answers = new WeakMap<DocumentNode, Map<string, string | null>>();
   return {
     onExecute: ({ executeFn, setExecuteFn }) => {
       setExecuteFn((args) => {
-        const refusal = costRefusal(
-          {
-            schema: args.schema,
-            query: args.document,
-            variables: (args.variableValues ?? {}) as Record<string, unknown>,
-            ...(args.operationName === undefined || args.operationName === null
-              ? {}
-              : { operationName: args.operationName }),
-          },
-          maxCost,
-        );
-        if (refusal === undefined) return executeFn(args);
+        const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+        const operationName = args.operationName ?? undefined;
+        let known = answers.get(args.document);
+        if (known === undefined) answers.set(args.document, (known = new Map()));
+        const key = `${operationName ?? ''}\u0000${variablesSignature(variables)}`;
+        let refusal = known.get(key);
+        if (refusal === undefined) {
+          refusal =
+            costRefusal(
+              {
+                schema: args.schema,
+                query: args.document,
+                variables,
+                ...(operationName === undefined ? {} : { operationName }),
+              },
+              maxCost,
+            ) ?? null;
+          if (known.size >= SIGNATURES_PER_DOCUMENT) known.clear();
+          known.set(key, refusal);
+        }
+        if (refusal === null) return executeFn(args);
         return {
           errors: [
             createGraphQLError(refusal, {

@@ -1,8 +1,8 @@
 import { parse } from 'graphql';
-import { createSchema } from 'graphql-yoga';
+import { createSchema, createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import { catalogResolvers, catalogTypeDefs } from '../graphql-schema.js';
-import { costRefusal } from './query-cost.js';
+import { costRefusal, useQueryCost, variablesSignature } from './query-cost.js';
 
 const schema = createSchema({ typeDefs: catalogTypeDefs(), resolvers: catalogResolvers() });
 const LIMIT = 100_000;
@@ -65,5 +65,47 @@ describe('the query cost counts what a query returns', () => {
     expect(refusal('{ big: searchAcrossEntities(input: {query: "*", count: 20000}) { total } }')).toBe(
       'big asks for 20,000 results; a list serves at most 10,000 per request: page with start or scrollId',
     );
+  });
+});
+
+describe('the cost is remembered per document and variables signature', () => {
+  it('signs numbers, booleans and short strings as they are, longer strings as one mark', () => {
+    expect(
+      variablesSignature({ count: 10, skip: 'false', urns: ['urn:li:corpuser:alice', 'urn:li:tag:x'] }),
+    ).toBe('{"count":10,"skip":"false","urns":[~,"urn:li:tag:x"],}');
+    expect(variablesSignature({ q: 'a query longer than sixteen' })).toBe(
+      variablesSignature({ q: 'another long query text' }),
+    );
+    expect(variablesSignature({ urns: ['urn:li:corpuser:alice'] })).not.toBe(
+      variablesSignature({ urns: ['urn:li:corpuser:alice', 'urn:li:corpuser:bob1'] }),
+    );
+  });
+
+  it('answers a repeated document by its variables: a larger page is costed anew and refused', async () => {
+    // Resolvers are not what is tested: an execution the cost lets through answers at once.
+    const answerAtOnce = {
+      onExecute: ({ setExecuteFn }: { setExecuteFn: (fn: () => unknown) => void }) =>
+        setExecuteFn(() => ({ data: {} })),
+    };
+    const yoga = createYoga({ schema, plugins: [answerAtOnce, useQueryCost(LIMIT)] });
+    const query = `query($n: Int) { a: searchAcrossEntities(input: {query: "*", count: $n}) { searchResults { entity { urn } } }
+      b: searchAcrossEntities(input: {query: "*", count: $n}) { searchResults { entity { urn } } }
+      c: searchAcrossEntities(input: {query: "*", count: $n}) { searchResults { entity { urn } } }
+      d: searchAcrossEntities(input: {query: "*", count: $n}) { searchResults { entity { urn } } }
+      e: searchAcrossEntities(input: {query: "*", count: $n}) { searchResults { entity { urn } } }
+      f: searchAcrossEntities(input: {query: "*", count: $n}) { searchResults { entity { urn } } } }`;
+    const errorsOf = async (n: number) => {
+      const res = await yoga.fetch('http://catalog/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables: { n } }),
+      });
+      return ((await res.json()) as { errors?: { message: string }[] }).errors?.map((e) => e.message) ?? [];
+    };
+    const refused = (messages: string[]) => messages.some((m) => m.includes('exceeds the limit of 100,000'));
+    expect(refused(await errorsOf(10))).toBe(false);
+    expect(refused(await errorsOf(10_000))).toBe(true);
+    expect(refused(await errorsOf(10_000))).toBe(true);
+    expect(refused(await errorsOf(10))).toBe(false);
   });
 });

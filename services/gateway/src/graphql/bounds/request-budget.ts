@@ -8,9 +8,11 @@ import { formatLimit, type GraphQLLimits } from './graphql-limits.js';
  * How long one request may run between two turns of the event loop it gives up: long enough that a
  * request of ordinary size never yields (a turn under load costs it the whole queue of other work),
  * short enough that `/health` and other users wait for no more than about this between turns while a
- * heavy request runs.
+ * heavy request runs. Each turn given up lets the other requests in flight run, so more of their results
+ * are alive at once and survive the young generation: at 10 ms a read of 100 entities among eight
+ * concurrent ones gave up several turns and cost 17% more CPU (mostly collection) than at 50 ms.
  */
-const SLICE_MS = 10;
+const SLICE_MS = 50;
 
 const RESOLVED: Promise<void> = Promise.resolve();
 

@@ -76,9 +76,16 @@ export function institutionalMemory(value: Json | undefined, owner: EntityRef) {
       description: str(e['description']) ?? '',
       label: str(e['description']) ?? '',
       created: auditStamp(e['createStamp']),
+      updated: e['updateStamp'] === undefined ? null : auditStamp(e['updateStamp']),
+      settings: linkSettings(e['settings']),
       associatedUrn: owner.urn,
     })),
   };
+}
+
+function linkSettings(value: unknown) {
+  if (typeof value !== 'object' || value === null) return null;
+  return { showInAssetPreview: (value as Json)['showInAssetPreview'] === true };
 }
 
 export function browsePathV2(value: Json | undefined) {

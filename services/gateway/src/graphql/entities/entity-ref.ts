@@ -10,8 +10,13 @@ export interface EntityRef {
 
 /** The reference of a stored URN; undefined for a string that is not a URN. */
 export function refOf(urn: unknown, known?: Readonly<Record<string, unknown>>): EntityRef | undefined {
-  if (typeof urn !== 'string' || !isUrn(urn)) return undefined;
-  const entity = parseUrn(urn).entityType;
+  if (typeof urn !== 'string') return undefined;
+  let entity: string;
+  try {
+    entity = parseUrn(urn).entityType;
+  } catch {
+    return undefined;
+  }
   return known === undefined ? { urn, entity } : { urn, entity, known };
 }
 

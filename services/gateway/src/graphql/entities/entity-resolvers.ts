@@ -21,7 +21,10 @@ import {
   structuredPropertiesField,
 } from '../structured-properties/structured-properties-views.js';
 import { keyOf, refOf, requireRef, type EntityRef } from './entity-ref.js';
-import { TYPED_GETTERS } from './entity-schema.js';
+import { NON_ENTITY_TYPES, TYPED_GETTERS } from './entity-schema.js';
+import { ML_RESOLVERS } from './ml-resolvers.js';
+import { READ_FIELD_RESOLVERS } from './read-field-resolvers.js';
+import { TIMESERIES_FIELD_RESOLVERS } from './timeseries-field-resolvers.js';
 import { RESOLVABLE_TYPES, typeNameOfEntity, typeOfEntity } from './entity-types.js';
 
 type Json = Readonly<Record<string, unknown>>;
@@ -83,8 +86,11 @@ const COMMON: Record<string, Resolver> = {
         entity: refOf(r.entity) ?? null,
         degree: 1,
         createdOn: r.created?.time ?? null,
+        createdActor: refOf(r.created?.actor) ?? null,
         updatedOn: r.created?.time ?? null,
+        updatedActor: refOf(r.created?.actor) ?? null,
         isManual: false,
+        paths: [{ path: r.path.map((u) => refOf(u) ?? null) }],
       })),
     };
   },
@@ -103,7 +109,7 @@ const COMMON: Record<string, Resolver> = {
   },
   status: async (ref, _a, ctx) => {
     const value = await aspect(ctx, ref, 'status');
-    return value === undefined ? null : { removed: value['removed'] === true };
+    return value === undefined ? null : { removed: value['removed'] === true, stored: value };
   },
   ownership: async (ref, _a, ctx) => ownership(await aspect(ctx, ref, 'ownership'), ref),
   tags: async (ref, _a, ctx) => globalTags(await aspect(ctx, ref, 'globalTags'), ref),
@@ -198,19 +204,21 @@ const SPECIFIC: Record<string, Record<string, Resolver>> = {
     },
     schemaMetadata: async (ref, args, ctx) => {
       const version = typeof args['version'] === 'number' ? args['version'] : 0;
-      const stored = await ctx.entities.version<Json>(ref.urn, 'schemaMetadata', version);
-      if (stored === undefined) return null;
+      const aspectVersion = await ctx.entities.stored(ref.urn, 'schemaMetadata', version);
+      if (aspectVersion === undefined) return null;
+      const stored = aspectVersion.value;
       return {
+        datasetUrn: str(stored['dataset']),
+        aspectVersion: aspectVersion.version,
+        // When this version of the schema was written (its audit stamp).
+        createdAt: aspectVersion.created.time,
+        cluster: str(stored['cluster']),
         name: str(stored['schemaName']) ?? '',
         platformUrn: str(stored['platform']) ?? '',
         version: num(stored['version']) ?? 0,
         hash: str(stored['hash']) ?? '',
         fields: list(stored['fields']).map((f) => schemaField(f, ref)),
         primaryKeys: Array.isArray(stored['primaryKeys']) ? stored['primaryKeys'] : null,
-        datasetUrn: str(stored['dataset']),
-        cluster: str(stored['cluster']),
-        // The schema's `created` stamp; the SDK's default stamp (time 0) says nothing, so null.
-        createdAt: num((stored['created'] as Json | undefined)?.['time']) || null,
       };
     },
     editableSchemaMetadata: async (ref, _a, ctx) => {
@@ -290,7 +298,7 @@ const SPECIFIC: Record<string, Record<string, Resolver>> = {
     // Native users are those with credentials: their presence is shown, never their value.
     isNativeUser: async (ref, _a, ctx) => ctx.entities.stores(ref.urn, 'corpUserCredentials'),
     properties: async (ref, _a, ctx) => userProperties(await aspect(ctx, ref, 'corpUserInfo')),
-    info: async (ref, _a, ctx) => userProperties(await aspect(ctx, ref, 'corpUserInfo')),
+    info: async (ref, _a, ctx) => userInfo(await aspect(ctx, ref, 'corpUserInfo'), ref),
     editableProperties: async (ref, _a, ctx) => {
       const value = await aspect(ctx, ref, 'corpUserEditableInfo');
       return value === undefined ? null : { ...value };
@@ -347,7 +355,6 @@ const SPECIFIC: Record<string, Record<string, Resolver>> = {
         customProperties: customProperties(value['customProperties'], ref),
       };
     },
-    parentNodes: async (ref, _a, ctx) => parentNodes(await aspect(ctx, ref, 'glossaryTermInfo')),
   },
   GlossaryNode: {
     properties: async (ref, _a, ctx) => {
@@ -359,11 +366,11 @@ const SPECIFIC: Record<string, Record<string, Resolver>> = {
             description: str(value['definition']),
           };
     },
-    parentNodes: async (ref, _a, ctx) => parentNodes(await aspect(ctx, ref, 'glossaryNodeInfo')),
   },
   Container: {
+    // A container without a platform instance is on the ecosystem's unknown platform.
     platform: async (ref, _a, ctx) =>
-      refOf((await aspect(ctx, ref, 'dataPlatformInstance'))?.['platform']) ?? null,
+      refOf((await aspect(ctx, ref, 'dataPlatformInstance'))?.['platform']) ?? platformRef('unknown'),
     properties: async (ref, _a, ctx) => {
       const value = await aspect(ctx, ref, 'containerProperties');
       const base = infoProperties(value, ref, ref.urn);
@@ -392,7 +399,8 @@ const SPECIFIC: Record<string, Record<string, Resolver>> = {
       return value === undefined
         ? null
         : {
-            type: str(value['type']),
+            // Required by the aspect's schema; OTHERS is the ecosystem's category for any other.
+            type: str(value['type']) ?? 'OTHERS',
             displayName: str(value['displayName']),
             datasetNameDelimiter: str(value['datasetNameDelimiter']) ?? '.',
             logoUrl: str(value['logoUrl']),
@@ -414,6 +422,7 @@ const SPECIFIC: Record<string, Record<string, Resolver>> = {
     properties: async (ref, _a, ctx) =>
       infoProperties(await aspect(ctx, ref, 'mlModelProperties'), ref, str(keyOf(ref)['name']) ?? ref.urn),
   },
+  ...ML_RESOLVERS,
   ...STRUCTURED_PROPERTY_TYPE_RESOLVERS,
 };
 
@@ -434,9 +443,17 @@ function userProperties(value: Json | undefined) {
   };
 }
 
-function parentNodes(value: Json | undefined) {
-  const parent = refOf(value?.['parentNode']);
-  return { count: parent ? 1 : 0, nodes: parent ? [parent] : [] };
+function userInfo(value: Json | undefined, ref: EntityRef) {
+  const properties = userProperties(value);
+  if (value === undefined || properties === null) return null;
+  return {
+    ...properties,
+    manager: refOf(value['managerUrn']) ?? null,
+    departmentId: num(value['departmentId']),
+    departmentName: str(value['departmentName']),
+    countryCode: str(value['countryCode']),
+    customProperties: customProperties(value['customProperties'], ref),
+  };
 }
 
 /**
@@ -445,12 +462,14 @@ function parentNodes(value: Json | undefined) {
  * (its fields read no aspect), as the ecosystem's restricted entities do.
  */
 async function existing(ctx: GraphQLContext, ref: EntityRef): Promise<EntityRef | null> {
-  if (typeNameOfEntity(ref.entity) === undefined) return null;
+  if (resolveEntityType(ref) === undefined) return null;
   return (await ctx.entities.exists(ref.urn)) ? ref : null;
 }
 
+/** The Entity type of a ref: none for entities the schema has no type for, or no Entity type. */
 function resolveEntityType(ref: EntityRef): string | undefined {
-  return typeNameOfEntity(ref.entity);
+  const name = typeNameOfEntity(ref.entity);
+  return name === undefined || NON_ENTITY_TYPES[name] !== undefined ? undefined : name;
 }
 
 /** The resolvers of the entity part of the schema. */
@@ -461,8 +480,20 @@ export function entityResolvers(): Record<string, Record<string, unknown>> {
     OwnerType: { __resolveType: resolveEntityType },
     ...PROPERTY_VALUE_RESOLVER,
   };
-  for (const { typeName } of RESOLVABLE_TYPES)
-    resolvers[typeName] = { ...COMMON, ...(SPECIFIC[typeName] ?? {}) };
+  for (const { typeName } of RESOLVABLE_TYPES) {
+    const all: Record<string, unknown> = {
+      ...COMMON,
+      ...(SPECIFIC[typeName] ?? {}),
+      ...(READ_FIELD_RESOLVERS[typeName] ?? {}),
+      ...(TIMESERIES_FIELD_RESOLVERS[typeName] ?? {}),
+    };
+    const nonEntity = NON_ENTITY_TYPES[typeName];
+    // A type that is no entity in the ecosystem has only some common fields (its slice adds the rest).
+    resolvers[typeName] =
+      nonEntity === undefined
+        ? all
+        : Object.fromEntries(Object.entries(all).filter(([f]) => new RegExp(`\\b${f}:`).test(nonEntity)));
+  }
   const query: Record<string, Resolver> = {
     entity: async (_root, args, ctx) => existing(ctx, requireRef(String(args['urn']))),
     entities: async (_root, args, ctx) =>
@@ -470,11 +501,12 @@ export function entityResolvers(): Record<string, Record<string, unknown>> {
     entityExists: async (_root, args, ctx) => ctx.entities.exists(requireRef(String(args['urn'])).urn),
   };
   for (const [getter, entity] of Object.entries(TYPED_GETTERS)) {
-    query[getter] = async (_root, args, ctx) => {
+    query[getter] = async (_root, args) => {
       const ref = requireRef(String(args['urn']));
       if (ref.entity !== entity)
         throw new ValidationError(`${getter} takes a ${entity} urn, got ${JSON.stringify(ref.urn)}`);
-      return existing(ctx, ref);
+      // As the ecosystem's typed getters: an absent entity still resolves, its `exists` false.
+      return ref;
     };
   }
   resolvers['Query'] = query;

@@ -34,40 +34,45 @@ const SPECIFIC_FIELDS: Readonly<Record<string, string>> = {
   properties: DatasetProperties
   editableProperties: DatasetEditableProperties
   schemaMetadata(version: Long): SchemaMetadata
-  editableSchemaMetadata: EditableSchemaMetadata`,
+  editableSchemaMetadata: EditableSchemaMetadata
+  datasetProfiles(startTimeMillis: Long, endTimeMillis: Long, filter: FilterInput, limit: Int): [DatasetProfile!]
+  statsSummary: DatasetStatsSummary`,
   Chart: `
   tool: String!
   chartId: String!
   platform: DataPlatform!
   properties: ChartProperties
-  editableProperties: EditableDescription
-  query: ChartQuery`,
+  editableProperties: ChartEditableProperties
+  query: ChartQuery
+  inputFields: InputFields`,
   Dashboard: `
   tool: String!
   dashboardId: String!
   platform: DataPlatform!
   properties: DashboardProperties
-  editableProperties: EditableDescription`,
+  editableProperties: DashboardEditableProperties
+  statsSummary: DashboardStatsSummary
+  inputFields: InputFields`,
   DataFlow: `
   orchestrator: String!
   flowId: String!
   cluster: String!
   platform: DataPlatform!
   properties: DataFlowProperties
-  editableProperties: EditableDescription`,
+  editableProperties: DataFlowEditableProperties`,
   DataJob: `
   jobId: String!
   dataFlow: DataFlow
   platform: DataPlatform
   properties: DataJobProperties
-  editableProperties: EditableDescription
+  editableProperties: DataJobEditableProperties
   inputOutput: DataJobInputOutput`,
   CorpUser: `
   username: String!
   isNativeUser: Boolean
   properties: CorpUserProperties
   editableProperties: CorpUserEditableProperties
-  info: CorpUserProperties @deprecated(reason: "Use properties")`,
+  info: CorpUserInfo @deprecated(reason: "Use properties")`,
   CorpGroup: `
   name: String!
   properties: CorpGroupProperties
@@ -83,11 +88,13 @@ const SPECIFIC_FIELDS: Readonly<Record<string, string>> = {
   parentNodes: ParentNodesResult`,
   GlossaryNode: `
   properties: GlossaryNodeProperties
-  parentNodes: ParentNodesResult`,
+  parentNodes: ParentNodesResult
+  childrenCount: GlossaryNodeChildrenCount
+  glossaryChildrenSearch(input: ScrollAcrossEntitiesInput!): ScrollResults`,
   Container: `
-  platform: DataPlatform
+  platform: DataPlatform!
   properties: ContainerProperties
-  editableProperties: EditableDescription`,
+  editableProperties: ContainerEditableProperties`,
   Domain: `
   id: String!
   properties: DomainProperties`,
@@ -105,7 +112,33 @@ const SPECIFIC_FIELDS: Readonly<Record<string, string>> = {
   name: String!
   platform: DataPlatform!
   origin: FabricType!
-  properties: GenericProperties`,
+  description: String
+  properties: MLModelProperties`,
+  MLModelGroup: `
+  name: String!
+  platform: DataPlatform!
+  origin: FabricType!
+  description: String
+  properties: MLModelGroupProperties`,
+  MLFeature: `
+  name: String!
+  featureNamespace: String!
+  description: String
+  properties: MLFeatureProperties`,
+  MLPrimaryKey: `
+  name: String!
+  featureNamespace: String!
+  description: String
+  properties: MLPrimaryKeyProperties`,
+  MLFeatureTable: `
+  name: String!
+  platform: DataPlatform!
+  description: String
+  properties: MLFeatureTableProperties`,
+  DataProcessInstance: `
+  name: String
+  properties: DataProcessInstanceProperties
+  mlTrainingRunProperties: MLTrainingRunProperties`,
   VersionSet: `
   latestVersion: Entity
   versionsSearch(input: SearchAcrossEntitiesInput!): SearchResults`,
@@ -120,9 +153,26 @@ function enumSymbols(name: string): string {
 }
 
 /** A user's `status` is its account state (ACTIVE, SUSPENDED), as in the ecosystem; other types' is Status. */
-const STATUS_FIELD_TYPES: Readonly<Record<string, string>> = { CorpUser: 'CorpUserStatus' };
+const STATUS_FIELD_TYPES: Readonly<Record<string, string>> = {
+  CorpUser: 'CorpUserStatus',
+  DataContract: 'DataContractStatus',
+  Incident: 'IncidentStatus!',
+};
+
+/**
+ * Types of the EntityType enum that the ecosystem does not make entities: an ingestion source's `type`
+ * is its source type (mysql, …), a String. Their slices define their other fields.
+ */
+export const NON_ENTITY_TYPES: Readonly<Record<string, string>> = {
+  IngestionSource: `
+  urn: String!
+  type: String!
+  ownership: Ownership`,
+};
 
 function entityTypeSdl(typeName: string): string {
+  const nonEntity = NON_ENTITY_TYPES[typeName];
+  if (nonEntity !== undefined) return `type ${typeName} {${nonEntity}\n}`;
   const common = COMMON_FIELDS.replace(
     'status: Status',
     `status: ${STATUS_FIELD_TYPES[typeName] ?? 'Status'}`,
@@ -202,8 +252,11 @@ type LineageRelationship {
   entity: Entity
   degree: Int!
   createdOn: Long
+  createdActor: Entity
   updatedOn: Long
+  updatedActor: Entity
   isManual: Boolean
+  paths: [EntityPath]
 }
 
 input AspectParams {
@@ -244,8 +297,107 @@ type InstitutionalMemoryMetadata {
 }
 type BrowsePathV2 { path: [BrowsePathEntry!]! }
 type BrowsePathEntry { name: String! entity: Entity }
-type EditableDescription { description: String }
-type GenericProperties { name: String description: String customProperties: [CustomPropertiesEntry!] }
+type ChartEditableProperties { description: String }
+type DashboardEditableProperties { description: String }
+type DataFlowEditableProperties { description: String }
+type DataJobEditableProperties { description: String }
+type ContainerEditableProperties { description: String }
+type VersionTag { versionTag: String }
+type MLMetric { name: String description: String value: String createdAt: Long }
+type MLHyperParam { name: String description: String value: String createdAt: Long }
+type MLModelProperties {
+  name: String
+  description: String
+  date: Long
+  created: AuditStamp
+  lastModified: AuditStamp
+  externalUrl: String
+  version: String
+  type: String
+  tags: [String!]
+  mlFeatures: [String!]
+  trainingMetrics: [MLMetric]
+  hyperParams: [MLHyperParam]
+  groups: [MLModelGroup]
+  customProperties: [CustomPropertiesEntry!]
+}
+type MLModelGroupProperties {
+  name: String
+  description: String
+  createdAt: Long
+  created: AuditStamp
+  lastModified: AuditStamp
+  externalUrl: String
+  version: VersionTag
+  customProperties: [CustomPropertiesEntry!]
+}
+type MLFeatureProperties {
+  description: String
+  version: VersionTag
+  sources: [Dataset]
+  customProperties: [CustomPropertiesEntry!]
+}
+type MLPrimaryKeyProperties {
+  description: String
+  version: VersionTag
+  sources: [Dataset]
+  customProperties: [CustomPropertiesEntry!]
+}
+type MLFeatureTableProperties {
+  description: String
+  mlFeatures: [MLFeature]
+  mlPrimaryKeys: [MLPrimaryKey]
+  customProperties: [CustomPropertiesEntry!]
+}
+type MLTrainingRunProperties {
+  id: String
+  outputUrls: [String]
+  hyperParams: [MLHyperParam]
+  trainingMetrics: [MLMetric]
+}
+type DataProcessInstanceProperties {
+  name: String!
+  externalUrl: String
+  created: AuditStamp!
+  customProperties: [CustomPropertiesEntry!]
+}
+enum DataContractState { ACTIVE PENDING }
+type DataContractStatus { state: DataContractState! }
+enum IncidentState { ACTIVE RESOLVED }
+enum IncidentStage { TRIAGE INVESTIGATION WORK_IN_PROGRESS FIXED NO_ACTION_REQUIRED }
+type IncidentStatus { state: IncidentState! stage: IncidentStage message: String lastUpdated: AuditStamp! }
+input FilterInput { and: [FacetFilterInput!]! }
+type DatasetProfile {
+  timestampMillis: Long!
+  rowCount: Long
+  columnCount: Long
+  sizeInBytes: Long
+  fieldProfiles: [DatasetFieldProfile!]
+}
+type DatasetFieldProfile {
+  fieldPath: String!
+  uniqueCount: Long
+  uniqueProportion: Float
+  nullCount: Long
+  nullProportion: Float
+  min: String
+  max: String
+  mean: String
+  median: String
+  stdev: String
+  sampleValues: [String!]
+}
+type DashboardStatsSummary {
+  viewCount: Int
+  viewCountLast30Days: Int
+  uniqueUserCountLast30Days: Int
+  topUsersLast30Days: [CorpUser!]
+}
+type DatasetStatsSummary {
+  queryCountLast30Days: Int
+  uniqueUserCountLast30Days: Int
+  topUsersLast30Days: [CorpUser!]
+}
 
 type DatasetProperties {
   name: String!
@@ -260,14 +412,15 @@ type DatasetProperties {
 type DatasetEditableProperties { description: String name: String }
 type SchemaMetadata {
   datasetUrn: String
+  aspectVersion: Long
+  createdAt: Long
+  cluster: String
   name: String!
   platformUrn: String!
   version: Long!
-  cluster: String
   hash: String!
   fields: [SchemaField!]!
   primaryKeys: [String!]
-  createdAt: Long
 }
 type SchemaField {
   fieldPath: String!
@@ -299,7 +452,10 @@ type ChartProperties {
   created: AuditStamp!
   lastModified: AuditStamp!
 }
-type ChartQuery { rawQuery: String! type: String! }
+enum ChartQueryType { SQL LOOKML }
+type ChartQuery { rawQuery: String! type: ChartQueryType! }
+type InputFields { fields: [InputField] }
+type InputField { schemaFieldUrn: String schemaField: SchemaField }
 type DashboardProperties {
   name: String!
   description: String
@@ -348,6 +504,20 @@ type CorpUserEditableProperties {
   phone: String
   email: String
 }
+type CorpUserInfo {
+  active: Boolean!
+  displayName: String
+  email: String
+  title: String
+  manager: CorpUser
+  departmentId: Long
+  departmentName: String
+  firstName: String
+  lastName: String
+  fullName: String
+  countryCode: String
+  customProperties: [CustomPropertiesEntry!]
+}
 type CorpGroupProperties { displayName: String description: String email: String slack: String }
 type CorpGroupEditableProperties { description: String slack: String email: String }
 type TagProperties { name: String! description: String colorHex: String }
@@ -362,6 +532,7 @@ type GlossaryTermProperties {
 }
 type GlossaryNodeProperties { name: String! description: String }
 type ParentNodesResult { count: Int! nodes: [GlossaryNode!]! }
+type GlossaryNodeChildrenCount { termsCount: Int! nodesCount: Int! }
 type ContainerProperties {
   name: String!
   description: String
@@ -370,8 +541,19 @@ type ContainerProperties {
   customProperties: [CustomPropertiesEntry!]
 }
 type DomainProperties { name: String! description: String }
+enum PlatformType {
+  FILE_SYSTEM
+  KEY_VALUE_STORE
+  MESSAGE_BROKER
+  OBJECT_STORE
+  OLAP_DATASTORE
+  OTHERS
+  QUERY_ENGINE
+  RELATIONAL_DB
+  SEARCH_ENGINE
+}
 type DataPlatformProperties {
-  type: String
+  type: PlatformType!
   displayName: String
   datasetNameDelimiter: String!
   logoUrl: String

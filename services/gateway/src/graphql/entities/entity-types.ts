@@ -54,6 +54,7 @@ export const ENTITY_TYPES: readonly {
   { value: 'DATA_TYPE', entity: 'dataType', typeName: 'DataTypeEntity' },
   { value: 'ENTITY_TYPE', entity: 'entityType', typeName: 'EntityTypeEntity' },
   { value: 'BUSINESS_ATTRIBUTE', entity: 'businessAttribute', typeName: 'BusinessAttribute' },
+  { value: 'DOCUMENT', entity: 'document', typeName: 'Document' },
   { value: 'VERSION_SET', entity: 'versionSet', typeName: 'VersionSet' },
   { value: 'RESTRICTED', entity: '', typeName: 'Restricted' },
   { value: 'OTHER', entity: '', typeName: '' },

@@ -1,4 +1,3 @@
-import type { GraphQLResolveInfo } from 'graphql';
 import {
   ingestionSourceFields,
   type UpdateIngestionSourceInput,
@@ -6,7 +5,6 @@ import {
 import type { SourceSort, StoredSource } from '../../application/ingestion-sources.js';
 import type { GraphQLContext } from '../context.js';
 import { refOf, type EntityRef } from '../entities/entity-ref.js';
-import { typeOfEntity } from '../entities/entity-types.js';
 import { pageOf } from '../list-page.js';
 import { filterOf } from '../search/search-resolvers.js';
 
@@ -14,9 +12,9 @@ const ENTITY = 'dataHubIngestionSource';
 const INFO = 'dataHubIngestionSourceInfo';
 
 /**
- * DataHub ingestion sources (ingestion.graphql). `IngestionSource` is already an entity type of the
- * entity schema, so its ingestion fields extend it. `executions` lists the source's execution requests
- * (execution-requests.ts), newest first.
+ * DataHub ingestion sources (ingestion.graphql). The entity schema declares `IngestionSource` (urn, type
+ * and ownership; in the ecosystem it is no Entity), so its ingestion fields extend it. `executions` lists
+ * the source's execution requests (execution-requests.ts), newest first.
  */
 export const ingestionSourceSchema = `
 type StringMapEntry { key: String! value: String }
@@ -111,13 +109,6 @@ async function infoOf(ref: SourceRef, ctx: GraphQLContext): Promise<Json | undef
   return ref.known?.info ?? (await ctx.entities.aspect<Json>(ref.urn, INFO));
 }
 
-/** The name of a field's type without its list and non-null wrappers. */
-function namedTypeOf(info: GraphQLResolveInfo): string {
-  let type: unknown = info.returnType;
-  while (typeof type === 'object' && type !== null && 'ofType' in type) type = type.ofType;
-  return (type as { name?: string }).name ?? '';
-}
-
 async function fieldsOf(ref: SourceRef, ctx: GraphQLContext) {
   const info = await infoOf(ref, ctx);
   return info === undefined ? undefined : ingestionSourceFields(info);
@@ -126,12 +117,9 @@ async function fieldsOf(ref: SourceRef, ctx: GraphQLContext) {
 export function ingestionSourceResolvers(): Record<string, Record<string, unknown>> {
   return {
     IngestionSource: {
-      // The entity schema types `type` as EntityType; the ecosystem's IngestionSource has the source
-      // type (mysql, …) there, a String. Answer whichever the schema asks for.
-      type: async (ref: SourceRef, _a: unknown, ctx: GraphQLContext, info: GraphQLResolveInfo) =>
-        namedTypeOf(info) === 'String'
-          ? ((await fieldsOf(ref, ctx))?.sourceType ?? '')
-          : typeOfEntity(ref.entity),
+      // As the ecosystem's IngestionSource (no Entity): the source type (mysql, …).
+      type: async (ref: SourceRef, _a: unknown, ctx: GraphQLContext) =>
+        (await fieldsOf(ref, ctx))?.sourceType ?? '',
       name: async (ref: SourceRef, _a: unknown, ctx: GraphQLContext) =>
         (await fieldsOf(ref, ctx))?.name ?? '',
       schedule: async (ref: SourceRef, _a: unknown, ctx: GraphQLContext) =>

@@ -155,7 +155,8 @@ describe('ingestion source GraphQL', () => {
       ingestionSources: [
         {
           urn,
-          type: 'INGESTION_SOURCE',
+          // As the ecosystem's IngestionSource (no Entity): its type is the source type.
+          type: 'mysql',
           name: 'Prod MySQL',
           schedule: { interval: '0 5 * * *', timezone: 'America/Los_Angeles' },
           config: {

@@ -1,7 +1,7 @@
 import type { DeprecationEdit, DescriptionEdit } from '../../application/metadata-edits.js';
 import type { GraphQLContext } from '../context.js';
 
-/** Descriptions, names, deprecation, links and domains (application/metadata-edits.ts decides and writes each). */
+/** Descriptions, names, deprecation and domains (application/metadata-edits.ts decides and writes each). */
 export const entityUpdateSchema = `
 input DescriptionUpdateInput {
   description: String!
@@ -11,15 +11,11 @@ input DescriptionUpdateInput {
 }
 input UpdateNameInput { name: String! urn: String! }
 input UpdateDeprecationInput { urn: String! deprecated: Boolean! decommissionTime: Long note: String }
-input AddLinkInput { linkUrl: String! label: String! resourceUrn: String! }
-input RemoveLinkInput { linkUrl: String! resourceUrn: String! }
 
 extend type Mutation {
   updateDescription(input: DescriptionUpdateInput!): Boolean
   updateName(input: UpdateNameInput!): Boolean
   updateDeprecation(input: UpdateDeprecationInput!): Boolean
-  addLink(input: AddLinkInput!): Boolean
-  removeLink(input: RemoveLinkInput!): Boolean
   setDomain(entityUrn: String!, domainUrn: String!): Boolean
   unsetDomain(entityUrn: String!): Boolean
 }
@@ -49,12 +45,6 @@ export function entityUpdateResolvers(): Record<string, Record<string, Resolver<
       ),
       updateDeprecation: edit<Input<DeprecationEdit>>(({ input }, ctx) =>
         edits(ctx).updateDeprecation(ctx.auth, input),
-      ),
-      addLink: edit<Input<{ linkUrl: string; label: string; resourceUrn: string }>>(({ input }, ctx) =>
-        edits(ctx).addLink(ctx.auth, input.resourceUrn, { url: input.linkUrl, label: input.label }),
-      ),
-      removeLink: edit<Input<{ linkUrl: string; resourceUrn: string }>>(({ input }, ctx) =>
-        edits(ctx).removeLink(ctx.auth, input.resourceUrn, input.linkUrl),
       ),
       setDomain: edit<{ entityUrn: string; domainUrn: string }>((args, ctx) =>
         edits(ctx).setDomain(ctx.auth, args.entityUrn, args.domainUrn),

@@ -1,4 +1,5 @@
 import type { OwnerInput, ResourceInput } from '../../application/label-edits.js';
+import { ValidationError } from '@catalog/model';
 import type { GraphQLContext } from '../context.js';
 
 /**
@@ -13,11 +14,11 @@ input ResourceRefInput { resourceUrn: String! subResourceType: SubResourceType s
 input TagAssociationInput { tagUrn: String! resourceUrn: String! subResourceType: SubResourceType subResource: String }
 input AddTagsInput { tagUrns: [String!]! resourceUrn: String! subResourceType: SubResourceType subResource: String }
 input BatchAddTagsInput { tagUrns: [String!]! resources: [ResourceRefInput!]! }
-input BatchRemoveTagsInput { tagUrns: [String!]! resources: [ResourceRefInput!]! }
+input BatchRemoveTagsInput { tagUrns: [String!]! resources: [ResourceRefInput]! }
 input TermAssociationInput { termUrn: String! resourceUrn: String! subResourceType: SubResourceType subResource: String }
 input AddTermsInput { termUrns: [String!]! resourceUrn: String! subResourceType: SubResourceType subResource: String }
-input BatchAddTermsInput { termUrns: [String!]! resources: [ResourceRefInput!]! }
-input BatchRemoveTermsInput { termUrns: [String!]! resources: [ResourceRefInput!]! }
+input BatchAddTermsInput { termUrns: [String!]! resources: [ResourceRefInput]! }
+input BatchRemoveTermsInput { termUrns: [String!]! resources: [ResourceRefInput]! }
 input OwnerInput { ownerUrn: String! ownerEntityType: OwnerEntityType! type: OwnershipType ownershipTypeUrn: String }
 input AddOwnerInput {
   ownerUrn: String!
@@ -28,7 +29,7 @@ input AddOwnerInput {
 }
 input AddOwnersInput { owners: [OwnerInput!]! resourceUrn: String! }
 input RemoveOwnerInput { ownerUrn: String! ownershipTypeUrn: String resourceUrn: String! }
-input BatchAddOwnersInput { owners: [OwnerInput!]! ownershipTypeUrn: String resources: [ResourceRefInput!]! }
+input BatchAddOwnersInput { owners: [OwnerInput!]! ownershipTypeUrn: String resources: [ResourceRefInput]! }
 input BatchRemoveOwnersInput { ownerUrns: [String!]! ownershipTypeUrn: String resources: [ResourceRefInput]! }
 
 extend type Mutation {
@@ -61,7 +62,14 @@ function edit<T>(run: (input: T, ctx: GraphQLContext) => Promise<void>): Mutatio
   }) as Mutation<never>;
 }
 
-type Labels = { readonly resources: readonly ResourceInput[] };
+type Labels = { readonly resources: readonly (ResourceInput | null)[] };
+
+/** The resources of a batch edit; the ecosystem's list admits null entries, which name no resource. */
+function resourcesOf(input: Labels): ResourceInput[] {
+  if (input.resources.some((r) => r === null))
+    throw new ValidationError('resources must not contain null: each entry names a resource');
+  return input.resources as ResourceInput[];
+}
 type TypedOwners = { readonly ownershipTypeUrn?: string | null };
 
 export function labelMutationResolvers(): Record<string, Record<string, Mutation<never>>> {
@@ -81,10 +89,10 @@ export function labelMutationResolvers(): Record<string, Record<string, Mutation
       labels(ctx).changeTags(ctx.auth, true, i.tagUrns, [i]),
     ),
     batchAddTags: edit<Labels & { tagUrns: string[] }>((i, ctx) =>
-      labels(ctx).changeTags(ctx.auth, true, i.tagUrns, i.resources),
+      labels(ctx).changeTags(ctx.auth, true, i.tagUrns, resourcesOf(i)),
     ),
     batchRemoveTags: edit<Labels & { tagUrns: string[] }>((i, ctx) =>
-      labels(ctx).changeTags(ctx.auth, false, i.tagUrns, i.resources),
+      labels(ctx).changeTags(ctx.auth, false, i.tagUrns, resourcesOf(i)),
     ),
     addTerm: term(true),
     removeTerm: term(false),
@@ -92,10 +100,10 @@ export function labelMutationResolvers(): Record<string, Record<string, Mutation
       labels(ctx).changeTerms(ctx.auth, true, i.termUrns, [i]),
     ),
     batchAddTerms: edit<Labels & { termUrns: string[] }>((i, ctx) =>
-      labels(ctx).changeTerms(ctx.auth, true, i.termUrns, i.resources),
+      labels(ctx).changeTerms(ctx.auth, true, i.termUrns, resourcesOf(i)),
     ),
     batchRemoveTerms: edit<Labels & { termUrns: string[] }>((i, ctx) =>
-      labels(ctx).changeTerms(ctx.auth, false, i.termUrns, i.resources),
+      labels(ctx).changeTerms(ctx.auth, false, i.termUrns, resourcesOf(i)),
     ),
     addOwner: edit<OwnerInput & ResourceInput>((i, ctx) => labels(ctx).addOwners(ctx.auth, [i], [i])),
     addOwners: edit<{ owners: OwnerInput[] } & ResourceInput>((i, ctx) =>
@@ -105,10 +113,10 @@ export function labelMutationResolvers(): Record<string, Record<string, Mutation
       labels(ctx).removeOwners(ctx.auth, [i.ownerUrn], [i], i.ownershipTypeUrn),
     ),
     batchAddOwners: edit<{ owners: OwnerInput[] } & TypedOwners & Labels>((i, ctx) =>
-      labels(ctx).addOwners(ctx.auth, i.owners, i.resources, i.ownershipTypeUrn),
+      labels(ctx).addOwners(ctx.auth, i.owners, resourcesOf(i), i.ownershipTypeUrn),
     ),
     batchRemoveOwners: edit<{ ownerUrns: string[] } & TypedOwners & Labels>((i, ctx) =>
-      labels(ctx).removeOwners(ctx.auth, i.ownerUrns, i.resources, i.ownershipTypeUrn),
+      labels(ctx).removeOwners(ctx.auth, i.ownerUrns, resourcesOf(i), i.ownershipTypeUrn),
     ),
   };
   return { Mutation: resolvers };

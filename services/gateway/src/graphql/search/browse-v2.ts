@@ -7,7 +7,7 @@ export const browseV2Schema = `
 input BrowseV2Input {
   type: EntityType
   types: [EntityType!]
-  path: [String!]!
+  path: [String!]
   start: Int
   count: Int
   orFilters: [AndFilterInput!]
@@ -16,13 +16,12 @@ input BrowseV2Input {
   searchFlags: SearchFlags
 }
 type BrowseResultGroupV2 { name: String! entity: Entity count: Long! hasSubGroups: Boolean! }
-type BrowseResultMetadata2 { path: [String!]! totalNumEntities: Long! }
 type BrowseResultsV2 {
   groups: [BrowseResultGroupV2!]!
   start: Int!
   count: Int!
   total: Int!
-  metadata: BrowseResultMetadata2!
+  metadata: BrowseResultMetadata!
 }
 extend type Query { browseV2(input: BrowseV2Input!): BrowseResultsV2 }
 `;
@@ -30,7 +29,7 @@ extend type Query { browseV2(input: BrowseV2Input!): BrowseResultsV2 }
 interface BrowseV2Input {
   readonly type?: string | null;
   readonly types?: readonly string[] | null;
-  readonly path: readonly string[];
+  readonly path?: readonly string[] | null;
   readonly start?: number | null;
   readonly count?: number | null;
   readonly orFilters?: readonly { and?: readonly never[] | null }[] | null;
@@ -44,10 +43,11 @@ export async function browseV2(_root: unknown, { input }: { input: BrowseV2Input
   const count = input.count ?? 10;
   if (start < 0 || count < 0 || count > 10_000)
     throw new ValidationError('start must be 0 or more and count 0 to 10000');
+  const path = input.path ?? [];
   await ctx.budget.takeTurn();
   const folders = await ctx.services.app.browse.folders(ctx.auth, {
     entityTypes: entitiesOf(types),
-    path: input.path,
+    path,
     filter: filterOf(input),
     query: input.query ?? '',
     start,
@@ -63,6 +63,6 @@ export async function browseV2(_root: unknown, { input }: { input: BrowseV2Input
     start,
     count: folders.groups.length,
     total: folders.total,
-    metadata: { path: input.path, totalNumEntities: folders.totalNumEntities },
+    metadata: { path, totalNumEntities: folders.totalNumEntities },
   };
 }

@@ -7,9 +7,9 @@ import {
 } from '../../application/entity-search.js';
 import type { GraphQLContext } from '../context.js';
 import { refOf } from '../entities/entity-ref.js';
-import { DEFAULT_SEARCH_TYPES, entityOfType, typeOfEntity } from '../entities/entity-types.js';
+import { DEFAULT_SEARCH_TYPES, ENTITY_TYPES, entityOfType, typeOfEntity } from '../entities/entity-types.js';
 
-interface FacetFilter {
+export interface FacetFilter {
   readonly field: string;
   readonly value?: string | null;
   readonly values?: readonly string[] | null;
@@ -18,17 +18,18 @@ interface FacetFilter {
 }
 
 interface SearchFlagsInput {
+  readonly includeHiddenLifecycleStages?: boolean | null;
   readonly maxAggValues?: number | null;
   readonly skipAggregates?: boolean | null;
   readonly includeSoftDeleted?: boolean | null;
 }
 
-interface SortInput {
+export interface SortInput {
   readonly sortCriterion?: { field: string; sortOrder: 'ASCENDING' | 'DESCENDING' } | null;
   readonly sortCriteria?: readonly { field: string; sortOrder: 'ASCENDING' | 'DESCENDING' }[] | null;
 }
 
-interface AcrossInput {
+export interface AcrossInput {
   readonly types?: readonly string[] | null;
   readonly type?: string;
   readonly query: string;
@@ -47,6 +48,18 @@ const MAX_COUNT = 10_000;
 /** The ecosystem's separator of browsePathV2 entries; our index joins them with `/`. */
 const BROWSE_V2_SEPARATOR = '\u241f';
 const NESTED_FACET_SEPARATOR = '\u241e';
+
+const ENTITY_TYPE_FIELD = '_entityType';
+
+/**
+ * An `_entityType` filter value as the index holds it (the registry name): clients send the EntityType
+ * value (`DATASET`, as the SDK does) or the registry name (`dataset`); others are left as given.
+ */
+function entityNameOf(value: string): string {
+  const named = ENTITY_TYPES.find((t) => t.value === value.toUpperCase() && t.entity !== '');
+  if (named !== undefined) return named.entity;
+  return entityRegistry.getEntity(value)?.name ?? value;
+}
 
 /** Registry entities of the EntityType values asked for; null or empty means the default searchable set. */
 export function entitiesOf(types: readonly string[] | null | undefined): string[] {
@@ -73,18 +86,24 @@ export function filterOf(input: {
       and: and.map((criterion) => {
         const field = criterion.field === 'env' ? 'origin' : criterion.field;
         const values =
-          field.replace(/\.keyword$/, '') === 'browsePathV2'
-            ? (criterion.values ?? []).map((v) =>
-                v
-                  .split(BROWSE_V2_SEPARATOR)
-                  .filter((s) => s !== '')
-                  .join('/'),
-              )
-            : criterion.values;
+          field.replace(/\.keyword$/, '') === ENTITY_TYPE_FIELD
+            ? criterion.values?.map(entityNameOf)
+            : field.replace(/\.keyword$/, '') === 'browsePathV2'
+              ? (criterion.values ?? []).map((v) =>
+                  v
+                    .split(BROWSE_V2_SEPARATOR)
+                    .filter((s) => s !== '')
+                    .join('/'),
+                )
+              : criterion.values;
+        const value =
+          field.replace(/\.keyword$/, '') === ENTITY_TYPE_FIELD && typeof criterion.value === 'string'
+            ? entityNameOf(criterion.value)
+            : criterion.value;
         return {
           field,
           ...(values === undefined || values === null ? {} : { values }),
-          ...(criterion.value === undefined || criterion.value === null ? {} : { value: criterion.value }),
+          ...(value === undefined || value === null ? {} : { value }),
           ...(criterion.negated === undefined || criterion.negated === null
             ? {}
             : { negated: criterion.negated }),
@@ -111,7 +130,7 @@ function startOf(start: number | null | undefined): number {
   return value;
 }
 
-function sortOf(sort: SortInput | null | undefined) {
+export function sortOf(sort: SortInput | null | undefined) {
   const criteria = sort?.sortCriteria ?? (sort?.sortCriterion ? [sort.sortCriterion] : []);
   return criteria.map((c) => ({ field: c.field, order: c.sortOrder }));
 }
@@ -134,7 +153,8 @@ function facetDisplayName(field: string): string {
   return field === '_entityType' ? 'Type' : field;
 }
 
-function facetsOf(response: SearchResponse) {
+/** The aggregations of a search as GraphQL FacetMetadata. */
+export function facetsOf(response: Pick<SearchResponse, 'aggregations'>) {
   return response.aggregations.map((aggregation) => ({
     field: aggregation.field === '_entityType' ? 'entity' : aggregation.field,
     displayName: facetDisplayName(aggregation.field),
@@ -191,20 +211,25 @@ async function runSearch(
   const flags = input.searchFlags ?? {};
   const query = input.query.trim() === '' ? '*' : input.query;
   await ctx.budget.takeTurn();
-  return ctx.services.app.search.search(ctx.auth, {
-    entityTypes: entities,
-    input: query,
-    filter: filterOf(input),
-    start: page.start,
-    count: page.count,
-    ...(facets === undefined || flags.skipAggregates === true ? {} : { facets }),
-    ...(flags.maxAggValues === undefined || flags.maxAggValues === null
-      ? {}
-      : { maxAggValues: flags.maxAggValues }),
-    ...(flags.includeSoftDeleted === true ? { includeRemoved: true } : {}),
-    sort: sortOf(input.sortInput),
-    ...(page.searchAfter === undefined ? {} : { searchAfter: page.searchAfter }),
-  });
+  const options = { includeHiddenLifecycleStages: flags.includeHiddenLifecycleStages === true };
+  return ctx.services.app.documentSearch.across(
+    ctx.auth,
+    {
+      entityTypes: entities,
+      input: query,
+      filter: filterOf(input),
+      start: page.start,
+      count: page.count,
+      ...(facets === undefined || flags.skipAggregates === true ? {} : { facets }),
+      ...(flags.maxAggValues === undefined || flags.maxAggValues === null
+        ? {}
+        : { maxAggValues: flags.maxAggValues }),
+      ...(flags.includeSoftDeleted === true ? { includeRemoved: true } : {}),
+      sort: sortOf(input.sortInput),
+      ...(page.searchAfter === undefined ? {} : { searchAfter: page.searchAfter }),
+    },
+    options,
+  );
 }
 
 /**
@@ -242,7 +267,7 @@ function decodeScroll(scrollId: string | null | undefined): ScrollPosition | und
 type QueryResolver = (root: unknown, args: { input: AcrossInput }, ctx: GraphQLContext) => Promise<unknown>;
 
 /** A page of `search` or `searchAcrossEntities`: hits, the default facets, and no suggestions. */
-async function searchPage(ctx: GraphQLContext, input: AcrossInput, entities: readonly string[]) {
+export async function searchPage(ctx: GraphQLContext, input: AcrossInput, entities: readonly string[]) {
   const page = { start: startOf(input.start), count: countOf(input.count) };
   const response = await runSearch(ctx, input, entities, page, defaultFacets(entities));
   return {

@@ -7,6 +7,10 @@ import { SCHEMA_REGISTRY_OPERATIONS } from '../../schema-registry/schema-registr
 import { allEntityApiOperations } from '../entity-api/entity-operations.js';
 import { TIMESERIES_SCROLL_OPERATION } from '../timeseries/timeseries-operations.js';
 import { TIMELINE_V1_OPERATION, TIMELINE_V2_OPERATION } from '../timeline/timeline-operations.js';
+import {
+  LINEAGE_SCROLL_OPERATION,
+  RELATIONSHIP_SCROLL_OPERATION,
+} from '../edge-scroll/edge-scroll-operations.js';
 import { AUDIT_SEARCH_OPERATION } from '../audit-events/audit-search-operation.js';
 import { EXCLUDED_ENTITIES, entityApiComponents } from './entity-components.js';
 import { isPublicPath } from '../../auth/authentication-middleware.js';
@@ -21,6 +25,8 @@ export function allOperations(): Operation[] {
     TIMELINE_V2_OPERATION,
     TIMELINE_V1_OPERATION,
     RELATIONSHIPS_V1_OPERATION,
+    RELATIONSHIP_SCROLL_OPERATION,
+    LINEAGE_SCROLL_OPERATION,
     AUDIT_SEARCH_OPERATION,
     ...Object.values(RESTLI_OPERATIONS),
     ...OPERATION_ENDPOINTS,

@@ -65,7 +65,14 @@ describe('openApiDocument', () => {
     }
     const v3 = openApiDocument('10-openapi-v3') as typeof document & { info: { title: string } };
     expect(v3.info.title).toBe('Entity API');
-    expect(Object.keys(v3.paths).every((p) => p.startsWith('/openapi/v3/entity'))).toBe(true);
+    expect(Object.keys(v3.paths).every((p) => p.startsWith('/openapi/v3/'))).toBe(true);
+    expect(Object.keys(v3.paths)).toEqual(
+      expect.arrayContaining([
+        '/openapi/v3/entity/dataset',
+        '/openapi/v3/relationship/scroll',
+        '/openapi/v3/lineage/scroll',
+      ]),
+    );
     expect(v3.components.schemas['DatasetEntityRequest_v3']).toBeDefined();
     expect(v3.components.schemas['com.linkedin.common.GlobalTags']).toBeDefined();
     const restli = openApiDocument('70-restli') as typeof document;
