@@ -79,6 +79,7 @@ export {
 } from './structured-property-values.js';
 export {
   resolveStructuredProperties,
+  structuredPropertyNamesOf,
   withoutStructuredProperties,
   type DefinitionsByName,
   type StructuredResolution,

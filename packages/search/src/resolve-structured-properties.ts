@@ -111,6 +111,22 @@ export async function resolveStructuredProperties<R extends RequestNames>(
   };
 }
 
+/**
+ * The structured properties a search, browse or autocomplete request names (filter, facets, sort or
+ * `field:value` input), as requested (`.keyword` dropped) with the `_` form of the qualified name they
+ * refer to: what a caller checks against its own source of truth before searching.
+ */
+export function structuredPropertyNamesOf(
+  request: RequestNames,
+): readonly { readonly name: string; readonly qualifiedName: string; readonly normalizedName: string }[] {
+  const filter = hasFilter(request.filter) ? normalizeFilter(request.filter) : undefined;
+  return [...requestedNames(request, filter)].map(([name, ref]) => ({
+    name,
+    qualifiedName: name.slice(STRUCTURED_PROPERTIES_PREFIX.length),
+    normalizedName: ref.normalizedName,
+  }));
+}
+
 function hasFilter(filter: unknown): boolean {
   return filter !== undefined && filter !== null;
 }

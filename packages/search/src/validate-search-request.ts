@@ -1,6 +1,7 @@
 import { ValidationError } from '@catalog/model';
 import { BROWSE_PATHS_FIELD, REMOVED_FIELD } from './document-fields.js';
-import { stripKeywordSuffix } from './normalize-filter.js';
+import { fieldExpressionFilter } from './field-expression-filter.js';
+import { normalizeFilter, stripKeywordSuffix } from './normalize-filter.js';
 import { parseSearchInput, type SearchQuery } from './parse-search-input.js';
 import type {
   AutocompleteRequest,
@@ -66,10 +67,16 @@ export function validateSearchRequest(specs: IndexSpecLookup, request: SearchReq
     throw new ValidationError('Search needs at least one entity type');
   const resolved = [...new Set(request.entityTypes)].map((t) => requireSpec(specs, t));
   checkPage(request.start, request.count, 'count');
-  const query = parseSearchInput(checkInputLength(request.input, 'Search input'));
+  const input = checkInputLength(request.input, 'Search input');
+  // `(a:"x" OR b:"y")`-style inputs are exact-match filters on those fields, ANDed with the filter.
+  const expression = fieldExpressionFilter(input);
+  const query = expression === undefined ? parseSearchInput(input) : ({ kind: 'all' } as const);
   const canonicalQuery: SearchQuery =
     query.kind === 'field' ? { ...query, field: requireField(resolved, query.field, 'search').name } : query;
-  const filter = canonicalFilter(resolved, request.filter);
+  const filter = canonicalFilter(
+    resolved,
+    expression === undefined ? request.filter : bothFilters(normalizeFilter(request.filter), expression),
+  );
   const facets = (request.facets ?? []).map((facet) => {
     const name = stripKeywordSuffix(facet);
     return { name, field: requireField(resolved, name, 'facet').name };
@@ -147,6 +154,12 @@ function requireSpec(specs: IndexSpecLookup, entityType: string): EntityIndexSpe
   const spec = typeof entityType === 'string' ? specs(entityType) : undefined;
   if (spec === undefined) throw new ValidationError(`Unknown entity type: ${String(entityType)}`);
   return spec;
+}
+
+/** Both filters' conjunctions combined (an empty filter matches everything). */
+function bothFilters(a: Filter, b: Filter): Filter {
+  if (a.or.length === 0) return b;
+  return { or: a.or.flatMap((x) => b.or.map((y) => ({ and: [...x.and, ...y.and] }))) };
 }
 
 function canonicalFilter(specs: readonly EntityIndexSpec[], raw: unknown): Filter | undefined {

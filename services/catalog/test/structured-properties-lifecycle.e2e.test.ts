@@ -286,6 +286,10 @@ for (const family of FAMILIES) {
           `/openapi/v3/entity/structuredProperty/${enc(property('gone'))}`,
         );
         expect(deleted.status).toBe(200);
+        // At once, before the indexer may have retired it from the search view: the name is held.
+        const again = await ingest(property('gone'), 'propertyDefinition', definition('gone'));
+        expect(again.status).toBe(422);
+        expect(again.text).toContain('whose search index mappings remain');
         const logs = await changeLogsOf(property('gone'));
         const deletes = logs.filter((l) => l.changeType === 'DELETE').map((l) => l.aspectName);
         expect(deletes[0]).toBe('propertyDefinition');

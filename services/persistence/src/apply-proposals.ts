@@ -25,6 +25,7 @@ import {
 } from '@catalog/runtime';
 import { DOMAINS_ASPECT, syncDomains } from './domains-sync.js';
 import { decodeProposalRecord, type DecodedProposal } from './proposal-record.js';
+import { storedVersionProperties, versionSetWrites } from './version-set-effects.js';
 import {
   StructuredPropertyRules,
   type PropertyNameHolders,
@@ -194,8 +195,46 @@ export async function applyProposals(
     });
     const applied = await applySteps(withEntityDefaults(allowed), store, effects, rules);
     recordDefaultsCreated(applied, effects);
+    await applyVersionSetEffects(applied, store, effects);
   }
   return effects;
+}
+
+/**
+ * The versioning side effects of the `versionProperties` the batch stored (see versionSetWrites), one
+ * stored version at a time in batch order, each owned by the proposal that caused it: their change
+ * logs go out with its own, its outcome stays the one of its write.
+ */
+async function applyVersionSetEffects(
+  applied: readonly AppliedStep[],
+  store: AspectStore,
+  effects: ProposalEffects,
+): Promise<void> {
+  for (const { step, result } of applied) {
+    const stored = storedVersionProperties(step.write, result);
+    if (stored === undefined) continue;
+    const owner = step.owner;
+    const writes = await versionSetWrites(store, owner.proposal.entity.name, stored, step.write.requestId, {
+      time: owner.time,
+      actor: owner.actor,
+    });
+    if (writes.length === 0) continue;
+    const results = await store.applyBatch(writes.map((w) => w.write));
+    results.forEach((r, i) => {
+      if (r.current === undefined || (r.status !== 'CREATED' && r.status !== 'UPDATED')) return;
+      effects.versioned.push(
+        own(
+          owner,
+          changeLogForStored({
+            entityType: writes[i]!.entityType,
+            changeType: 'UPSERT',
+            current: r.current,
+            created: r.current.created,
+          }),
+        ),
+      );
+    });
+  }
 }
 
 /** A proposal refused before it reached the store: a failed proposal and its outcome. */

@@ -171,8 +171,38 @@ describe('hard delete of a structured property (embedded store)', () => {
       propertyNames: holders([{ urn: held, qualifiedName: idOf(held), state: 'active' }]),
     });
     expect(effects.outcomes).toEqual([
-      expect.objectContaining({ ok: false, message: expect.stringContaining(`collides with ${held}`) }),
+      expect.objectContaining({
+        ok: false,
+        message: DEFINITION_MESSAGES.nameLeftover(urn, idOf(held), { urn: held, qualifiedName: idOf(held) }),
+      }),
     ]);
+  });
+
+  it('refuses re-creating a hard-deleted property the search view has not retired yet (its own urn, and the _ form)', async () => {
+    // The distributed family: the store has dropped the property, the indexer has not consumed the
+    // delete, so the view still holds it (active or soft-deleted): its mappings remain all the same.
+    const old = propertyUrn('lagging');
+    const name = idOf(old);
+    await apply([define(old)]);
+    await apply([mcp('structuredProperty', old, 'UPSERT', 'status', { removed: true })]);
+    const deleted = await apply([mcp('structuredProperty', old, 'DELETE', 'structuredPropertyKey')]);
+    expect(deleted.outcomes).toEqual([expect.objectContaining({ ok: true })]);
+    for (const state of ['active', 'removed'] as const) {
+      const names = holders([{ urn: old, qualifiedName: name, state }]);
+      for (const [urn, qualifiedName] of [
+        [old, name],
+        [propertyUrn('lagging_twin'), name.replace(/\./g, '_')],
+      ] as const) {
+        const effects = await apply([define(urn, qualifiedName)], { propertyNames: names });
+        expect(effects.outcomes).toEqual([
+          expect.objectContaining({
+            ok: false,
+            message: DEFINITION_MESSAGES.nameLeftover(urn, qualifiedName, { urn: old, qualifiedName: name }),
+          }),
+        ]);
+        expect(await store.get(urn, 'propertyDefinition')).toBeNull();
+      }
+    }
   });
 
   it('updates of an existing property are not judged against name holders', async () => {

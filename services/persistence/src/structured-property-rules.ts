@@ -74,6 +74,8 @@ export class StructuredPropertyRules {
   private readonly candidateNames = new Set<string>();
   /** Normalized name → a hard-deleted property whose mappings remain (from the name holders). */
   private readonly retiredNames = new Map<string, CollidingProperty>();
+  /** The properties whose definition the store holds (read with the names, before the batch). */
+  private readonly storedDefinitions = new Set<string>();
   private readonly lookup = (urn: string): PropertyState | undefined => {
     const state = this.states.get(urn);
     if (state === undefined) return undefined;
@@ -258,7 +260,11 @@ export class StructuredPropertyRules {
     let after: string | undefined;
     for (;;) {
       const page = await store.scan({ aspect: DEFINITION, limit: SCAN_PAGE, ...(after ? { after } : {}) });
-      for (const item of page.items) if (isPropertyUrn(item.urn)) this.rememberName(item.urn, item.value);
+      for (const item of page.items) {
+        if (!isPropertyUrn(item.urn)) continue;
+        this.storedDefinitions.add(item.urn);
+        this.rememberName(item.urn, item.value);
+      }
       if (page.next === undefined || page.items.length === 0) break;
       after = page.next;
     }
@@ -266,18 +272,18 @@ export class StructuredPropertyRules {
 
   /**
    * What the search side's definitions view holds under the names the batch may create: hard-deleted
-   * properties whose mappings remain (they block the name, spec 3.2), and properties it still holds
-   * that the store no longer has (a hard delete it has not consumed yet).
+   * properties whose mappings remain (they block the name, spec 3.2, even for their own urn). A
+   * property the view still holds as active or soft-deleted while the store no longer has its
+   * definition is one too: hard-deleted, its delete not yet consumed by the indexer (the distributed
+   * family's view lags the store), so its mappings certainly remain.
    */
   private async loadHolders(): Promise<void> {
     if (this.holders === undefined || this.candidateNames.size === 0) return;
     const holders = await this.holders.structuredPropertyNameHolders([...this.candidateNames]);
     for (const holder of holders) {
       const other = { urn: holder.urn, qualifiedName: holder.qualifiedName };
-      if (holder.state === 'retired')
+      if (holder.state === 'retired' || !this.storedDefinitions.has(holder.urn))
         this.retiredNames.set(holder.normalizedName, { ...other, retired: true });
-      else if (!this.names.get(holder.normalizedName)?.some((p) => p.urn === holder.urn))
-        this.names.set(holder.normalizedName, [...(this.names.get(holder.normalizedName) ?? []), other]);
     }
   }
 

@@ -58,6 +58,44 @@ export function searchFilterCases(index: () => SearchIndex): void {
       return { ns, orders, customers, events, query };
     };
 
+    it('takes `(a:"x" OR b:"y")` / AND field queries as exact filters, values escaped as the SDK writes them', async () => {
+      // The SDK's platform resource search by primary or secondary key, and by type and platform.
+      const ns = uniqueNamespace();
+      const orders = datasetDoc(ns, { name: `orders_${ns}`, platform: 'hive', tags: ['pk:1'] });
+      const events = datasetDoc(ns, { name: `events_${ns}`, platform: 'kafka', tags: [`k_${ns}`] });
+      const other = datasetDoc(ns, { name: `other_${ns}`, platform: 'kafka' });
+      await seed(index(), [orders, events, other]);
+      const found = async (input: string, filter?: Filter) =>
+        [...urnsOf(await index().search(datasets({ input, ...(filter ? { filter } : {}) })))].sort();
+      expect(await found(`(name:"orders_${ns}")`)).toEqual([orders.urn]);
+      expect(await found(`name:"orders_${ns}"`)).toEqual([orders.urn]);
+      expect(await found(`(name:"orders_${ns}" OR tags:"urn\\:li\\:tag\\:k_${ns}")`)).toEqual(
+        [orders.urn, events.urn].sort(),
+      );
+      expect(await found(`(tags:"urn\\:li\\:tag\\:pk\\:1" AND name:"orders_${ns}")`)).toEqual([orders.urn]);
+      expect(
+        await found(
+          `(platform.keyword:"urn\\:li\\:dataPlatform\\:kafka" AND (name:"events_${ns}" OR name:"other_${ns}"))`,
+        ),
+      ).toEqual([events.urn, other.urn].sort());
+      expect(
+        await found(`platform.keyword:"urn\\:li\\:dataPlatform\\:kafka"`, {
+          or: [{ and: [{ field: 'name', values: [`other_${ns}`], condition: 'EQUAL' }] }],
+        }),
+      ).toEqual([other.urn]);
+      expect(
+        await found(
+          `(name:"events_${ns}" OR name:"other_${ns}" OR name:"orders_${ns}") AND -platform:"urn\\:li\\:dataPlatform\\:hive"`,
+        ),
+      ).toEqual([events.urn, other.urn].sort());
+      expect(await found(`(name:"nothing_${ns}" AND platform:"urn\\:li\\:dataPlatform\\:hive")`)).toEqual([]);
+      await expect(
+        index().search(datasets({ input: '(noSuchField:"x" OR name:"y")' })),
+      ).rejects.toMatchObject({
+        code: 'VALIDATION',
+      });
+    });
+
     it('EQUAL and IN match exact values, several values ORed', async () => {
       const { orders, customers, events, query } = await setup();
       expect(await query(and(c('origin', 'EQUAL', ['DEV'])))).toEqual([customers.urn]);

@@ -235,6 +235,34 @@ export function searchStructuredPropertyCases(index: () => SearchIndex): void {
       expect(await query(and(c(sp(retention), 'EQUAL', ['60'])))).toEqual([orders.urn]);
     });
 
+    it('refuses a soft-deleted property however it is named: `_` form, .keyword, negated, field:value, sort, autocomplete', async () => {
+      const { retention, policy, sp } = await setup();
+      await index().putStructuredProperties([{ ...policy, removed: true }]);
+      const denied = {
+        code: 'VALIDATION',
+        message: `Cannot filter on deleted Structured Property [${policy.urn}]`,
+      };
+      const underscored = `structuredProperties.${policy.qualifiedName.replace(/\./g, '_')}`;
+      const refused = [
+        datasets({ filter: and(c(underscored, 'EQUAL', ['30d'])) }),
+        datasets({ filter: and(c(`${sp(policy)}.keyword`, 'EQUAL', ['30d'])) }),
+        datasets({ filter: and({ ...c(sp(policy), 'EQUAL', ['30d']), negated: true }) }),
+        datasets({ filter: and(c(sp(retention), 'EXISTS'), c(sp(policy), 'EXISTS')) }),
+        datasets({ input: `${sp(policy)}:30d` }),
+        datasets({ sort: [{ field: sp(policy), order: 'ASCENDING' }] }),
+        datasets({ facets: [underscored] }),
+      ];
+      for (const request of refused) await expect(index().search(request)).rejects.toMatchObject(denied);
+      await expect(
+        index().autocomplete({
+          entityType: 'dataset',
+          query: 'ord',
+          limit: 5,
+          filter: and(c(sp(policy), 'EXISTS')),
+        }),
+      ).rejects.toMatchObject(denied);
+    });
+
     it('refuses an unknown property, naming it, and a property hard-deleted from the view', async () => {
       const { ns, policy, sp } = await setup();
       const unknown = `structuredProperties.io.${ns}.nothing`;

@@ -64,6 +64,7 @@ import { PipelineOperations, type PipelineOperationsDeps } from './pipeline-oper
 import { UserAdmin } from './users.js';
 import { UserProfileEdits } from './user-profile-edits.js';
 import { UserCredentials } from './user-credentials.js';
+import { withStructuredPropertyChecks } from './structured-property-filter-check.js';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
 
 /** What the application layer is built over: the ports and the authorizer, chosen by the composition root. */
@@ -217,14 +218,16 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
   const throttle = new ApiThrottle(policy);
   const proposals = new Proposals(deps.store, deps.submitter, policy, throttle);
   const stored = new StoredEntities(deps.store);
-  const search = new EntitySearch(deps.readModels.search, policy);
-  const browse = new Browse(deps.readModels.search, policy);
+  // Searches naming structured properties are checked against the store first (spec 3.2, 7).
+  const searchIndex = withStructuredPropertyChecks(deps.readModels.search, deps.store);
+  const search = new EntitySearch(searchIndex, policy);
+  const browse = new Browse(searchIndex, policy);
   const relationships = new Relationships(deps.readModels.graph, policy);
   const timeline = new EntityTimeline(deps.store, deps.readModels.search, policy);
   return {
     me: new ActorProfile(policy),
     sessions: new Sessions(deps.auth, deps.nativeUsers, deps.logger),
-    catalogSearch: new CatalogSearch(search, browse, deps.readModels.search, policy),
+    catalogSearch: new CatalogSearch(search, browse, searchIndex, policy),
     entities,
     proposals,
     deletion: new EntityDeletion({
@@ -267,7 +270,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     throttle,
     testEvaluation: new TestEvaluation(deps.store, proposals, policy, deps.waitForIndex),
     metadataTests: new MetadataTests(deps.readModels.graph, stored, policy, proposals),
-    entityPages: new EntityPages(deps.readModels.search, policy, entities),
+    entityPages: new EntityPages(searchIndex, policy, entities),
     entityLookups: new EntityLookups(deps.store, policy, entities),
     entityWrites: new EntityWrites(deps.store, deps.readModels.timeseries, policy, proposals),
     relationships,

@@ -173,6 +173,12 @@ function chartLike(value: Json | undefined, ref: EntityRef, fallbackName: string
 }
 
 const SPECIFIC: Record<string, Record<string, Resolver>> = {
+  VersionSet: {
+    latestVersion: async (ref, _a, ctx) => {
+      const latest = refOf((await aspect(ctx, ref, 'versionSetProperties'))?.['latest']);
+      return latest === undefined ? null : existing(ctx, latest);
+    },
+  },
   Dataset: {
     name: (ref) => str(keyOf(ref)['name']) ?? ref.urn,
     platform: (ref) => refOf(keyOf(ref)['platform']),

@@ -139,6 +139,9 @@ const SPECIFIC_FIELDS: Readonly<Record<string, string>> = {
   name: String
   properties: DataProcessInstanceProperties
   mlTrainingRunProperties: MLTrainingRunProperties`,
+  VersionSet: `
+  latestVersion: Entity
+  versionsSearch(input: SearchAcrossEntitiesInput!): SearchResults`,
   ...STRUCTURED_PROPERTY_ENTITY_FIELDS,
 };
 
@@ -578,6 +581,7 @@ type Query {
   structuredProperty(urn: String!): StructuredPropertyEntity
   schemaField(urn: String!): SchemaFieldEntity
   mlModel(urn: String!): MLModel
+  versionSet(urn: String!): VersionSet
 }
 `;
 }
@@ -600,4 +604,5 @@ export const TYPED_GETTERS: Readonly<Record<string, string>> = {
   structuredProperty: 'structuredProperty',
   schemaField: 'schemaField',
   mlModel: 'mlModel',
+  versionSet: 'versionSet',
 };

@@ -55,6 +55,7 @@ export const ENTITY_TYPES: readonly {
   { value: 'ENTITY_TYPE', entity: 'entityType', typeName: 'EntityTypeEntity' },
   { value: 'BUSINESS_ATTRIBUTE', entity: 'businessAttribute', typeName: 'BusinessAttribute' },
   { value: 'DOCUMENT', entity: 'document', typeName: 'Document' },
+  { value: 'VERSION_SET', entity: 'versionSet', typeName: 'VersionSet' },
   { value: 'RESTRICTED', entity: '', typeName: 'Restricted' },
   { value: 'OTHER', entity: '', typeName: '' },
 ];

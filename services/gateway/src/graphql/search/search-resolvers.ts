@@ -338,6 +338,29 @@ export function searchResolvers(): Record<string, Record<string, unknown>> {
       autoCompleteForMultiple: autoCompleteForMultiple,
       browse: browse,
     },
+    VersionSet: {
+      versionsSearch: async (set: { urn: string }, { input }: { input: AcrossInput }, ctx: GraphQLContext) =>
+        searchPage(ctx, versionsInput(set.urn, input), entitiesOf(input.types ?? VERSIONED_TYPES)),
+    },
+  };
+}
+
+/** The entity types that have versions (versionProperties). */
+const VERSIONED_TYPES = ['DATASET', 'MLMODEL'];
+
+/**
+ * A version set's versions search: the input's, narrowed to the versions linked to the set (every
+ * conjunction), sorted by their sortId, highest first, unless the input sorts otherwise.
+ */
+function versionsInput(setUrn: string, input: AcrossInput): AcrossInput {
+  const linked: FacetFilter = { field: 'versionSet', values: [setUrn], condition: 'EQUAL' };
+  const conjunctions = filterOf(input).or.map((c) => ({ and: [...c.and, linked] as FacetFilter[] }));
+  const sorted = sortOf(input.sortInput).length > 0;
+  return {
+    ...input,
+    filters: null,
+    orFilters: conjunctions.length === 0 ? [{ and: [linked] }] : conjunctions,
+    ...(sorted ? {} : { sortInput: { sortCriteria: [{ field: 'versionSortId', sortOrder: 'DESCENDING' }] } }),
   };
 }
 
