@@ -546,8 +546,8 @@ for (const family of FAMILIES) {
         deleteDomain: true,
       });
       expect(
-        (await ok(admin, 'query($u: String!) { domain(urn: $u) { urn } }', { u: parent }))['domain'],
-      ).toBeNull();
+        (await ok(admin, 'query($u: String!) { domain(urn: $u) { urn exists } }', { u: parent }))['domain'],
+      ).toEqual({ urn: parent, exists: false });
     });
   });
 }

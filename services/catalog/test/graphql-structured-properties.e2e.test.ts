@@ -306,12 +306,15 @@ for (const family of FAMILIES) {
         expect(hidden.message).toBe(
           'Cannot have property isHidden = true while other display location settings are also true.',
         );
-        // Nothing of the refused create is stored.
+        // Nothing of the refused create is stored (a typed getter answers an absent entity with exists: false).
         const lookup = await data<{ structuredProperty: unknown }>(
           base,
-          `{ structuredProperty(urn: "urn:li:structuredProperty:io.catalog.hidden_${run}") { urn } }`,
+          `{ structuredProperty(urn: "urn:li:structuredProperty:io.catalog.hidden_${run}") { urn exists } }`,
         );
-        expect(lookup.structuredProperty).toBeNull();
+        expect(lookup.structuredProperty).toEqual({
+          urn: `urn:li:structuredProperty:io.catalog.hidden_${run}`,
+          exists: false,
+        });
       });
 
       it('updates: appends allowed values and entity types, sets names, settings and SINGLE→MULTIPLE', async () => {
@@ -682,10 +685,10 @@ for (const family of FAMILIES) {
         expect(await data(base, DELETE, { urn: retired })).toEqual({ deleteStructuredProperty: true });
         const gone = await data<{ structuredProperty: unknown; entityExists: boolean }>(
           base,
-          `query($urn: String!) { structuredProperty(urn: $urn) { urn } entityExists(urn: $urn) }`,
+          `query($urn: String!) { structuredProperty(urn: $urn) { urn exists } entityExists(urn: $urn) }`,
           { urn: retired },
         );
-        expect(gone).toEqual({ structuredProperty: null, entityExists: false });
+        expect(gone).toEqual({ structuredProperty: { urn: retired, exists: false }, entityExists: false });
         expect(await data(base, DELETE, { urn: retired })).toEqual({ deleteStructuredProperty: true });
       });
     });

@@ -31,12 +31,18 @@ const V3 = '/openapi/v3/entity';
 const TEST = 'urn:li:dataPlatform:test';
 const ds = (name: string, origin = 'PROD') => `urn:li:dataset:(${TEST},${name},${origin})`;
 
-/** What a new dataset's creation stores besides the written aspects (platform `test`, a name without dots). */
+/**
+ * What a new dataset's creation stores besides the written aspects (platform `test`, a name without dots),
+ * with `aliases` when its name has capitals (the fixtures' `lowercasedUrn`).
+ */
 function datasetDefaults(name: string): Record<string, unknown> {
+  // Only the name is lowercased, as the ecosystem's lowercasedUrn.
+  const lowercased = ds(name.toLowerCase());
   return {
     browsePathsV2: { value: { path: [{ id: 'Default' }] } },
     datasetKey: { value: { name, platform: TEST, origin: 'PROD' } },
     dataPlatformInstance: { value: { platform: TEST } },
+    ...(lowercased === ds(name) ? {} : { aliases: { value: { lowercasedUrn: lowercased } } }),
   };
 }
 

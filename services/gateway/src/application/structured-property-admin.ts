@@ -269,7 +269,12 @@ async function updateProperty(deps: Deps, ctx: RequestContext, input: UpdateInpu
 
   if (operations.length > 0) {
     set('lastModified', stamp);
-    await writeDecided(deps.proposals, ctx, [patch(ref, DEFINITION_ASPECT, operations, DEFINITION_KEYS)]);
+    // allowedValues keyed only when values are added: keying it makes the patch write the list, and an
+    // empty list where there was none reads as a restriction of what was allowed.
+    const keys = operations.some((op) => String(op['path']).startsWith('/allowedValues/'))
+      ? DEFINITION_KEYS
+      : { entityTypes: DEFINITION_KEYS.entityTypes };
+    await writeDecided(deps.proposals, ctx, [patch(ref, DEFINITION_ASPECT, operations, keys)]);
   }
   const settingOps: Op[] = Object.entries(changes).map(([field, value]) => ({
     op: 'add',

@@ -210,8 +210,9 @@ const SPECIFIC: Record<string, Record<string, Resolver>> = {
       return {
         datasetUrn: str(stored['dataset']),
         aspectVersion: aspectVersion.version,
-        // When this version of the schema was written (its audit stamp).
-        createdAt: aspectVersion.created.time,
+        // When the schema was created: its own `created` stamp, else (absent, or the SDK's default stamp
+        // of time 0) when this version of it was written.
+        createdAt: num((stored['created'] as Json | undefined)?.['time']) || aspectVersion.created.time,
         cluster: str(stored['cluster']),
         name: str(stored['schemaName']) ?? '',
         platformUrn: str(stored['platform']) ?? '',
