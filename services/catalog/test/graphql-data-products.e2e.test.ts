@@ -261,7 +261,7 @@ for (const family of FAMILIES) {
       await ok(admin, 'mutation($u: String!) { deletePolicy(urn: $u) }', { u: assetSide });
 
       // Domain-side privilege: links any asset (also of another domain) and renames the product.
-      await policy(['MANAGE_DATA_PRODUCTS'], { allResources: false, resources: [domain] });
+      const domainSide = await policy(['MANAGE_DATA_PRODUCTS'], { allResources: false, resources: [domain] });
       await waitUntil(
         () => ask(editor, BATCH_SET, { dataProductUrn: product, resourceUrns: [outsider] }),
         (r) => r.errors === undefined,
@@ -274,6 +274,8 @@ for (const family of FAMILIES) {
       expect(
         (await ask(admin, 'mutation($u: String!) { deleteDataProduct(urn: $u) }', { u: product })).errors,
       ).toBeUndefined();
+      // The editor's domain-side privilege goes with this case: later cases start from edit rights only.
+      await ok(admin, 'mutation($u: String!) { deletePolicy(urn: $u) }', { u: domainSide });
     });
 
     it('counts and lists what a domain and a container hold, filters applied, an empty one as 0', async () => {
