@@ -64,7 +64,10 @@ def edges(**kwargs):
 deadline = time.time() + 60
 while len(edges(urns=[ALPHA])[0]) < 2 and time.time() < deadline:
     time.sleep(0.5)
-while not graph.get_urns_by_filter(entity_types=["dataset"], query=f"Edges_{RUN}") and time.time() < deadline:
+# get_urns_by_filter returns a generator (always truthy): wait for the usage-only dataset itself.
+while USAGE not in list(graph.get_urns_by_filter(entity_types=["dataset"], query=f"Edges_{RUN}")):
+    if time.time() > deadline:
+        break
     time.sleep(0.5)
 
 around_alpha, _ = edges(urns=[ALPHA])
@@ -98,8 +101,7 @@ print(
             ],
             "incomingSources": sorted(r.source_urn for r in incoming.relationships),
             "usageKeyName": usage_key.name if usage_key else None,
-            "usageSearched": graph.get_urns_by_filter(entity_types=["dataset"], query=f"Edges_{RUN}") is not None
-            and USAGE in list(graph.get_urns_by_filter(entity_types=["dataset"], query=f"Edges_{RUN}")),
+            "usageSearched": USAGE in list(graph.get_urns_by_filter(entity_types=["dataset"], query=f"Edges_{RUN}")),
             "datasetKeyCount": graph.get_aspect_counts("datasetKey", urn_like=f"%edges_{RUN}%"),
             "listedHasUsage": USAGE in listed,
             "ignoringCase": graph.get_dataset_urns_ignoring_case(
