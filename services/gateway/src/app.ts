@@ -14,7 +14,7 @@ import {
 } from '@catalog/runtime';
 import { requestLogging } from './request-log/request-logging.js';
 import { jsonBodyParser } from './http/json-body.js';
-import { responseSizeLimit } from './http/response-size-limit.js';
+import { enforceResponseSizeLimits, responseSizeLimit } from './http/response-size-limit.js';
 
 /** MAX_RESPONSE_BYTES when the settings leave it out. */
 const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
@@ -49,6 +49,7 @@ import { mountMetricsRoutes } from './operations/metrics-routes.js';
 import { consumerLagSamples } from './application/consumer-lag.js';
 import { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { requestMetrics } from './metrics/request-metrics.js';
+import { countResponseBodies } from './metrics/response-bytes.js';
 import { timedPort } from './metrics/timed-port.js';
 import { requestContextIfAny, requestContextOf } from './auth/request-context.js';
 import type { IndexWaiter } from './ingest/index-waiter.js';
@@ -158,13 +159,9 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     ...(deps.threads ? { threads: deps.threads } : {}),
   });
   // The ports the application reads and writes through, each call timed in the metrics.
-  const store = timedPort(deps.store, (operation, outcome, seconds) =>
-    metrics.storeCalls.observe({ operation, outcome }, seconds),
-  );
+  const store = timedPort(deps.store, (operation) => metrics.storeTimer(operation));
   const timedIndex = <T extends object>(index: string, port: T): T =>
-    timedPort(port, (operation, outcome, seconds) =>
-      metrics.indexCalls.observe({ index, operation, outcome }, seconds),
-    );
+    timedPort(port, (operation) => metrics.indexTimer(index, operation));
   const readModels: ReadModels = {
     search: timedIndex('search', deps.readModels.search),
     graph: timedIndex('graph', deps.readModels.graph),
@@ -207,6 +204,10 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     },
   });
   const app = express();
+  // Defined once on the response prototype: the body count (metrics), then, outside it, the size
+  // limit (a refused body is not counted; its replacement is).
+  countResponseBodies(app.response);
+  enforceResponseSizeLimits(app.response);
   app.disable('x-powered-by');
   app.set('etag', false);
   // The recorded source IP: the socket's, unless it is a trusted proxy (then what it forwarded).
