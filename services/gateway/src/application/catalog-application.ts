@@ -53,6 +53,7 @@ import { PolicyAdmin } from './policies.js';
 import { Proposals } from './proposals.js';
 import { Relationships } from './relationships.js';
 import { StoredEntities } from './stored-entities.js';
+import { EntityVersioning } from './entity-versioning.js';
 import { StructuredPropertyAdmin } from './structured-property-admin.js';
 import { TimeseriesReads } from './timeseries-reads.js';
 import { UsageSummaries } from './usage-summaries.js';
@@ -210,6 +211,8 @@ export interface CatalogApplication {
   readonly domains: DomainAdmin;
   /** Physical assets' logical parents. */
   readonly logicalParents: LogicalParents;
+  /** Linking entities to version sets and unlinking them. */
+  readonly versioning: EntityVersioning;
 }
 
 export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogApplication {
@@ -302,5 +305,6 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     dataProducts: new DataProducts(stored, deps.readModels.graph, policy, proposals, deps.waitForIndex),
     domains: new DomainAdmin(stored, deps.readModels.search, policy, proposals),
     logicalParents: new LogicalParents(policy, proposals),
+    versioning: new EntityVersioning(stored, deps.readModels.search, policy, proposals, deps.waitForIndex),
   };
 }

@@ -43,6 +43,7 @@ import { searchSchema } from './search/search-schema.js';
 import { structuredPropertyMutationResolvers } from './structured-properties/structured-properties-mutations.js';
 import { structuredPropertySchema } from './structured-properties/structured-properties-schema.js';
 import { userAdminResolvers, userAdminSchema } from './users/user-admin.js';
+import { versionLinkResolvers, versionLinkSchema } from './versioning/version-links.js';
 
 /** Every slice's SDL: the catalog's whole GraphQL schema (the endpoint and slice tests build it alike). */
 export function catalogTypeDefs(): string[] {
@@ -83,6 +84,7 @@ export function catalogTypeDefs(): string[] {
     dataProductSchema,
     domainSchema,
     logicalParentSchema,
+    versionLinkSchema,
   ];
 }
 
@@ -127,5 +129,6 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     dataProductResolvers(),
     domainResolvers(),
     logicalParentResolvers(),
+    versionLinkResolvers(),
   ];
 }
