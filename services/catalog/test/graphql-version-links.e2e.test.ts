@@ -48,8 +48,12 @@ for (const family of FAMILIES) {
       expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
       return res.data as Record<string, unknown>;
     };
-    const link = (authorization: string, entity: string, version: string, extra: Record<string, unknown> = {}) =>
-      ask(authorization, LINK, { input: { versionSet: set, linkedEntity: entity, version, ...extra } });
+    const link = (
+      authorization: string,
+      entity: string,
+      version: string,
+      extra: Record<string, unknown> = {},
+    ) => ask(authorization, LINK, { input: { versionSet: set, linkedEntity: entity, version, ...extra } });
     const unlink = (authorization: string, entity: string) =>
       ask(authorization, UNLINK, { input: { versionSet: set, unlinkedEntity: entity } });
     const aspectOf = async (urn: string, aspect: string) => {
@@ -145,18 +149,26 @@ for (const family of FAMILIES) {
     it('numbers each linked version after the latest and makes it the latest; linking again changes nothing', async () => {
       for (const i of [1, 2]) {
         const res = await link(admin, versions[i]!, `v${i}`);
-        expect(res.data?.['linkAssetVersion'], JSON.stringify(res.errors)).toEqual({ urn: set, type: 'VERSION_SET' });
+        expect(res.data?.['linkAssetVersion'], JSON.stringify(res.errors)).toEqual({
+          urn: set,
+          type: 'VERSION_SET',
+        });
       }
       expect(await aspectOf(set, 'versionSetProperties')).toEqual({
         latest: versions[2],
         versioningScheme: 'ALPHANUMERIC_GENERATED_BY_DATAHUB',
       });
       expect((await aspectOf(versions[1]!, 'versionProperties'))?.['sortId']).toBe('AAAAAAAB');
-      expect(await aspectOf(versions[2]!, 'versionProperties')).toMatchObject({ sortId: 'AAAAAAAC', isLatest: true });
+      expect(await aspectOf(versions[2]!, 'versionProperties')).toMatchObject({
+        sortId: 'AAAAAAAC',
+        isLatest: true,
+      });
       expect(await aspectOf(versions[1]!, 'versionProperties')).toMatchObject({ isLatest: false });
       // Already a version of this set: null, nothing written.
       expect((await link(admin, versions[2]!, 'again')).data?.['linkAssetVersion']).toBeNull();
-      expect((await aspectOf(versions[2]!, 'versionProperties'))?.['version']).toMatchObject({ versionTag: 'v2' });
+      expect((await aspectOf(versions[2]!, 'versionProperties'))?.['version']).toMatchObject({
+        versionTag: 'v2',
+      });
     });
 
     it('refuses bad links with a 400 naming the problem', async () => {
@@ -167,11 +179,12 @@ for (const family of FAMILIES) {
         { versionSet: other, linkedEntity: versions[1], version: 'x' },
         { versionSet: set, linkedEntity: 'not a urn', version: 'x' },
       ];
-      for (const input of cases) expect(refused(await ask(admin, LINK, { input })), JSON.stringify(input)).toBe(true);
+      for (const input of cases)
+        expect(refused(await ask(admin, LINK, { input })), JSON.stringify(input)).toBe(true);
       expect(refused(await ask(admin, UNLINK, { input: { unlinkedEntity: versions[1] } }))).toBe(true);
-      expect(refused(await ask(admin, UNLINK, { input: { versionSet: other, unlinkedEntity: versions[1] } }))).toBe(
-        true,
-      );
+      expect(
+        refused(await ask(admin, UNLINK, { input: { versionSet: other, unlinkedEntity: versions[1] } })),
+      ).toBe(true);
       expect(await aspectOf(other, 'versionSetProperties')).toBeUndefined();
     });
 
@@ -190,7 +203,8 @@ for (const family of FAMILIES) {
       // Not a version any more: null.
       expect((await unlink(admin, versions[1]!)).data?.['unlinkAssetVersion']).toBeNull();
 
-      for (const [i, urn] of versions.entries()) expect((await link(admin, urn, `v${i}`)).errors).toBeUndefined();
+      for (const [i, urn] of versions.entries())
+        expect((await link(admin, urn, `v${i}`)).errors).toBeUndefined();
       expect((await aspectOf(set, 'versionSetProperties'))?.['latest']).toBe(versions[2]);
       expect((await aspectOf(versions[0]!, 'versionProperties'))?.['sortId']).toBe('AAAAAAAA');
       const listed = await ok(
@@ -201,7 +215,10 @@ for (const family of FAMILIES) {
       );
       expect(listed['versionSet']).toEqual({
         latestVersion: { urn: versions[2] },
-        versionsSearch: { total: 3, searchResults: [...versions].reverse().map((urn) => ({ entity: { urn } })) },
+        versionsSearch: {
+          total: 3,
+          searchResults: [...versions].reverse().map((urn) => ({ entity: { urn } })),
+        },
       });
     });
   });

@@ -407,7 +407,11 @@ export function createGatewayApp(deps: GatewayDeps): Express {
 
   mountGraphQL(
     app,
-    { app: application, logger, serverConfig: serverConfig(settings.serverVersion, settings.defaultCliVersion) },
+    {
+      app: application,
+      logger,
+      serverConfig: serverConfig(settings.serverVersion, settings.defaultCliVersion),
+    },
     { maxBodyBytes: settings.maxBodyBytes, ...(settings.graphql ? { limits: settings.graphql } : {}) },
   );
 

@@ -59,7 +59,11 @@ export class EntityVersioning {
 
   /** Links the entity as the set's latest version: the set's urn, or null when it was linked to it already. */
   async link(ctx: RequestContext, request: LinkVersionRequest): Promise<string | null> {
-    const { set, entity, entityType } = this.targets(request.versionSet, request.linkedEntity, 'linkedEntity');
+    const { set, entity, entityType } = this.targets(
+      request.versionSet,
+      request.linkedEntity,
+      'linkedEntity',
+    );
     if (request.version.trim() === '') throw new ValidationError('version must name the version, got ""');
     if (request.sourceCreator !== undefined && request.sourceCreator !== null && request.sourceCreator === '')
       throw new ValidationError('sourceCreator must name a user when given, got ""');
@@ -104,7 +108,11 @@ export class EntityVersioning {
       throw new ValidationError('versionSet must name the version set to unlink from');
     if (request.unlinkedEntity === undefined || request.unlinkedEntity === null)
       throw new ValidationError('unlinkedEntity must name the version to unlink');
-    const { set, entity, entityType } = this.targets(request.versionSet, request.unlinkedEntity, 'unlinkedEntity');
+    const { set, entity, entityType } = this.targets(
+      request.versionSet,
+      request.unlinkedEntity,
+      'unlinkedEntity',
+    );
     await this.requireEdit(ctx, set, entity);
 
     const current = await this.stored.aspect<Json>(entity, VERSION_PROPERTIES);
@@ -220,7 +228,9 @@ const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
  */
 export function nextSortId(sortId: string): string {
   if (!/^[A-Z]{8}$/.test(sortId))
-    throw new ValidationError(`The latest version's sortId ${JSON.stringify(sortId)} is not 8 capital letters`);
+    throw new ValidationError(
+      `The latest version's sortId ${JSON.stringify(sortId)} is not 8 capital letters`,
+    );
   const chars = [...sortId];
   for (let i = chars.length - 1; i >= 0; i--) {
     const index = LETTERS.indexOf(chars[i]!);
