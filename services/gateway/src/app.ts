@@ -95,6 +95,8 @@ export interface GatewaySettings extends IngestSettings {
   readonly maxResponseBytes?: number;
   /** Version reported at /config. */
   readonly serverVersion: string;
+  /** DATAHUB_ANALYTICS_ENABLED: whether the analytics charts are served (true when absent). */
+  readonly analyticsEnabled?: boolean;
   /** UI_INGESTION_DEFAULT_CLI_VERSION: the CLI release /config names for managed ingestion (the pinned one when absent). */
   readonly defaultCliVersion?: string;
   /** How long a write with X-Wait-For-Index waits for the indexer. */
@@ -189,6 +191,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     nativeUsers: deps.nativeUsers,
     audit,
     logger,
+    analyticsEnabled: settings.analyticsEnabled ?? true,
     systemInfo: {
       version: settings.serverVersion,
       configuration: flattenConfiguration({

@@ -72,6 +72,7 @@ export function readGatewaySection(
       maxBatchProposals: env.int('MAX_BATCH_PROPOSALS', 10_000, { min: 1 }),
       serverVersion: SERVER_VERSION,
       defaultCliVersion: defaultCliVersion(env),
+      analyticsEnabled: env.bool('DATAHUB_ANALYTICS_ENABLED', true),
       indexWaitTimeoutMs: env.int('INDEX_WAIT_TIMEOUT_MS', 30_000, { min: 100 }),
       trustedProxies: trustedProxies(env),
       corsAllowedOrigins: corsAllowedOrigins(env),

@@ -11,6 +11,7 @@ import { inputFieldsResolvers, inputFieldsSchema } from './entities/input-fields
 import { ingestionSourceResolvers, ingestionSourceSchema } from './ingestion-sources/ingestion-sources.js';
 import { executionRequestResolvers, executionRequestSchema } from './ingestion-sources/execution-requests.js';
 import { analyticsHighlightsResolvers, analyticsHighlightsSchema } from './analytics/analytics-highlights.js';
+import { analyticsChartsResolvers, analyticsChartsSchema } from './analytics/analytics-charts.js';
 import { lifecycleResolvers, lifecycleSchema } from './lifecycle/lifecycle.js';
 import { meResolvers, meSchema } from './me/me.js';
 import { entityUpdateResolvers, entityUpdateSchema } from './mutations/entity-updates.js';
@@ -75,6 +76,7 @@ export function catalogTypeDefs(): string[] {
     ingestionSourceSchema,
     executionRequestSchema,
     analyticsHighlightsSchema,
+    analyticsChartsSchema,
     testSchema,
     appConfigSchema,
     documentsSchema(),
@@ -120,6 +122,7 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     ingestionSourceResolvers(),
     executionRequestResolvers(),
     analyticsHighlightsResolvers(),
+    analyticsChartsResolvers(),
     testResolvers(),
     appConfigResolvers(),
     documentsResolvers(),
