@@ -44,3 +44,13 @@ describe('gateway configuration: UI_INGESTION_DEFAULT_CLI_VERSION', () => {
     );
   });
 });
+
+describe('gateway configuration: DATAHUB_ANALYTICS_ENABLED', () => {
+  it('serves analytics unless turned off', () => {
+    expect(readGatewayConfig({}).http.analyticsEnabled).toBe(true);
+    expect(readGatewayConfig({ DATAHUB_ANALYTICS_ENABLED: 'false' }).http.analyticsEnabled).toBe(false);
+    expect(() => readGatewayConfig({ DATAHUB_ANALYTICS_ENABLED: 'maybe' })).toThrow(
+      /DATAHUB_ANALYTICS_ENABLED/,
+    );
+  });
+});
