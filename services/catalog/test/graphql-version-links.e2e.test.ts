@@ -141,6 +141,24 @@ for (const family of FAMILIES) {
         isLatest: true,
         sourceCreatedTimestamp: { time: 1_700_000_000_000 },
       });
+      // The version, as GraphQL shows it on the dataset.
+      const shown = await ok(
+        admin,
+        `query($urn: String!) { dataset(urn: $urn) { versionProperties { versionSet { urn } version { versionTag }
+          aliases { versionTag } comment isLatest created { actor { urn } } createdInSource { time } } } }`,
+        { urn: versions[0] },
+      );
+      expect(shown['dataset']).toEqual({
+        versionProperties: {
+          versionSet: { urn: set },
+          version: { versionTag: 'v0' },
+          aliases: [],
+          comment: 'first',
+          isLatest: true,
+          created: { actor: { urn: editorUrn } },
+          createdInSource: { time: 1_700_000_000_000 },
+        },
+      });
       // Unlinking needs the same rights.
       expect(denied(await unlink(noRole, versions[0]!))).toBe(true);
       expect(await aspectOf(versions[0]!, 'versionProperties')).toMatchObject({ isLatest: true });

@@ -45,6 +45,7 @@ import { structuredPropertyMutationResolvers } from './structured-properties/str
 import { structuredPropertySchema } from './structured-properties/structured-properties-schema.js';
 import { userAdminResolvers, userAdminSchema } from './users/user-admin.js';
 import { versionLinkResolvers, versionLinkSchema } from './versioning/version-links.js';
+import { versionPropertiesResolvers, versionPropertiesSchema } from './versioning/version-properties.js';
 
 /** Every slice's SDL: the catalog's whole GraphQL schema (the endpoint and slice tests build it alike). */
 export function catalogTypeDefs(): string[] {
@@ -87,6 +88,7 @@ export function catalogTypeDefs(): string[] {
     domainSchema,
     logicalParentSchema,
     versionLinkSchema,
+    versionPropertiesSchema,
   ];
 }
 
@@ -133,5 +135,6 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     domainResolvers(),
     logicalParentResolvers(),
     versionLinkResolvers(),
+    versionPropertiesResolvers(),
   ];
 }
