@@ -243,7 +243,7 @@ export class SqliteAuditIndex implements AuditIndex {
       const terms = termsTableOf(table);
       const joins = grouped.map((column, i) => `LEFT JOIN "${terms}" AS g${i} ON g${i}.code = e.${column}`);
       const select = this.statement(
-        `count:${table}:${where}:${grouped.join(',')}`,
+        `tally:${table}:${where}:${grouped.join(',')}`,
         `SELECT ${[...grouped.map((_, i) => `g${i}.value`), 'count(*)'].join(', ')}
          FROM "${table}" AS e ${joins.join(' ')} WHERE ${where}
          ${grouped.length === 0 ? '' : `GROUP BY ${grouped.map((column) => `e.${column}`).join(', ')}`}`,
