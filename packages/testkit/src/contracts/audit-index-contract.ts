@@ -364,6 +364,24 @@ export function auditIndexContract(
       ]);
     });
 
+    it('counts every group when there are more than a page of them, missing values included', async () => {
+      const audit = await open();
+      const many = Array.from({ length: 1_205 }, (_, i) =>
+        event(`g${i}`, T0 - i, {
+          actorUrn: `urn:li:corpuser:u${i % 1_100}`,
+          ...(i % 2 === 0 ? { entityType: 'dataset' } : {}),
+        }),
+      );
+      await audit.write(many);
+      const counts = await count(audit, { groupBy: ['entityType', 'actorUrn'] });
+      // u0..u104 acted twice (i and i + 1100, of the same parity), the rest once.
+      expect(counts).toHaveLength(1_100);
+      expect(counts.reduce((n, c) => n + c.count, 0)).toBe(1_205);
+      expect(counts.filter((c) => c.count === 2)).toHaveLength(105);
+      expect(counts.filter((c) => c.values[0] === null)).toHaveLength(550);
+      expect(await count(audit, { distinct: 'actorUrn' })).toEqual([{ values: [], count: 1_100 }]);
+    }, 120_000);
+
     it('refuses a count query it cannot answer with a RangeError', async () => {
       const audit = await open();
       const bad: Partial<AuditCountQuery>[] = [
