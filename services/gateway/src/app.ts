@@ -96,6 +96,10 @@ export interface GatewaySettings extends IngestSettings {
   readonly maxResponseBytes?: number;
   /** Version reported at /config. */
   readonly serverVersion: string;
+  /** DATAHUB_ANALYTICS_ENABLED: whether the analytics charts are served (true when absent). */
+  readonly analyticsEnabled?: boolean;
+  /** UI_INGESTION_DEFAULT_CLI_VERSION: the CLI release /config names for managed ingestion (the pinned one when absent). */
+  readonly defaultCliVersion?: string;
   /** How long a write with X-Wait-For-Index waits for the indexer. */
   readonly indexWaitTimeoutMs: number;
   /** TRUSTED_PROXIES: addresses or CIDRs whose X-Forwarded-For is believed (express's `trust proxy`). */
@@ -184,6 +188,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     nativeUsers: deps.nativeUsers,
     audit,
     logger,
+    analyticsEnabled: settings.analyticsEnabled ?? true,
     systemInfo: {
       version: settings.serverVersion,
       configuration: flattenConfiguration({
@@ -259,7 +264,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.get('/health/live', (_req, res) => sendLiveness(res));
   app.get('/health/ready', (_req, res) => sendReadiness(readiness, res));
   app.get('/config', (req, res) => {
-    const config = serverConfig(settings.serverVersion);
+    const config = serverConfig(settings.serverVersion, settings.defaultCliVersion);
     if (req.query['verbose'] === 'true')
       config['userType'] = configUserType(requestContextOf(res).authentication.actorId);
     res.json(config);
@@ -406,7 +411,11 @@ export function createGatewayApp(deps: GatewayDeps): Express {
 
   mountGraphQL(
     app,
-    { app: application, logger, serverConfig: serverConfig(settings.serverVersion) },
+    {
+      app: application,
+      logger,
+      serverConfig: serverConfig(settings.serverVersion, settings.defaultCliVersion),
+    },
     { maxBodyBytes: settings.maxBodyBytes, ...(settings.graphql ? { limits: settings.graphql } : {}) },
   );
 
