@@ -219,6 +219,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.set('trust proxy', settings.trustedProxies.length > 0 ? [...settings.trustedProxies] : false);
   // A body must say it is JSON (415 otherwise); see json-body.ts.
   const json = jsonBodyParser({ limit: settings.maxBodyBytes });
+  // Rest.li actions also read a body without a Content-Type from a program (see untypedWhenAuthorized).
+  const restliJson = jsonBodyParser({ limit: settings.maxBodyBytes, untypedWhenAuthorized: true });
   const ingest: IngestContext = { proposals: application.proposals, settings, waitForIndex };
 
   // First, so that every request gets its id and its line, whatever answers it.
@@ -272,7 +274,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
 
   app.post(
     '/aspects',
-    json,
+    restliJson,
     actions('aspects', {
       ingestProposal: (req, res) => ingestProposal(req, res, ingest),
       ingestProposalBatch: (req, res) => ingestProposalBatch(req, res, ingest),
@@ -282,7 +284,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   );
   app.post(
     '/analytics',
-    json,
+    restliJson,
     actions('analytics', {
       getTimeseriesStats: (req, res) => getTimeseriesStats(req, res, application.timeseries),
     }),
@@ -294,7 +296,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.get('/entities', (req, res) => batchGetEntitySnapshots(req, res, application.entities));
   app.post(
     '/entities',
-    json,
+    restliJson,
     actions('entities', {
       search: (req, res) => searchAction(req, res, application.catalogSearch),
       browse: (req, res) => browseAction(req, res, application.catalogSearch),
@@ -316,7 +318,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   // Ingestion runs (the ecosystem's BatchIngestionRunResource).
   app.post(
     '/runs',
-    json,
+    restliJson,
     actions('runs', {
       list: (req, res) => listRuns(req, res, application.runs),
       describe: (req, res) => describeRun(req, res, application.runs),
@@ -326,7 +328,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   for (const path of ['/operations', '/gms/operations', '/api/gms/operations']) {
     app.post(
       path,
-      json,
+      restliJson,
       actions(path.slice(1), {
         restoreIndices: (req, res) => restoreIndices(req, res, application.restore),
       }),
@@ -337,7 +339,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   for (const path of ['/test', '/gms/test']) {
     app.post(
       path,
-      json,
+      restliJson,
       actions(path.slice(1), {
         evaluate: (req, res) => evaluateAction(req, res, application.testEvaluation),
         batchEvaluate: (req, res) => batchEvaluateAction(req, res, application.testEvaluation),
