@@ -35,6 +35,11 @@ const ALWAYS_GUARDED_TYPES: ReadonlySet<string> = new Set([
   'dataHubConnection',
 ]);
 
+/** The platform privilege that lets one manage anyone's group memberships, one's own included. */
+const MANAGE_USERS_AND_GROUPS = ['MANAGE_USERS_AND_GROUPS'];
+/** What adding someone else to a group takes, on that group. */
+const GROUP_GRANT_PRIVILEGES = ['EDIT_GROUP_MEMBERS', 'MANAGE_USERS_AND_GROUPS'];
+
 /** The entity type named by a urn (`urn:li:<type>:…`), or '' when it names none. */
 export function entityTypeOfUrn(urn: string): string {
   return /^urn:li:([A-Za-z][\w]*):/.exec(urn)?.[1] ?? '';
@@ -105,6 +110,45 @@ export class AccessPolicy {
       (requirement.resourceUrn === undefined ? undefined : entityTypeOfUrn(requirement.resourceUrn));
     if (!this.enforcesEntityPrivileges(ctx, type)) return;
     await this.require(ctx, requirement);
+  }
+
+  /**
+   * Adding `member` to `groups` (the ecosystem's privilege-grant rule for group membership), whatever
+   * route writes it and whatever the REST toggle says: EDIT_GROUP_MEMBERS or MANAGE_USERS_AND_GROUPS on
+   * every group added. Actors adding themselves need MANAGE_USERS_AND_GROUPS: owning a group gives its
+   * owners EDIT_GROUP_MEMBERS (the default asset-owners policy), and that must not let them join it and
+   * take the roles and policies it carries. A membership write whose groups cannot be known (a patch
+   * that does not apply) is decided with that strictest floor.
+   */
+  async requireGroupGrant(
+    ctx: RequestContext,
+    member: string,
+    groups: readonly string[] | 'unresolved',
+  ): Promise<void> {
+    if (ctx.authentication.isSystem) return;
+    if (groups === 'unresolved') {
+      await this.require(ctx, {
+        privileges: [MANAGE_USERS_AND_GROUPS],
+        message: `Unauthorized to modify groups on ${member} (proposed value could not be resolved, so MANAGE_USERS_AND_GROUPS is required)`,
+      });
+      return;
+    }
+    if (groups.length === 0) return;
+    const listed = `[${groups.join(', ')}]`;
+    if (member === actorOf(ctx)) {
+      await this.require(ctx, {
+        privileges: [MANAGE_USERS_AND_GROUPS],
+        message: `Unauthorized to grant groups ${listed} to self on ${member} (self grants require MANAGE_USERS_AND_GROUPS)`,
+      });
+      return;
+    }
+    const refused: string[] = [];
+    for (const group of groups)
+      if (!(await this.holds(ctx, GROUP_GRANT_PRIVILEGES, { resourceUrn: group }))) refused.push(group);
+    if (refused.length > 0)
+      throw new ForbiddenError(
+        `Unauthorized to grant groups ${listed} (requires EDIT_GROUP_MEMBERS on [${refused.join(', ')}])`,
+      );
   }
 
   /** Whether the actor may read the entity (its aspects, versions, relationships). */
