@@ -9,7 +9,8 @@ import {
   timeseriesViewPrivilege,
   type RequestContext,
 } from '@catalog/auth';
-import { ForbiddenError } from '@catalog/model';
+import { entityRegistry, ForbiddenError, parseUrn } from '@catalog/model';
+import type { AspectStore } from '@catalog/store';
 import type { GatewayAuth } from '../auth/gateway-auth.js';
 import { unlessUnavailable } from '../auth/auth-unavailable.js';
 
@@ -37,6 +38,33 @@ const ALWAYS_GUARDED_TYPES: ReadonlySet<string> = new Set([
 
 /** The platform privilege that lets one manage anyone's group memberships, one's own included. */
 const MANAGE_USERS_AND_GROUPS = ['MANAGE_USERS_AND_GROUPS'];
+/** Editing a dataset's queries: with it, the dataset's queries are readable too. */
+const EDIT_QUERIES_PRIVILEGES = ['EDIT_ENTITY_QUERIES', 'EDIT_ENTITY'];
+
+/**
+ * The datasets a query is about (its querySubjects: datasets, and the datasets of schema fields), whose
+ * privileges decide whether it may be read.
+ */
+function subjectDatasetsOf(value: Readonly<Record<string, unknown>> | undefined): string[] {
+  const subjects = Array.isArray(value?.['subjects']) ? (value['subjects'] as unknown[]) : [];
+  const datasets = new Set<string>();
+  for (const subject of subjects) {
+    const urn = (subject as { entity?: unknown } | null)?.entity;
+    if (typeof urn !== 'string') continue;
+    try {
+      const parsed = parseUrn(urn);
+      if (parsed.entityType === 'dataset') datasets.add(urn);
+      else if (parsed.entityType === 'schemaField') {
+        const parent = entityRegistry.keyAspectFromUrn(parsed).value['parent'];
+        if (typeof parent === 'string' && parent.startsWith('urn:li:dataset:')) datasets.add(parent);
+      }
+    } catch {
+      // A subject that is not a urn names no dataset.
+    }
+  }
+  return [...datasets];
+}
+
 /** What adding someone else to a group takes, on that group. */
 const GROUP_GRANT_PRIVILEGES = ['EDIT_GROUP_MEMBERS', 'MANAGE_USERS_AND_GROUPS'];
 
@@ -58,7 +86,11 @@ export function actorOf(ctx: RequestContext): string {
  * the ecosystem's text; an authorizer that cannot read its facts is a 503.
  */
 export class AccessPolicy {
-  constructor(private readonly auth: GatewayAuth) {}
+  /** `store` reads what some decisions depend on: a query's subjects (see mayRead). */
+  constructor(
+    private readonly auth: GatewayAuth,
+    private readonly store?: Pick<AspectStore, 'get'>,
+  ) {}
 
   /** Whether the interface the request came through enforces entity privileges. */
   enforcesEntityPrivileges(ctx: RequestContext, entityType?: string): boolean {
@@ -151,11 +183,34 @@ export class AccessPolicy {
       );
   }
 
-  /** Whether the actor may read the entity (its aspects, versions, relationships). */
+  /**
+   * Whether the actor may read the entity (its aspects, versions, relationships). A query is also
+   * readable through the datasets it is about, as the ecosystem's view authorization decides it: when
+   * the actor may read every one of them, or edit their queries (a query with no subject has none).
+   */
   async mayRead(ctx: RequestContext, urn: string): Promise<boolean> {
     const type = entityTypeOfUrn(urn);
     if (!this.enforcesEntityPrivileges(ctx, type)) return true;
-    return this.holds(ctx, entityOperationPrivileges('READ', type), { resourceUrn: urn });
+    if (await this.holds(ctx, entityOperationPrivileges('READ', type), { resourceUrn: urn })) return true;
+    return type === 'query' && this.mayReadThroughSubjects(ctx, urn);
+  }
+
+  private async mayReadThroughSubjects(ctx: RequestContext, queryUrn: string): Promise<boolean> {
+    const store = this.store;
+    if (store === undefined) return false;
+    const subjects = await unlessUnavailable('Authorization could not be decided', () =>
+      store.get(queryUrn, 'querySubjects'),
+    );
+    const datasets = subjectDatasetsOf(subjects?.value);
+    if (datasets.length === 0) return false;
+    for (const dataset of datasets) {
+      const resource = { resourceUrn: dataset };
+      const allowed =
+        (await this.holds(ctx, entityOperationPrivileges('READ', 'dataset'), resource)) ||
+        (await this.holds(ctx, EDIT_QUERIES_PRIVILEGES, resource));
+      if (!allowed) return false;
+    }
+    return true;
   }
 
   /**
