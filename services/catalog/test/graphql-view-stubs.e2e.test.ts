@@ -36,8 +36,9 @@ interface ContainerView {
 /**
  * The ecosystem's view authorization (smoke test_container_view_auth): a container the actor may not
  * read is answered as a stub (urn, type and name; every other field empty), also as another container's
- * parent; VIEW_ENTITY_PAGE on it shows it whole. Walked as a user with no role (the all-users view
- * policy turned off), a Reader, and an admin.
+ * parent; VIEW_ENTITY_PAGE on it shows it whole. A query is seen through the dataset it is about
+ * (smoke test_query_entity_read_auth). Walked as a user with no role (the all-users view policy turned
+ * off), a Reader, and an admin.
  */
 for (const family of FAMILIES) {
   describe.skipIf(family.skip)(`GraphQL stubs of entities the actor may not read (${family.name})`, () => {
@@ -47,6 +48,9 @@ for (const family of FAMILIES) {
     const run = Date.now().toString(36);
     const parent = `urn:li:container:view-parent-${run}`;
     const child = `urn:li:container:view-child-${run}`;
+    const subject = `urn:li:dataset:(urn:li:dataPlatform:hive,view_subject_${run},PROD)`;
+    const query = `urn:li:query:view-query-${run}`;
+    const SQL = 'SELECT secret_col FROM sensitive_table';
 
     async function gql<T>(authorization: string, query: string, variables: Record<string, unknown>) {
       const res = await graphql(base, query, variables, { headers: { Authorization: authorization } });
@@ -90,6 +94,19 @@ for (const family of FAMILIES) {
         [parent, 'ownership', { owners: [{ owner: 'urn:li:corpuser:datahub', type: 'DATAOWNER' }] }],
         [child, 'containerProperties', { name: 'Child', description: 'child secret' }],
         [child, 'container', { container: parent }],
+        [subject, 'datasetProperties', { name: 'subject', customProperties: {} }],
+        [
+          query,
+          'queryProperties',
+          {
+            statement: { value: SQL, language: 'SQL' },
+            source: 'MANUAL',
+            name: 'Sensitive query',
+            created: { time: 5, actor: 'urn:li:corpuser:datahub' },
+            lastModified: { time: 6, actor: 'urn:li:corpuser:datahub' },
+          },
+        ],
+        [query, 'querySubjects', { subjects: [{ entity: `urn:li:schemaField:(${subject},secret_col)` }] }],
       ] as const) {
         const res = await request(base, 'POST', '/aspects?action=ingestProposal', {
           proposal: proposal(urn, aspect, value),
@@ -164,6 +181,58 @@ for (const family of FAMILIES) {
       const parentOfChild = (await read(user.authorization, child)).parentContainers.containers[0];
       expect(parentOfChild?.properties?.description).toBe('parent secret');
       expect((await read(user.authorization, child)).properties?.description).toBeNull();
+    });
+
+    it('shows a query to who may view the dataset it is about, or edit its queries, and to no one else', async () => {
+      const QUERY = `query($urn: String!) { entity(urn: $urn) { urn ... on QueryEntity {
+        properties { statement { value language } source name created { time actor } createdOn { time actor { urn } } }
+        subjects { dataset { urn } schemaField { urn } } } } }`;
+      type Seen = { entity: { urn: string; properties: Record<string, unknown> | null; subjects: unknown } };
+      const user = await signUp(`querier_${run}`);
+      const hidden = await gql<Seen>(user.authorization, QUERY, { urn: query });
+      expect(hidden.entity).toEqual({ urn: query, properties: null, subjects: null });
+      for (const privileges of [['VIEW_ENTITY_PAGE'], ['EDIT_ENTITY_QUERIES']]) {
+        const { createPolicy } = await gql<{ createPolicy: string }>(
+          admin,
+          'mutation($input: PolicyUpdateInput!) { createPolicy(input: $input) }',
+          {
+            input: {
+              type: 'METADATA',
+              name: `query subject ${privileges[0]} ${run}`,
+              state: 'ACTIVE',
+              privileges,
+              resources: { filter: { criteria: [{ field: 'URN', values: [subject], condition: 'EQUALS' }] } },
+              actors: { users: [user.urn], resourceOwners: false, allUsers: false, allGroups: false },
+            },
+          },
+        );
+        const seen = await waitUntil(
+          () => gql<Seen>(user.authorization, QUERY, { urn: query }),
+          (r) => r.entity.properties !== null,
+          10_000,
+        );
+        expect(seen.entity).toEqual({
+          urn: query,
+          properties: {
+            statement: { value: SQL, language: 'SQL' },
+            source: 'MANUAL',
+            name: 'Sensitive query',
+            created: { time: 5, actor: 'urn:li:corpuser:datahub' },
+            createdOn: { time: 5, actor: { urn: 'urn:li:corpuser:datahub' } },
+          },
+          subjects: [
+            { dataset: { urn: subject }, schemaField: { urn: `urn:li:schemaField:(${subject},secret_col)` } },
+          ],
+        });
+        await gql(admin, 'mutation($urn: String!) { deletePolicy(urn: $urn) }', { urn: createPolicy });
+        await waitUntil(
+          () => gql<Seen>(user.authorization, QUERY, { urn: query }),
+          (r) => r.entity.properties === null,
+          10_000,
+        );
+      }
+      const byAdmin = await gql<Seen>(admin, QUERY, { urn: query });
+      expect(byAdmin.entity.properties?.['statement']).toEqual({ value: SQL, language: 'SQL' });
     });
 
     it('shows a Reader and an admin every container whole', async () => {

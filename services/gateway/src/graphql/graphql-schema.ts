@@ -28,6 +28,7 @@ import { incidentResolvers, incidentSchema } from './incidents/incidents.js';
 import { formResolvers, formSchema } from './forms/forms.js';
 import { roleMutationResolvers, roleMutationSchema } from './mutations/role-mutations.js';
 import { policyResolvers, policySchema } from './policies/policies.js';
+import { queryEntityResolvers, queryEntitySchema } from './queries/query-entity.js';
 import { testResolvers, testSchema } from './tests/tests.js';
 import { schemaHistoryResolvers, schemaHistorySchema } from './timeline/schema-history.js';
 import { timelineResolvers, timelineSchema } from './timeline/timeline.js';
@@ -83,6 +84,7 @@ export function catalogTypeDefs(): string[] {
     dataProductSchema,
     domainSchema,
     logicalParentSchema,
+    queryEntitySchema,
   ];
 }
 
@@ -127,5 +129,6 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     dataProductResolvers(),
     domainResolvers(),
     logicalParentResolvers(),
+    queryEntityResolvers(),
   ];
 }
