@@ -27,6 +27,14 @@ const QUERY_BY_DEFAULT_TYPES: ReadonlySet<SearchFieldType> = new Set([
   'URN_PARTIAL',
 ]);
 
+/**
+ * The full-text weight of an entity's urn: its words (the urn without its `urn:li:<type>:` prefixes,
+ * see fullTextOf) are searched as the ecosystem searches `urn.delimited`, at half the weight of its
+ * exact urn (10) and of a name. An entity whose id appears nowhere but in its urn (a data process
+ * instance run id) is found by it.
+ */
+export const URN_WORDS_BOOST = 5;
+
 /** The full-text weight of an annotation: its boost (default 1) when queried by default, else 0. */
 export function fullTextBoost(field: SearchableField): number {
   const queried = field.queryByDefault ?? QUERY_BY_DEFAULT_TYPES.has(field.type);
@@ -36,7 +44,8 @@ export function fullTextBoost(field: SearchableField): number {
 /**
  * The index shape of an entity type: one field per searchable annotation of its versioned aspects
  * (annotations sharing a field name merge: highest boost, autocomplete if any asks), the `hasX` and
- * `numX` companions, aliases (`aliasOf`), and the fixed fields `urn`, `_entityType`, `removed`,
+ * `numX` companions, aliases (`aliasOf`), and the fixed fields `urn` (searched by its words, see
+ * URN_WORDS_BOOST), `_entityType`, `removed`,
  * `customProperties`, when the entity has a browsePaths aspect, `browsePaths`, and, when it has a
  * structuredProperties aspect, `structuredPropertyUrns`. Structured property values get their fields
  * from their definitions (the definitions view), not from here. Time-series aspects have their own
@@ -54,7 +63,7 @@ export function indexSpecFor(entity: EntitySpec): EntityIndexSpec {
     existing.autocomplete ||= mapping.autocomplete;
     if (mapping.filterable === true) existing.filterable = true;
   };
-  add({ name: URN_FIELD, type: 'KEYWORD', boost: 0, autocomplete: false });
+  add({ name: URN_FIELD, type: 'URN', boost: URN_WORDS_BOOST, autocomplete: false });
   add({ name: ENTITY_TYPE_FIELD, type: 'KEYWORD', boost: 0, autocomplete: false });
   add({ name: REMOVED_FIELD, type: 'BOOLEAN', boost: 0, autocomplete: false });
   const aliases: MutableMapping[] = [];

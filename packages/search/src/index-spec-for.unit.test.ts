@@ -1,6 +1,6 @@
 import { entityRegistry } from '@catalog/model';
 import { describe, expect, it } from 'vitest';
-import { indexSpecFor, resolveField } from './index-spec-for.js';
+import { indexSpecFor, resolveField, URN_WORDS_BOOST } from './index-spec-for.js';
 import type { EntityIndexSpec, FieldMapping } from './port.js';
 
 const spec = (name: string): EntityIndexSpec => indexSpecFor(entityRegistry.requireEntity(name));
@@ -30,7 +30,7 @@ describe('indexSpecFor', () => {
   it('adds hasX, the fixed fields, browse paths and aliases', () => {
     for (const name of ['hasDescription', 'hasTags', 'hasOwners', 'hasGlossaryTerms', 'hasUpstreams'])
       expect(field(dataset, name)).toEqual({ name, type: 'BOOLEAN' });
-    expect(field(dataset, 'urn')).toEqual({ name: 'urn', type: 'KEYWORD' });
+    expect(field(dataset, 'urn')).toEqual({ name: 'urn', type: 'URN', boost: URN_WORDS_BOOST });
     expect(field(dataset, '_entityType')).toEqual({ name: '_entityType', type: 'KEYWORD' });
     expect(field(dataset, 'removed')).toEqual({ name: 'removed', type: 'BOOLEAN' });
     expect(field(dataset, 'browsePaths')).toEqual({ name: 'browsePaths', type: 'BROWSE_PATH' });

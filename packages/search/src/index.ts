@@ -56,7 +56,7 @@ export {
   REMOVED_FIELD,
   URN_FIELD,
 } from './document-fields.js';
-export { fullTextBoost, indexSpecFor, resolveField } from './index-spec-for.js';
+export { fullTextBoost, indexSpecFor, resolveField, URN_WORDS_BOOST } from './index-spec-for.js';
 export { buildEntityDocument, type DocumentContext } from './build-entity-document.js';
 export {
   dateToEpochMillis,

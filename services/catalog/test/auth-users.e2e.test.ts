@@ -215,6 +215,70 @@ for (const family of FAMILIES) {
       await waitUntil(tag, (r) => r.status === 403, 5_000);
     });
 
+    it("lets a group's owner add others but not themselves, a user with no role neither, and an admin themselves", async () => {
+      const ownerUrn = await signUpThroughGms(`owner_${run}`, 'owner password 1');
+      const asOwner = bearer(await logIn(base, `owner_${run}`, 'owner password 1'));
+      const otherUrn = await signUpThroughGms(`joiner_${run}`, 'joiner password 1');
+      const noRoleUrn = await signUpThroughGms(`norole_${run}`, 'norole password 1');
+      const asNoRole = bearer(await logIn(base, `norole_${run}`, 'norole password 1'));
+      const { createGroup: groupUrn } = await gqlData<{ createGroup: string }>(
+        base,
+        admin,
+        `mutation { createGroup(input: {id: "owned_${run}", name: "Owned ${run}"}) }`,
+      );
+      // Owning the group gives EDIT_GROUP_MEMBERS on it (the default asset-owners policy).
+      const owned = await request(base, 'POST', '/aspects?action=ingestProposal', {
+        proposal: proposal(groupUrn, 'ownership', {
+          owners: [{ owner: ownerUrn, type: 'TECHNICAL_OWNER' }],
+          lastModified: { time: 0, actor: 'urn:li:corpuser:datahub' },
+        }),
+      });
+      expect(owned.status, owned.text).toBe(200);
+      const add = (authorization: string, member: string) =>
+        graphql(
+          base,
+          'mutation($g: String!, $u: String!) { addGroupMembers(input: {groupUrn: $g, userUrns: [$u]}) }',
+          { g: groupUrn, u: member },
+          { headers: { Authorization: authorization } },
+        );
+      const groupsOf = async (member: string) => {
+        const res = await request(
+          base,
+          'GET',
+          `/aspects/${encodeURIComponent(member)}?aspect=nativeGroupMembership&version=0`,
+        );
+        return res.status === 404 ? [] : (JSON.stringify(res.body).match(/urn:li:corpGroup:[^"]+/g) ?? []);
+      };
+
+      const byOwner = await waitUntil(
+        () => add(asOwner, otherUrn),
+        (r) => r.data?.['addGroupMembers'] === true,
+        10_000,
+      );
+      expect(byOwner.errors).toBeUndefined();
+      expect(await groupsOf(otherUrn)).toEqual([groupUrn]);
+
+      const self = await add(asOwner, ownerUrn);
+      expect(self.data?.['addGroupMembers'] ?? null).toBeNull();
+      expect(JSON.stringify(self.errors)).toContain('self grants require MANAGE_USERS_AND_GROUPS');
+      expect(await groupsOf(ownerUrn)).toEqual([]);
+
+      const noRole = await add(asNoRole, noRoleUrn);
+      expect(JSON.stringify(noRole.errors)).toContain('Unauthorized');
+      expect(await groupsOf(noRoleUrn)).toEqual([]);
+
+      expect(
+        await gqlData(
+          base,
+          admin,
+          `mutation { addGroupMembers(input: {groupUrn: "${groupUrn}", userUrns: ["urn:li:corpuser:datahub"]}) }`,
+        ),
+      ).toEqual({
+        addGroupMembers: true,
+      });
+      expect(await groupsOf('urn:li:corpuser:datahub')).toContain(groupUrn);
+    });
+
     it('lists users, groups, roles and policies, and shows a token its metadata', async () => {
       const users = await gqlData<{ listUsers: { total: number; users: { urn: string }[] } }>(
         base,

@@ -196,6 +196,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
         topics: deps.topics,
         consumerGroups: deps.groups,
         transport: deps.transport,
+        // GraphQL decides every entity read (AccessPolicy): the ecosystem's view authorization, always on.
+        authorization: { view: { enabled: true } },
       }),
     },
     operations: {

@@ -3,7 +3,17 @@ import { compareCodePoints } from '../sort-values.js';
 import { rebuildBehindAlias, type RebuildOutcome, type RebuildPlan } from './index-rebuild.js';
 import { versionedIndexName } from './index-names.js';
 import type { OpenSearchLogger } from './logger.js';
+import {
+  addedSubfields,
+  lackingSubfieldsQuery,
+  PENDING_SUBFIELDS_META,
+  pendingSubfieldsOf,
+  withoutPendingSubfields,
+} from './added-subfields.js';
 import { asObject, isObject, type JsonObject } from './narrow.js';
+
+/** How long the backfill of new subfields waits for its update_by_query: one hour. */
+const BACKFILL_TIMEOUT_MS = 60 * 60 * 1000;
 
 export interface IndexDefinition {
   readonly settings: Types.Indices_Common.IndexSettings;
@@ -107,6 +117,13 @@ export class AliasedIndices {
     return out.sort((a, b) => compareCodePoints(a.index, b.index));
   }
 
+  /**
+   * Puts the mapping additions an existing index lacks. A subfield added to a field the index already
+   * maps (a new analysis of it) is indexed only for documents written from then on: the index lists it
+   * in its `_meta` (PENDING_SUBFIELDS_META), the documents without it are rewritten from their source
+   * (backfillSubfields), then the list is dropped. A process stopped before the end leaves the list,
+   * and the next ensure finishes the backfill.
+   */
   private async addMissingMappings(indices: readonly string[], wanted: Types.Common_Mapping.TypeMapping) {
     for (const index of indices) {
       const response = await this.client.indices.getMapping({ index });
@@ -116,17 +133,55 @@ export class AliasedIndices {
       );
       const sameProperties = isSubset(wanted.properties ?? {}, existing['properties'] ?? {});
       const sameMeta = JSON.stringify(wanted._meta ?? null) === JSON.stringify(existing['_meta'] ?? null);
-      if (sameProperties && sameMeta) continue;
-      await this.client.indices.putMapping({
-        index,
-        body: {
-          properties: wanted.properties ?? {},
-          ...(wanted._meta ? { _meta: wanted._meta } : {}),
-          ...(wanted.dynamic_templates ? { dynamic_templates: wanted.dynamic_templates } : {}),
-        },
-      });
+      const pending = [
+        ...new Set([
+          ...pendingSubfieldsOf(existing['_meta']),
+          ...addedSubfields(wanted.properties ?? {}, existing['properties'] ?? {}),
+        ]),
+      ];
+      if (sameProperties && sameMeta && pending.length === 0) continue;
+      const meta = wanted._meta ?? withoutPendingSubfields(existing['_meta']);
+      const update = (withMeta: JsonObject) =>
+        this.client.indices.putMapping({
+          index,
+          body: {
+            properties: wanted.properties ?? {},
+            _meta: withMeta,
+            ...(wanted.dynamic_templates ? { dynamic_templates: wanted.dynamic_templates } : {}),
+          },
+        });
+      if (pending.length > 0) {
+        await update({ ...meta, [PENDING_SUBFIELDS_META]: pending });
+        await this.backfillSubfields(index, pending);
+      }
+      await update(meta);
       this.logger.info({ index }, 'updated index mapping');
     }
+  }
+
+  /** Rewrites, from their source, the documents of `index` that lack one of the subfields. */
+  private async backfillSubfields(index: string, subfields: readonly string[]): Promise<void> {
+    this.logger.info({ index, subfields }, 'indexing new subfields of the documents already in the index');
+    const response = await this.client.updateByQuery(
+      {
+        index,
+        conflicts: 'proceed',
+        refresh: true,
+        wait_for_completion: true,
+        body: { query: lackingSubfieldsQuery(subfields) },
+      },
+      // It visits every document indexed before the subfields (no request timeout of its own).
+      { requestTimeout: BACKFILL_TIMEOUT_MS },
+    );
+    const body = asObject(response.body, 'update_by_query response');
+    const failures = body['failures'];
+    if (body['timed_out'] === true || (Array.isArray(failures) && failures.length > 0)) {
+      throw new Error(
+        `OpenSearch update_by_query on ${index} indexing subfields ${subfields.join(', ')} failed: ` +
+          JSON.stringify(body['timed_out'] === true ? { timed_out: true } : failures).slice(0, 1000),
+      );
+    }
+    this.logger.info({ index, subfields, updated: body['updated'] }, 'new subfields indexed');
   }
 }
 

@@ -1,9 +1,10 @@
 import type { Types } from '@opensearch-project/opensearch';
 import { KEYWORD_MAX_LENGTH } from '@catalog/model';
+import { URN_FIELD } from '../document-fields.js';
 import type { EntityIndexSpec, FieldMapping } from '../port.js';
 import { MAX_KEYWORD_LENGTH } from '../sort-values.js';
 import { STRUCTURED_PROPERTIES_PREFIX } from '../structured-property-fields.js';
-import { fieldPaths, META_FIELD, SUBFIELD } from './field-paths.js';
+import { fieldPaths, META_FIELD, SUBFIELD, textSubfield } from './field-paths.js';
 
 type Property = Types.Common_Mapping.Property;
 type TypeMapping = Types.Common_Mapping.TypeMapping;
@@ -162,20 +163,22 @@ function fieldProperty(field: FieldMapping, keywordLimit: number = KEYWORD_LIMIT
     case 'KEYWORD':
     case 'URN':
     case 'URN_PARTIAL':
-    case 'OBJECT':
+    case 'OBJECT': {
+      // The entity's own urn is a urn whatever type a spec declares it with.
+      const urnWords = field.type === 'URN' || field.type === 'URN_PARTIAL' || field.name === URN_FIELD;
       return {
         type: 'keyword',
         ignore_above: keywordLimit,
         fields: {
           [SUBFIELD.folded]: folded(keywordLimit),
-          [SUBFIELD.text]: {
+          [textSubfield(field.name)]: {
             type: 'text',
-            analyzer:
-              field.type === 'URN' || field.type === 'URN_PARTIAL' ? URN_WORD_ANALYZER : WORD_ANALYZER,
+            analyzer: urnWords ? URN_WORD_ANALYZER : WORD_ANALYZER,
           },
           ...partial,
         },
       };
+    }
     case 'BROWSE_PATH':
       return {
         type: 'keyword',

@@ -1,4 +1,5 @@
 import type { SearchFieldType } from '@catalog/model';
+import { URN_FIELD } from '../document-fields.js';
 import type { FieldMapping } from '../port.js';
 
 /**
@@ -51,9 +52,20 @@ export const SUBFIELD = {
   text: 'text',
   partial: 'ngram',
   hierarchy: 'hierarchy',
+  /**
+   * The words of the entity's own `urn` (urn-component analysis, as the ecosystem's `urn.delimited`).
+   * Indices made before it map `urn.text` with the plain word analyzer, which a mapping update cannot
+   * change: the subfield has its own name, so ensuring such an index adds it (and backfills it).
+   */
+  delimited: 'delimited',
 } as const;
 
 const PARTIAL_TYPES: ReadonlySet<SearchFieldType> = new Set(['TEXT_PARTIAL', 'WORD_GRAM', 'URN_PARTIAL']);
+
+/** The subfield holding the analyzed words of a keyword field (the entity urn's has its own name). */
+export function textSubfield(name: string): string {
+  return name === URN_FIELD ? SUBFIELD.delimited : SUBFIELD.text;
+}
 
 /** The paths of a field declared in the index spec. */
 export function fieldPaths(field: FieldMapping): FieldPaths {
@@ -82,7 +94,7 @@ export function fieldPaths(field: FieldMapping): FieldPaths {
         kind: 'string',
         exact: name,
         folded: `${name}.${SUBFIELD.folded}`,
-        text: `${name}.${SUBFIELD.text}`,
+        text: `${name}.${textSubfield(name)}`,
         ...(partial ? { partial } : {}),
       };
     case 'BROWSE_PATH':
@@ -111,7 +123,7 @@ export function fieldPaths(field: FieldMapping): FieldPaths {
  * keywords with a lowercase subfield; numbers and booleans keep their JSON type).
  */
 export function undeclaredFieldPaths(name: string): FieldPaths {
-  if (name === 'urn')
+  if (name === URN_FIELD)
     return { name, type: 'URN', kind: 'string', exact: URN_PATH, boost: 0, autocomplete: false };
   return {
     name,

@@ -43,7 +43,11 @@ export function fullTextQuery(terms: readonly string[], fields: readonly FieldPa
 }
 
 function wordPrefix(field: FieldPaths, term: string): Query {
-  if (field.partial !== undefined && [...term].length <= MAX_GRAM) return { term: { [field.partial]: term } };
+  // The n-grams of a URN field (its autocomplete) are cut from the whole urn, `urn:li:<type>:` included;
+  // its words drop those prefixes, as the embedded adapter's do (`urn` or `li` finds no urn value).
+  const urnWords = field.type === 'URN' || field.type === 'URN_PARTIAL';
+  if (field.partial !== undefined && !urnWords && [...term].length <= MAX_GRAM)
+    return { term: { [field.partial]: term } };
   return { prefix: { [field.text ?? field.exact]: term } };
 }
 

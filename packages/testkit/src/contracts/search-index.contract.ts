@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SearchIndex } from '@catalog/search';
+import type { EntityDocument, SearchIndex } from '@catalog/search';
 import { searchBrowseCases } from './search-index-browse.cases.js';
 import { searchFacetCases } from './search-index-facets.cases.js';
 import { searchFilterCases } from './search-index-filter.cases.js';
@@ -109,6 +109,31 @@ function searchDocumentCases(index: CurrentSearchIndex): void {
       expect(countsOf(found, 'origin')).toEqual({ DEV: 1 });
       const all = await index().search(datasets({ input: ns, facets: ['origin'] }));
       expect(countsOf(all, 'origin')).toEqual({ DEV: 1, PROD: 1 });
+    });
+
+    it('searches the urn words of documents indexed before a spec made the urn a full-text field', async () => {
+      const ns = uniqueNamespace();
+      const urn = `urn:li:dataset:(urn:li:dataPlatform:hive,${ns}.pipeline-run-7301,PROD)`;
+      const onlyUrn: EntityDocument = {
+        urn,
+        entityType: 'dataset',
+        fields: { urn, _entityType: 'dataset', removed: false },
+      };
+      // An index made with an older release's spec (its urn a plain keyword), with the document.
+      const older = {
+        ...datasetSpec,
+        fields: datasetSpec.fields.map((f) =>
+          f.name === 'urn' ? { name: 'urn', type: 'KEYWORD' as const } : f,
+        ),
+      };
+      await index().ensureIndex(older);
+      await index().upsert([onlyUrn]);
+      await index().refresh();
+      expect((await index().search(datasets({ input: 'run-7301' }))).total).toBe(0);
+      await index().ensureIndex(datasetSpec);
+      await index().refresh();
+      expect(urnsOf(await index().search(datasets({ input: 'run-7301' })))).toEqual([urn]);
+      expect(await index().getDocument('dataset', urn)).toEqual(onlyUrn);
     });
 
     it('drops the documents with the index: a recreated index starts empty and fills again', async () => {
@@ -266,6 +291,33 @@ function searchFullTextCases(index: CurrentSearchIndex): void {
       await seed(index(), [withField, tagged]);
       expect(urnsOf(await index().search(datasets({ input: 'session' })))).toEqual([withField.urn]);
       expect(urnsOf(await index().search(datasets({ input: 'gdpr' })))).toEqual([tagged.urn]);
+    });
+
+    it('finds an entity by the words of its urn alone, not by the urn:li:<type> prefixes', async () => {
+      const ns = uniqueNamespace();
+      // Only the urn names this entity (as a run of a process instance is known only by its urn id).
+      const urn = `urn:li:dataset:(urn:li:dataPlatform:hive,${ns}.test-pipeline-run-4821,PROD)`;
+      const onlyUrn: EntityDocument = {
+        urn,
+        entityType: 'dataset',
+        fields: { urn, _entityType: 'dataset', removed: false },
+      };
+      const named = datasetDoc(ns, { key: 'other', name: 'pipeline runs' });
+      await seed(index(), [onlyUrn, named]);
+      expect(urnsOf(await index().search(datasets({ input: `${ns}.test-pipeline-run-4821` })))).toEqual([
+        urn,
+      ]);
+      expect(urnsOf(await index().search(datasets({ input: 'run-4821' })))).toEqual([urn]);
+      expect(urnsOf(await index().search(datasets({ input: '4821' })))).toEqual([urn]);
+      const hit = (await index().search(datasets({ input: 'run-4821' }))).hits[0];
+      expect(hit?.matchedFields).toContainEqual({ name: 'urn', value: urn });
+      // The `urn:li:<type>:` prefixes are not words of it.
+      for (const input of ['urn', 'li', 'dataplatform', `dataset ${ns}.test`, `li ${ns}.test`])
+        expect((await index().search(datasets({ input }))).total, input).toBe(0);
+      // A name match (boost 10) ranks above a match in the urn alone (boost 5).
+      const result = await index().search(datasets({ input: 'pipeline' }));
+      expect(urnsOf(result)).toEqual([named.urn, urn]);
+      expect(result.hits[0]!.score).toBeGreaterThan(result.hits[1]!.score);
     });
 
     it('matches everything for * and empty input, in urn order', async () => {

@@ -9,7 +9,8 @@ import {
   timeseriesViewPrivilege,
   type RequestContext,
 } from '@catalog/auth';
-import { ForbiddenError } from '@catalog/model';
+import { entityRegistry, ForbiddenError, parseUrn } from '@catalog/model';
+import type { AspectStore } from '@catalog/store';
 import type { GatewayAuth } from '../auth/gateway-auth.js';
 import { unlessUnavailable } from '../auth/auth-unavailable.js';
 
@@ -35,6 +36,38 @@ const ALWAYS_GUARDED_TYPES: ReadonlySet<string> = new Set([
   'dataHubConnection',
 ]);
 
+/** The platform privilege that lets one manage anyone's group memberships, one's own included. */
+const MANAGE_USERS_AND_GROUPS = ['MANAGE_USERS_AND_GROUPS'];
+/** Editing a dataset's queries: with it, the dataset's queries are readable too. */
+const EDIT_QUERIES_PRIVILEGES = ['EDIT_ENTITY_QUERIES', 'EDIT_ENTITY'];
+
+/**
+ * The datasets a query is about (its querySubjects: datasets, and the datasets of schema fields), whose
+ * privileges decide whether it may be read.
+ */
+function subjectDatasetsOf(value: Readonly<Record<string, unknown>> | undefined): string[] {
+  const subjects = Array.isArray(value?.['subjects']) ? (value['subjects'] as unknown[]) : [];
+  const datasets = new Set<string>();
+  for (const subject of subjects) {
+    const urn = (subject as { entity?: unknown } | null)?.entity;
+    if (typeof urn !== 'string') continue;
+    try {
+      const parsed = parseUrn(urn);
+      if (parsed.entityType === 'dataset') datasets.add(urn);
+      else if (parsed.entityType === 'schemaField') {
+        const parent = entityRegistry.keyAspectFromUrn(parsed).value['parent'];
+        if (typeof parent === 'string' && parent.startsWith('urn:li:dataset:')) datasets.add(parent);
+      }
+    } catch {
+      // A subject that is not a urn names no dataset.
+    }
+  }
+  return [...datasets];
+}
+
+/** What adding someone else to a group takes, on that group. */
+const GROUP_GRANT_PRIVILEGES = ['EDIT_GROUP_MEMBERS', 'MANAGE_USERS_AND_GROUPS'];
+
 /** The entity type named by a urn (`urn:li:<type>:…`), or '' when it names none. */
 export function entityTypeOfUrn(urn: string): string {
   return /^urn:li:([A-Za-z][\w]*):/.exec(urn)?.[1] ?? '';
@@ -53,7 +86,11 @@ export function actorOf(ctx: RequestContext): string {
  * the ecosystem's text; an authorizer that cannot read its facts is a 503.
  */
 export class AccessPolicy {
-  constructor(private readonly auth: GatewayAuth) {}
+  /** `store` reads what some decisions depend on: a query's subjects (see mayRead). */
+  constructor(
+    private readonly auth: GatewayAuth,
+    private readonly store?: Pick<AspectStore, 'get'>,
+  ) {}
 
   /** Whether the interface the request came through enforces entity privileges. */
   enforcesEntityPrivileges(ctx: RequestContext, entityType?: string): boolean {
@@ -107,11 +144,73 @@ export class AccessPolicy {
     await this.require(ctx, requirement);
   }
 
-  /** Whether the actor may read the entity (its aspects, versions, relationships). */
+  /**
+   * Adding `member` to `groups` (the ecosystem's privilege-grant rule for group membership), whatever
+   * route writes it and whatever the REST toggle says: EDIT_GROUP_MEMBERS or MANAGE_USERS_AND_GROUPS on
+   * every group added. Actors adding themselves need MANAGE_USERS_AND_GROUPS: owning a group gives its
+   * owners EDIT_GROUP_MEMBERS (the default asset-owners policy), and that must not let them join it and
+   * take the roles and policies it carries. A membership write whose groups cannot be known (a patch
+   * that does not apply) is decided with that strictest floor.
+   */
+  async requireGroupGrant(
+    ctx: RequestContext,
+    member: string,
+    groups: readonly string[] | 'unresolved',
+  ): Promise<void> {
+    if (ctx.authentication.isSystem) return;
+    if (groups === 'unresolved') {
+      await this.require(ctx, {
+        privileges: [MANAGE_USERS_AND_GROUPS],
+        message: `Unauthorized to modify groups on ${member} (proposed value could not be resolved, so MANAGE_USERS_AND_GROUPS is required)`,
+      });
+      return;
+    }
+    if (groups.length === 0) return;
+    const listed = `[${groups.join(', ')}]`;
+    if (member === actorOf(ctx)) {
+      await this.require(ctx, {
+        privileges: [MANAGE_USERS_AND_GROUPS],
+        message: `Unauthorized to grant groups ${listed} to self on ${member} (self grants require MANAGE_USERS_AND_GROUPS)`,
+      });
+      return;
+    }
+    const refused: string[] = [];
+    for (const group of groups)
+      if (!(await this.holds(ctx, GROUP_GRANT_PRIVILEGES, { resourceUrn: group }))) refused.push(group);
+    if (refused.length > 0)
+      throw new ForbiddenError(
+        `Unauthorized to grant groups ${listed} (requires EDIT_GROUP_MEMBERS on [${refused.join(', ')}])`,
+      );
+  }
+
+  /**
+   * Whether the actor may read the entity (its aspects, versions, relationships). A query is also
+   * readable through the datasets it is about, as the ecosystem's view authorization decides it: when
+   * the actor may read every one of them, or edit their queries (a query with no subject has none).
+   */
   async mayRead(ctx: RequestContext, urn: string): Promise<boolean> {
     const type = entityTypeOfUrn(urn);
     if (!this.enforcesEntityPrivileges(ctx, type)) return true;
-    return this.holds(ctx, entityOperationPrivileges('READ', type), { resourceUrn: urn });
+    if (await this.holds(ctx, entityOperationPrivileges('READ', type), { resourceUrn: urn })) return true;
+    return type === 'query' && this.mayReadThroughSubjects(ctx, urn);
+  }
+
+  private async mayReadThroughSubjects(ctx: RequestContext, queryUrn: string): Promise<boolean> {
+    const store = this.store;
+    if (store === undefined) return false;
+    const subjects = await unlessUnavailable('Authorization could not be decided', () =>
+      store.get(queryUrn, 'querySubjects'),
+    );
+    const datasets = subjectDatasetsOf(subjects?.value);
+    if (datasets.length === 0) return false;
+    for (const dataset of datasets) {
+      const resource = { resourceUrn: dataset };
+      const allowed =
+        (await this.holds(ctx, entityOperationPrivileges('READ', 'dataset'), resource)) ||
+        (await this.holds(ctx, EDIT_QUERIES_PRIVILEGES, resource));
+      if (!allowed) return false;
+    }
+    return true;
   }
 
   /**

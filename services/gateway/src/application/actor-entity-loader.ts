@@ -3,6 +3,7 @@ import type { RequestContext } from '@catalog/auth';
 import { isRestrictedAspect } from '@catalog/model';
 import type { AspectStore, StoredAspect } from '@catalog/store';
 import type { AccessPolicy } from './access-policy.js';
+import { parentLinkKey, parentLinks, restrictedAspects } from './restricted-entity-view.js';
 
 /** An entity's latest aspect values by aspect name, as the actor may see them; empty when none. */
 export type AspectValues = ReadonlyMap<string, StoredAspect>;
@@ -12,14 +13,18 @@ interface EntityView {
   /** Anything is stored for the urn (whether or not the actor may read it). */
   readonly exists: boolean;
   readonly readable: boolean;
-  /** The aspects the actor sees: none of an unreadable entity, no restricted one but to the system. */
+  /**
+   * The aspects the actor sees: of an unreadable entity, its display name only (restrictedAspects); no
+   * restricted aspect but to the system.
+   */
   readonly aspects: AspectValues;
+  /** The entity's parent links (parentLinks), readable or not. */
+  readonly parents: ReadonlyMap<string, string>;
   /** Restricted aspects stored but withheld (names only). */
   readonly withheld: ReadonlySet<string>;
 }
 
 const NONE: ReadonlySet<string> = new Set();
-const EMPTY: AspectValues = new Map();
 
 type EntityStore = Pick<AspectStore, 'getLatestMany' | 'get'>;
 
@@ -47,7 +52,8 @@ const BATCH_SIZE = 200;
  * once per request, and whether the actor may read them is decided in the same batch, per entity, as a
  * single read of it would be (`AccessPolicy.readable`):
  *
- * - an entity the actor may not read has no aspects here: it resolves with its urn and type only;
+ * - an entity the actor may not read resolves as the ecosystem's stub of it: its urn, type and display
+ *   name (restrictedAspects), every other field empty; its place in a hierarchy (parentOf) is kept;
  * - restricted aspects (credentials, secret values, invite tokens) are seen by the system actor only.
  *
  * `storeCalls` counts the store round trips (the GraphQL benchmark reports it).
@@ -96,6 +102,15 @@ export class ActorEntityLoader {
     return (await this.load(urn)).get(name)?.value as T | undefined;
   }
 
+  /**
+   * The parent the entity's `aspect`.`field` names in a hierarchy it sits in (container, parent domain,
+   * parent glossary node), whether or not the actor may read the entity, as the ecosystem's parent
+   * resolvers follow it; undefined when it has none.
+   */
+  async parentOf(urn: string, aspect: string, field: string): Promise<string | undefined> {
+    return (await this.loader.load(urn)).parents.get(parentLinkKey(aspect, field));
+  }
+
   /** Whether anything is stored for the entity, readable by the actor or not (as `entity(urn)` answers). */
   async exists(urn: string): Promise<boolean> {
     return (await this.loader.load(urn)).exists;
@@ -136,12 +151,13 @@ export class ActorEntityLoader {
 
 function viewOf(stored: readonly StoredAspect[], readable: boolean, system: boolean): EntityView {
   const exists = stored.length > 0;
-  if (!readable) return { exists, readable, aspects: EMPTY, withheld: NONE };
+  const parents = parentLinks(stored);
+  if (!readable) return { exists, readable, aspects: restrictedAspects(stored), parents, withheld: NONE };
   const aspects = new Map<string, StoredAspect>();
   let withheld: Set<string> | undefined;
   for (const aspect of stored) {
     if (!system && isRestrictedAspect(aspect.aspect)) (withheld ??= new Set()).add(aspect.aspect);
     else aspects.set(aspect.aspect, aspect);
   }
-  return { exists, readable, aspects, withheld: withheld ?? NONE };
+  return { exists, readable, aspects, parents, withheld: withheld ?? NONE };
 }

@@ -5,6 +5,8 @@ import { ActorEntityLoader } from './actor-entity-loader.js';
 
 const USER = 'urn:li:corpuser:alice';
 const TOKEN = 'urn:li:dataHubAccessToken:t1';
+const CHILD = 'urn:li:container:child';
+const PARENT = 'urn:li:container:parent';
 
 function stored(urn: string, aspect: string, value: Record<string, unknown>): StoredAspect {
   return { urn, aspect, version: 0, value, systemMetadata: null, created: { time: 1, actor: USER } };
@@ -16,6 +18,15 @@ const ROWS: Record<string, StoredAspect[]> = {
     stored(USER, 'corpUserCredentials', { hashedPassword: 'h', salt: 's' }),
   ],
   [TOKEN]: [stored(TOKEN, 'dataHubAccessTokenInfo', { name: 'deploy key' })],
+  [CHILD]: [
+    stored(CHILD, 'containerProperties', {
+      name: 'Child',
+      description: 'sensitive',
+      customProperties: { a: 'b' },
+    }),
+    stored(CHILD, 'container', { container: PARENT }),
+    stored(CHILD, 'ownership', { owners: [{ owner: USER, type: 'DATAOWNER' }] }),
+  ],
 };
 
 function context(isSystem: boolean): RequestContext {
@@ -71,5 +82,23 @@ describe('ActorEntityLoader', () => {
     expect((await loader.load(TOKEN)).size).toBe(0);
     expect(await loader.aspect(TOKEN, 'dataHubAccessTokenInfo')).toBeUndefined();
     expect(await loader.exists('urn:li:dataHubAccessToken:none')).toBe(false);
+  });
+
+  it('shows a data asset the actor may not read as a stub: its name only, and its place in the hierarchy', async () => {
+    const { loader } = loaderFor(false, [CHILD]);
+    expect([...(await loader.load(CHILD)).keys()]).toEqual(['containerProperties']);
+    expect(await loader.aspect(CHILD, 'containerProperties')).toEqual({ name: 'Child' });
+    const shown = await loader.stored(CHILD, 'containerProperties', 0);
+    expect(shown).toMatchObject({ version: 0, systemMetadata: null, created: { time: 0 } });
+    expect(await loader.aspect(CHILD, 'container')).toBeUndefined();
+    expect(await loader.aspect(CHILD, 'ownership')).toBeUndefined();
+    expect(await loader.parentOf(CHILD, 'container', 'container')).toBe(PARENT);
+    expect(await loader.parentOf(PARENT, 'container', 'container')).toBeUndefined();
+  });
+
+  it('gives a readable entity its whole aspects', async () => {
+    const { loader } = loaderFor(false);
+    expect(await loader.aspect(CHILD, 'containerProperties')).toMatchObject({ description: 'sensitive' });
+    expect(await loader.parentOf(CHILD, 'container', 'container')).toBe(PARENT);
   });
 });

@@ -134,6 +134,50 @@ describe('UserAdmin', () => {
     ).rejects.toThrow(UNAUTHORIZED_MESSAGE);
   });
 
+  it('adding oneself to a group takes MANAGE_USERS_AND_GROUPS, even for an owner who may edit its members', async () => {
+    const CAROL = 'urn:li:corpuser:carol';
+    const store = catalog()
+      .put(CAROL, 'corpUserKey', { username: 'carol' })
+      .put(BOB, 'nativeGroupMembership', { nativeGroups: [GROUP] });
+    const { admin, written } = users(
+      {
+        // An owner of the group: EDIT_GROUP_MEMBERS (and EDIT_ENTITY) on it through the asset-owners policy.
+        [ALICE]: { [GROUP]: ['EDIT_GROUP_MEMBERS', 'EDIT_ENTITY'] },
+        [BOB]: { [GROUP]: ['EDIT_GROUP_MEMBERS'] },
+        // An admin.
+        [CAROL]: { '*': ['MANAGE_USERS_AND_GROUPS'] },
+      },
+      store,
+    );
+    // The owner adds someone else, but not themselves (nor themselves among others).
+    await expect(admin.addGroupMembers(graphqlContext(ALICE), GROUP, [ALICE])).rejects.toThrow(
+      `Unauthorized to grant groups [${GROUP}] to self on ${ALICE} (self grants require MANAGE_USERS_AND_GROUPS)`,
+    );
+    await expect(admin.addGroupMembers(graphqlContext(ALICE), GROUP, [CAROL, ALICE])).rejects.toThrow(
+      'self grants require MANAGE_USERS_AND_GROUPS',
+    );
+    expect(written).toEqual([]);
+    await admin.addGroupMembers(graphqlContext(ALICE), GROUP, [CAROL]);
+    expect(writesOf(written)).toEqual([`${CAROL} nativeGroupMembership PATCH`]);
+    // Re-adding a member one already is grants nothing.
+    await admin.addGroupMembers(graphqlContext(BOB), GROUP, [BOB]);
+    // No role at all: refused before anything else, with the ecosystem's text.
+    await expect(
+      admin.addGroupMembers(graphqlContext('urn:li:corpuser:nobody'), GROUP, ['urn:li:corpuser:nobody']),
+    ).rejects.toThrow(UNAUTHORIZED_MESSAGE);
+    // The admin adds themselves.
+    await admin.addGroupMembers(graphqlContext(CAROL), GROUP, [CAROL]);
+    expect(writesOf(written)).toHaveLength(3);
+  });
+
+  it('EDIT_ENTITY on a group opens the mutation, but adding a member takes EDIT_GROUP_MEMBERS', async () => {
+    const { admin, written } = users({ [ALICE]: { [GROUP]: ['EDIT_ENTITY'] } });
+    await expect(admin.addGroupMembers(graphqlContext(ALICE), GROUP, [BOB])).rejects.toThrow(
+      `Unauthorized to grant groups [${GROUP}] (requires EDIT_GROUP_MEMBERS on [${GROUP}])`,
+    );
+    expect(written).toEqual([]);
+  });
+
   it('assigning a role takes MANAGE_POLICIES, refused with the ecosystem’s role text', async () => {
     const { admin } = users({ [ALICE]: { '*': ['MANAGE_USERS_AND_GROUPS'] } });
     await expect(admin.assignRole(graphqlContext(ALICE), null, [BOB])).rejects.toThrow(

@@ -120,7 +120,7 @@ export function fakeApplicationDeps(
     },
   } as unknown as ProposalSubmitter;
   const port = store.asPort();
-  const policy = new AccessPolicy(auth);
+  const policy = new AccessPolicy(auth, port);
   const proposals = new Proposals(port, submitter, policy);
   return { asked, written, policy, proposals, stored: new StoredEntities(port), store };
 }

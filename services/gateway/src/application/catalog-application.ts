@@ -221,7 +221,7 @@ export interface CatalogApplication {
 }
 
 export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogApplication {
-  const policy = new AccessPolicy(deps.auth);
+  const policy = new AccessPolicy(deps.auth, deps.store);
   const entities = new EntityReads(deps.store, policy);
   const throttle = new ApiThrottle(policy);
   const proposals = new Proposals(deps.store, deps.submitter, policy, throttle);

@@ -7,6 +7,7 @@ import type { ProposalSubmitter } from '../ingest/proposal-submitter.js';
 import { entityTypeOfUrn, type AccessPolicy } from './access-policy.js';
 import type { ApiThrottle } from './api-throttle.js';
 import { AspectWriteRules } from './aspect-write-rules.js';
+import { addedGroups, isGroupMembershipAspect } from './group-membership-grants.js';
 
 /**
  * The platform privilege a write of a restricted aspect needs besides the entity's edit privileges,
@@ -179,7 +180,8 @@ export class Proposals {
   /**
    * The rules of aspects that are guarded whichever way they are written (a use case that decided the
    * entity's own privileges asks them too): a restricted aspect needs its manager's platform privilege
-   * (RESTRICTED_WRITE_PRIVILEGES), and a role grant MANAGE_POLICIES. Throws a 403 naming the rule.
+   * (RESTRICTED_WRITE_PRIVILEGES), a role grant MANAGE_POLICIES, and adding a user to groups what
+   * AccessPolicy.requireGroupGrant asks. Throws a 403 naming the rule.
    */
   async authorizeGuardedAspects(ctx: RequestContext, proposals: readonly CheckedProposal[]): Promise<void> {
     if (ctx.authentication.isSystem) return;
@@ -192,6 +194,24 @@ export class Proposals {
       await this.policy.require(ctx, { privileges: [privileges], message });
     }
     await this.authorizeRoleGrants(ctx, proposals);
+    await this.authorizeGroupGrants(ctx, proposals);
+  }
+
+  /**
+   * Adding a user to groups through a generic write (groupMembership, nativeGroupMembership) takes what
+   * addGroupMembers takes (AccessPolicy.requireGroupGrant), whatever edit privileges the actor holds on
+   * the user: the groups added are those of the written value, or of the patch applied to the stored one,
+   * that the user does not hold yet.
+   */
+  private async authorizeGroupGrants(ctx: RequestContext, proposals: readonly CheckedProposal[]) {
+    for (const proposal of proposals) {
+      if (!isGroupMembershipAspect(proposal.aspect.name) || proposal.changeType === 'DELETE') continue;
+      const urn = proposal.urn.raw;
+      const current = await unlessUnavailable('Authorization could not be decided', () =>
+        this.store.get(urn, proposal.aspect.name),
+      );
+      await this.policy.requireGroupGrant(ctx, urn, addedGroups(proposal, current?.value ?? null));
+    }
   }
 
   /**

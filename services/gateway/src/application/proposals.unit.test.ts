@@ -80,3 +80,72 @@ describe('granting roles through the generic routes', () => {
     expect(written).toHaveLength(3);
   });
 });
+
+describe('adding users to groups through the generic routes', () => {
+  const GROUP = 'urn:li:corpGroup:owned';
+  const OTHER = 'urn:li:corpGroup:other';
+  const native = (member: string, groups: string[]) =>
+    checkProposal({
+      entityType: 'corpuser',
+      entityUrn: member,
+      changeType: 'UPSERT',
+      aspectName: 'nativeGroupMembership',
+      aspect: { contentType: 'application/json', value: JSON.stringify({ nativeGroups: groups }) },
+    });
+  const patch = (member: string, operations: unknown[]) =>
+    checkProposal({
+      entityType: 'corpuser',
+      entityUrn: member,
+      changeType: 'PATCH',
+      aspectName: 'groupMembership',
+      // As the SDK and addGroupMembers send membership patches: the group list keyed by its urns.
+      aspect: {
+        contentType: 'application/json',
+        value: JSON.stringify({ patch: operations, arrayPrimaryKeys: { groups: [] } }),
+      },
+    });
+  // ALICE owns GROUP (EDIT_GROUP_MEMBERS on it) and may edit every user; BOB is an admin.
+  const grants = {
+    [ALICE]: { [GROUP]: ['EDIT_GROUP_MEMBERS'], '*': ['EDIT_ENTITY'] },
+    [BOB]: { '*': ['MANAGE_USERS_AND_GROUPS'] },
+  };
+
+  it('adding someone else needs EDIT_GROUP_MEMBERS on every group added, whatever edit rights on the user', async () => {
+    const { proposals, written } = fakeApplicationDeps(grants);
+    await proposals.propose(restCaller(ALICE), [native(BOB, [GROUP])], { sync: true });
+    await expect(
+      proposals.propose(restCaller(ALICE), [native(BOB, [GROUP, OTHER])], { sync: true }),
+    ).rejects.toThrow(`Unauthorized to grant groups [${OTHER}] (requires EDIT_GROUP_MEMBERS on [${OTHER}])`);
+    expect(written).toHaveLength(1);
+  });
+
+  it('adding oneself needs MANAGE_USERS_AND_GROUPS, by a whole value or by a patch; removals pass', async () => {
+    const store = new MemoryStore().put(ALICE, 'groupMembership', { groups: [OTHER] });
+    const { proposals, written } = fakeApplicationDeps(grants, store);
+    await expect(
+      proposals.propose(restCaller(ALICE), [native(ALICE, [GROUP])], { sync: true }),
+    ).rejects.toThrow(
+      `Unauthorized to grant groups [${GROUP}] to self on ${ALICE} (self grants require MANAGE_USERS_AND_GROUPS)`,
+    );
+    const addSelf = patch(ALICE, [{ op: 'add', path: `/groups/${GROUP}`, value: GROUP }]);
+    await expect(proposals.propose(restCaller(ALICE), [addSelf], { sync: true })).rejects.toThrow(
+      'self grants require MANAGE_USERS_AND_GROUPS',
+    );
+    expect(written).toEqual([]);
+    // Leaving a group, or writing back what one holds, grants nothing.
+    await proposals.propose(restCaller(ALICE), [patch(ALICE, [{ op: 'remove', path: `/groups/${OTHER}` }])], {
+      sync: true,
+    });
+    await proposals.propose(restCaller(ALICE), [native(ALICE, [])], { sync: true });
+    await proposals.propose(restCaller(BOB), [native(BOB, [GROUP, OTHER])], { sync: true });
+    expect(written).toHaveLength(3);
+  });
+
+  it('a patch that cannot be applied is decided with MANAGE_USERS_AND_GROUPS', async () => {
+    const { proposals } = fakeApplicationDeps(grants);
+    const unreadable = patch(BOB, [{ op: 'replace', path: '/groups/0/nested', value: GROUP }]);
+    await expect(proposals.propose(restCaller(ALICE), [unreadable], { sync: true })).rejects.toThrow(
+      'MANAGE_USERS_AND_GROUPS is required',
+    );
+  });
+});

@@ -81,7 +81,7 @@ function listed(list: unknown, urn: string): boolean {
 /**
  * User, group and role administration. Managing users and groups (status, removal, group creation and
  * listing) takes MANAGE_USERS_AND_GROUPS; a group's members change with that or EDIT_GROUP_MEMBERS on the
- * group; assigning roles takes MANAGE_POLICIES (a role grants its policies). Every change drops what
+ * group, and adding oneself takes MANAGE_USERS_AND_GROUPS (AccessPolicy.requireGroupGrant); assigning roles takes MANAGE_POLICIES (a role grants its policies). Every change drops what
  * authentication and authorization remember of the actors it touches.
  */
 export class UserAdmin {
@@ -151,6 +151,12 @@ export class UserAdmin {
       throw new ValidationError(
         `Failed to add members to group: these users do not exist: ${missing.join(', ')}`,
       );
+    // Joining a group is a grant (its roles and policies): the rule of every membership write holds.
+    for (const user of users) {
+      const native = (await this.stored.values(user.urn)).get('nativeGroupMembership');
+      if (!listed(native?.['nativeGroups'], group.urn))
+        await this.policy.requireGroupGrant(ctx, user.urn, [group.urn]);
+    }
     await this.write(
       ctx,
       users.map((user) => membershipPatch(user.urn, 'nativeGroupMembership', group.urn, true)),

@@ -29,6 +29,7 @@ import { incidentResolvers, incidentSchema } from './incidents/incidents.js';
 import { formResolvers, formSchema } from './forms/forms.js';
 import { roleMutationResolvers, roleMutationSchema } from './mutations/role-mutations.js';
 import { policyResolvers, policySchema } from './policies/policies.js';
+import { queryEntityResolvers, queryEntitySchema } from './queries/query-entity.js';
 import { testResolvers, testSchema } from './tests/tests.js';
 import { schemaHistoryResolvers, schemaHistorySchema } from './timeline/schema-history.js';
 import { timelineResolvers, timelineSchema } from './timeline/timeline.js';
@@ -89,6 +90,7 @@ export function catalogTypeDefs(): string[] {
     logicalParentSchema,
     versionLinkSchema,
     versionPropertiesSchema,
+    queryEntitySchema,
   ];
 }
 
@@ -136,5 +138,6 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     logicalParentResolvers(),
     versionLinkResolvers(),
     versionPropertiesResolvers(),
+    queryEntityResolvers(),
   ];
 }

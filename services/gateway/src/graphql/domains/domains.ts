@@ -30,15 +30,16 @@ extend type Mutation {
 }
 `;
 
-type Json = Readonly<Record<string, unknown>>;
 type Args = { readonly input?: ScopedSearchInput | null };
 
 /** Parents followed this far up (a cycle stops there too). */
 const MAX_PARENT_DEPTH = 50;
 
 /**
- * The chain of parents of an entity, nearest first (`aspect`.`field` of each names its parent), each read
- * as the actor may see it; a cycle or an entity without a parent ends the chain.
+ * The chain of parents of an entity, nearest first (`aspect`.`field` of each names its parent), followed
+ * whether or not the actor may read each entity (as the ecosystem's parent resolvers do), each parent
+ * then shown as the actor may see it (a stub of one it may not read); a cycle or an entity without a
+ * parent ends the chain.
  */
 async function parentChain(
   ctx: GraphQLContext,
@@ -47,7 +48,7 @@ async function parentChain(
   field: string,
 ): Promise<EntityRef[]> {
   const chain: EntityRef[] = [];
-  let next = (await ctx.entities.aspect<Json>(ref.urn, aspect))?.[field];
+  let next = await ctx.entities.parentOf(ref.urn, aspect, field);
   while (
     typeof next === 'string' &&
     next !== ref.urn &&
@@ -57,7 +58,7 @@ async function parentChain(
     const parent = refOf(next);
     if (parent === undefined) break;
     chain.push(parent);
-    next = (await ctx.entities.aspect<Json>(next, aspect))?.[field];
+    next = await ctx.entities.parentOf(next, aspect, field);
   }
   return chain;
 }
