@@ -52,6 +52,8 @@ import { requestMetrics } from './metrics/request-metrics.js';
 import { timedPort } from './metrics/timed-port.js';
 import { requestContextIfAny, requestContextOf } from './auth/request-context.js';
 import type { IndexWaiter } from './ingest/index-waiter.js';
+import { traceApiRouter } from './openapi/trace/trace-router.js';
+import type { FailedWrites } from './application/write-traces.js';
 import {
   ingestProposal,
   ingestProposalBatch,
@@ -123,6 +125,8 @@ export interface GatewayDeps {
   readonly transport: 'kafka' | 'embedded';
   readonly submitter: ProposalSubmitter;
   readonly indexWaiter: IndexWaiter;
+  /** The proposals persistence refused (the write trace reads them). */
+  readonly failedWrites: FailedWrites;
   readonly logger: Logger;
   readonly settings: GatewaySettings;
   readonly auth: GatewayAuth;
@@ -186,6 +190,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     topics: deps.topics,
     nativeUsers: deps.nativeUsers,
     audit,
+    failedWrites: deps.failedWrites,
     logger,
     systemInfo: {
       version: settings.serverVersion,
@@ -394,6 +399,10 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   const timelineApi = { timeline: application.timeline, logger };
   app.use('/openapi/v2/timeline/v1', timelineApiRouter(timelineApi, TIMELINE_V2_OPERATION));
   app.use('/openapi/timeline/v1', timelineApiRouter(timelineApi, TIMELINE_V1_OPERATION));
+  app.use(
+    '/openapi/v1/trace',
+    traceApiRouter({ traces: application.writeTraces, logger, maxBodyBytes: settings.maxBodyBytes }),
+  );
   app.use(
     '/openapi/v1/events/audit',
     auditEventsRouter({

@@ -19,6 +19,7 @@ import type { GatewayAuth } from './auth/gateway-auth.js';
 import { NativeUserService } from './application/native-user-service.js';
 import { ProposalSubmitter } from './ingest/proposal-submitter.js';
 import { IndexWaiter } from './ingest/index-waiter.js';
+import { FailedProposalLog } from './ingest/failed-proposals.js';
 import type { ConsumerGroups } from './application/consumer-lag.js';
 
 export interface GatewayParts {
@@ -99,6 +100,13 @@ export async function composeGateway(parts: GatewayParts): Promise<ComposedGatew
       logger: parts.logger,
     });
   }
+  // Every gateway reads every refused proposal, for the write trace.
+  const failedWrites = await FailedProposalLog.start({
+    log: parts.log,
+    topic: parts.adapters.topics.failedMetadataChangeProposal,
+    groupId: `gateway-failed-proposals-${parts.instanceId}`,
+    logger: parts.logger,
+  });
   const app = createGatewayApp({
     store: parts.store,
     log: parts.log,
@@ -109,11 +117,19 @@ export async function composeGateway(parts: GatewayParts): Promise<ComposedGatew
     transport: parts.adapters.kafka ? 'kafka' : 'embedded',
     submitter,
     indexWaiter,
+    failedWrites,
     logger: parts.logger,
     settings: parts.settings,
     auth,
     nativeUsers,
     ...(parts.threads ? { threads: parts.threads } : {}),
   });
-  return { app, auth, close: async () => void (await invalidation?.stop()) };
+  return {
+    app,
+    auth,
+    close: async () => {
+      await invalidation?.stop();
+      await failedWrites.stop();
+    },
+  };
 }

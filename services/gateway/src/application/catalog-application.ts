@@ -23,6 +23,7 @@ import { Documents } from './documents.js';
 import { DataProducts } from './data-products.js';
 import { DomainAdmin } from './domain-admin.js';
 import { LogicalParents } from './logical-parents.js';
+import { WriteTraces, type FailedWrites } from './write-traces.js';
 import { EntityCreation } from './entity-creation.js';
 import { EntityLookups } from './entity-lookups.js';
 import { EntityPages } from './entity-pages.js';
@@ -84,6 +85,8 @@ export interface CatalogApplicationDeps {
   readonly nativeUsers: NativeUserService;
   readonly audit: AuditIndex;
   readonly operations: PipelineOperationsDeps;
+  /** The proposals persistence refused, for the write trace. */
+  readonly failedWrites: FailedWrites;
   readonly logger: Logger;
   /** What the system information reports: the version and the effective configuration. */
   readonly systemInfo?: {
@@ -210,6 +213,8 @@ export interface CatalogApplication {
   readonly domains: DomainAdmin;
   /** Physical assets' logical parents. */
   readonly logicalParents: LogicalParents;
+  /** What became of asynchronous writes, by trace id. */
+  readonly writeTraces: WriteTraces;
 }
 
 export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogApplication {
@@ -302,5 +307,15 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     dataProducts: new DataProducts(stored, deps.readModels.graph, policy, proposals, deps.waitForIndex),
     domains: new DomainAdmin(stored, deps.readModels.search, policy, proposals),
     logicalParents: new LogicalParents(policy, proposals),
+    writeTraces: new WriteTraces(
+      {
+        store: deps.store,
+        log: deps.log,
+        topics: deps.topics,
+        groups: deps.operations.groups,
+        failures: deps.failedWrites,
+      },
+      policy,
+    ),
   };
 }

@@ -12,6 +12,7 @@ import {
   RELATIONSHIP_SCROLL_OPERATION,
 } from '../edge-scroll/edge-scroll-operations.js';
 import { AUDIT_SEARCH_OPERATION } from '../audit-events/audit-search-operation.js';
+import { TRACE_WRITE_OPERATION } from '../trace/trace-operations.js';
 import { EXCLUDED_ENTITIES, entityApiComponents } from './entity-components.js';
 import { isPublicPath } from '../../auth/authentication-middleware.js';
 
@@ -28,6 +29,7 @@ export function allOperations(): Operation[] {
     RELATIONSHIP_SCROLL_OPERATION,
     LINEAGE_SCROLL_OPERATION,
     AUDIT_SEARCH_OPERATION,
+    TRACE_WRITE_OPERATION,
     ...Object.values(RESTLI_OPERATIONS),
     ...OPERATION_ENDPOINTS,
     ...GRAPHQL_OPERATIONS,

@@ -1,0 +1,98 @@
+import { decodeFailedMcp, type Consumer, type EventLog } from '@catalog/events';
+import type { Logger } from '@catalog/runtime';
+import type { FailedWrite, FailedWrites } from '../application/write-traces.js';
+
+export interface FailedProposalLogOptions {
+  readonly log: EventLog;
+  /** The FailedMetadataChangeProposal topic persistence writes refused proposals to. */
+  readonly topic: string;
+  /** This process's own group (every gateway reads every failure). */
+  readonly groupId: string;
+  readonly logger: Logger;
+  /** How many failures are remembered, the oldest forgotten first (default 100,000). */
+  readonly maxEntries?: number;
+  readonly pollMs?: number;
+}
+
+const TRACE_PROPERTY = 'telemetryTraceId';
+
+/**
+ * The refused proposals persistence has set aside (the FailedMetadataChangeProposal topic), indexed by
+ * the trace id their system metadata carries, urn and aspect: what the write trace reads to tell a
+ * refused asynchronous write from a pending one, and why it was refused. Read from the start of the topic
+ * by a consumer of this process alone; the newest failures are kept, up to a bound.
+ */
+export class FailedProposalLog implements FailedWrites {
+  private readonly failures = new Map<string, FailedWrite>();
+  /** Per partition, the offset of the next record this reader will see. */
+  private readonly next = new Map<number, bigint>();
+  private consumer: Consumer | undefined;
+
+  private constructor(private readonly options: FailedProposalLogOptions) {}
+
+  static async start(options: FailedProposalLogOptions): Promise<FailedProposalLog> {
+    const reader = new FailedProposalLog(options);
+    await options.log.ensureTopics([{ name: options.topic }]);
+    reader.consumer = await options.log.consume({
+      groupId: options.groupId,
+      topics: [options.topic],
+      fromBeginning: true,
+      ephemeral: true,
+      maxBatchSize: 1000,
+      handler: async (batch) => {
+        for (const record of batch.records) reader.remember(record.value, record.key);
+        const last = batch.records.at(-1);
+        if (last !== undefined) reader.next.set(batch.partition, BigInt(last.offset) + 1n);
+      },
+      onError: (error) => options.logger.warn({ err: error }, 'reading failed proposals failed; retrying'),
+    });
+    await reader.consumer.ready;
+    return reader;
+  }
+
+  find(traceId: string, urn: string, aspectName: string): FailedWrite | undefined {
+    return this.failures.get(keyOf(traceId, urn, aspectName));
+  }
+
+  async caughtUp(timeoutMs: number): Promise<boolean> {
+    const ends = await this.options.log.lag(this.options.groupId, this.options.topic);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (ends.every((p) => (this.next.get(p.partition) ?? 0n) >= BigInt(p.endOffset))) return true;
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, this.options.pollMs ?? 20));
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.consumer?.stop();
+  }
+
+  private remember(value: Buffer, key: string): void {
+    let failed;
+    try {
+      failed = decodeFailedMcp(value);
+    } catch {
+      // A letter without its value (too large to keep) or not ours to read: nothing to trace it by.
+      return;
+    }
+    const mcp = failed.metadataChangeProposal;
+    const traceId = mcp.systemMetadata?.properties?.[TRACE_PROPERTY];
+    const urn = mcp.entityUrn ?? key;
+    if (typeof traceId !== 'string' || !urn || !mcp.aspectName) return;
+    const failure: FailedWrite = { traceId, urn, aspectName: mcp.aspectName, error: failed.error };
+    const id = keyOf(traceId, urn, mcp.aspectName);
+    this.failures.delete(id);
+    this.failures.set(id, failure);
+    const max = this.options.maxEntries ?? 100_000;
+    while (this.failures.size > max) {
+      const oldest = this.failures.keys().next();
+      if (oldest.done) break;
+      this.failures.delete(oldest.value);
+    }
+  }
+}
+
+function keyOf(traceId: string, urn: string, aspectName: string): string {
+  return `${traceId.toLowerCase()}\u0000${urn}\u0000${aspectName}`;
+}
