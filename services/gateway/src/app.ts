@@ -52,6 +52,8 @@ import { requestMetrics } from './metrics/request-metrics.js';
 import { timedPort } from './metrics/timed-port.js';
 import { requestContextIfAny, requestContextOf } from './auth/request-context.js';
 import type { IndexWaiter } from './ingest/index-waiter.js';
+import { registryModelsRouter } from './openapi/registry/registry-router.js';
+import { trackingRouter } from './openapi/tracking/tracking-router.js';
 import { traceApiRouter } from './openapi/trace/trace-router.js';
 import type { FailedWrites } from './application/write-traces.js';
 import {
@@ -399,6 +401,14 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   const timelineApi = { timeline: application.timeline, logger };
   app.use('/openapi/v2/timeline/v1', timelineApiRouter(timelineApi, TIMELINE_V2_OPERATION));
   app.use('/openapi/timeline/v1', timelineApiRouter(timelineApi, TIMELINE_V1_OPERATION));
+  app.use(
+    '/openapi/v1/tracking',
+    trackingRouter({ tracking: application.tracking, logger, maxBodyBytes: settings.maxBodyBytes }),
+  );
+  app.use(
+    '/openapi/v1/registry/models',
+    registryModelsRouter({ models: application.registryModels, logger }),
+  );
   app.use(
     '/openapi/v1/trace',
     traceApiRouter({ traces: application.writeTraces, logger, maxBodyBytes: settings.maxBodyBytes }),

@@ -24,6 +24,8 @@ import { DataProducts } from './data-products.js';
 import { DomainAdmin } from './domain-admin.js';
 import { LogicalParents } from './logical-parents.js';
 import { WriteTraces, type FailedWrites } from './write-traces.js';
+import { RegistryModels } from './registry-models.js';
+import { UsageTracking } from './usage-tracking.js';
 import { EntityCreation } from './entity-creation.js';
 import { EntityLookups } from './entity-lookups.js';
 import { EntityPages } from './entity-pages.js';
@@ -215,6 +217,10 @@ export interface CatalogApplication {
   readonly logicalParents: LogicalParents;
   /** What became of asynchronous writes, by trace id. */
   readonly writeTraces: WriteTraces;
+  /** The entity registry's entity and aspect specifications. */
+  readonly registryModels: RegistryModels;
+  /** The web app's usage events, published for analytics. */
+  readonly tracking: UsageTracking;
 }
 
 export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogApplication {
@@ -317,5 +323,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
       },
       policy,
     ),
+    registryModels: new RegistryModels(policy),
+    tracking: new UsageTracking(deps.log, deps.topics.dataHubUsageEvent),
   };
 }
