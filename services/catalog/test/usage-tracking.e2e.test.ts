@@ -146,8 +146,7 @@ for (const family of FAMILIES) {
       expect(
         (await track({ type: 'PageViewEvent', customField: `refused_${run}`, timestamp: 'x' })).status,
       ).toBe(400);
-      const ours = (records: { value: Record<string, unknown> }[]) =>
-        records.filter((r) => r.value['customField'] === marker);
+      const ours = (records: UsageRecord[]) => records.filter((r) => r.value['customField'] === marker);
       const records = ours(await readUsageEvents(catalog, env, (all) => ours(all).length >= 2));
       expect(records).toHaveLength(2);
       expect(records[0]).toEqual({

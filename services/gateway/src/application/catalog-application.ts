@@ -320,6 +320,13 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
         topics: deps.topics,
         groups: deps.operations.groups,
         failures: deps.failedWrites,
+        refresh: async () => {
+          await Promise.all([
+            deps.readModels.search.refresh(),
+            deps.readModels.graph.refresh(),
+            deps.readModels.timeseries.refresh(),
+          ]);
+        },
       },
       policy,
     ),

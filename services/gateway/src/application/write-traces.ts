@@ -60,6 +60,8 @@ export interface WriteTracesDeps {
   readonly topics: TopicNames;
   readonly groups: Pick<ConsumerGroups, 'persistence' | 'indexer'>;
   readonly failures: FailedWrites;
+  /** Makes what the indexer wrote visible to searches (OpenSearch refresh; a no-op embedded). */
+  readonly refresh: () => Promise<void>;
   /** How long one trace request waits for a consumer to pass the records it asks about (default 2 s). */
   readonly waitMs?: number;
   readonly pollMs?: number;
@@ -142,11 +144,7 @@ export class WriteTraces {
         });
         let search: TraceStorageStatus;
         if (primary.writeStatus === 'ACTIVE_STATE') {
-          indexed ??= this.passed(
-            this.deps.groups.indexer,
-            this.deps.topics.metadataChangeLogVersioned,
-            urns.filter((u) => processed.has(u)),
-          );
+          indexed ??= this.indexed(urns.filter((u) => processed.has(u)));
           search = (await indexed).has(urn)
             ? { writeStatus: 'ACTIVE_STATE' }
             : { writeStatus: 'PENDING', writeMessage: NOT_PROCESSED };
@@ -158,6 +156,20 @@ export class WriteTraces {
       if (Object.keys(statuses).length > 0) answer[urn] = statuses;
     }
     return answer;
+  }
+
+  /**
+   * The urns whose change logs (as on the log now) the indexer has applied, made visible to searches:
+   * ACTIVE_STATE in search means a search finds the write.
+   */
+  private async indexed(urns: readonly string[]): Promise<ReadonlySet<string>> {
+    const passed = await this.passed(
+      this.deps.groups.indexer,
+      this.deps.topics.metadataChangeLogVersioned,
+      urns,
+    );
+    if (passed.size > 0) await this.deps.refresh();
+    return passed;
   }
 
   private waitMs(): number {
