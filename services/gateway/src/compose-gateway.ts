@@ -83,7 +83,12 @@ export async function composeGateway(parts: GatewayParts): Promise<ComposedGatew
     submitter,
     logger: parts.logger,
   });
-  await parts.log.ensureTopics([{ name: parts.adapters.topics.platformEvent }]);
+  // The usage-event topic exists before the first event, as the ecosystem's set-up creates it: a
+  // consumer subscribed to it early would otherwise not see it for minutes (its metadata refresh).
+  await parts.log.ensureTopics([
+    { name: parts.adapters.topics.platformEvent },
+    { name: parts.adapters.topics.dataHubUsageEvent },
+  ]);
   const nativeUsers = new NativeUserService({
     store: parts.store,
     submitter,

@@ -13,8 +13,6 @@ const MILLIS_FROM = 1e12;
  * track. A body that is not such an event is refused and nothing is published.
  */
 export class UsageTracking {
-  private topicReady: Promise<void> | undefined;
-
   constructor(
     private readonly log: EventLog,
     private readonly topic: string,
@@ -25,10 +23,7 @@ export class UsageTracking {
     const event = usageEventOf(body, this.now());
     const actor = typeof event['actorUrn'] === 'string' ? event['actorUrn'] : ctx.authentication.actorUrn;
     try {
-      await (this.topicReady ??= this.log.ensureTopics([{ name: this.topic }]).catch((error: unknown) => {
-        this.topicReady = undefined;
-        throw error;
-      }));
+      // The gateway creates the topic when it starts (composeGateway).
       await this.log.produce(this.topic, [{ key: actor, value: Buffer.from(JSON.stringify(event)) }]);
     } catch (error) {
       throw new UnavailableError('The usage event could not be recorded', { cause: error });
