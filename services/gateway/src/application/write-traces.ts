@@ -192,7 +192,9 @@ export class WriteTraces {
       const committed = new Map(lag.map((p) => [p.partition, BigInt(p.offset)]));
       const done = (urn: string) => {
         const partition = partitionOf(urn);
-        return (committed.get(partition) ?? -1n) >= (ends.get(partition) ?? 0n);
+        const end = ends.get(partition) ?? 0n;
+        // An empty partition holds nothing to process (a group that never read one has no offset).
+        return end === 0n || (committed.get(partition) ?? -1n) >= end;
       };
       if (urns.every(done) || Date.now() >= deadline) return new Set(urns.filter(done));
       await new Promise((resolve) => setTimeout(resolve, this.deps.pollMs ?? 25));

@@ -134,6 +134,15 @@ describe('the write trace', () => {
     });
   });
 
+  it('takes an empty partition as passed, though its group never committed there', async () => {
+    const { traces: t } = traces({ persistence: [-1, 0] });
+    expect((await ask(t, traceAt(T0)))[URN]?.['status']?.primaryStorage.writeStatus).toBe('ERROR');
+    const busy = traces({ persistence: [-1, 1] });
+    expect((await ask(busy.traces, traceAt(T0)))[URN]?.['status']?.primaryStorage.writeStatus).toBe(
+      'PENDING',
+    );
+  });
+
   it("is ERROR with persistence's reason when it refused the write (as exceptions when detailed)", async () => {
     const id = traceAt(T0);
     const failure = {

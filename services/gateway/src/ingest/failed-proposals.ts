@@ -12,6 +12,11 @@ export interface FailedProposalLogOptions {
   /** How many failures are remembered, the oldest forgotten first (default 100,000). */
   readonly maxEntries?: number;
   readonly pollMs?: number;
+  /**
+   * How long after it started a partition that has delivered nothing, and grew no further since the
+   * start, counts as read (default 3 s): records retention removed are never delivered.
+   */
+  readonly settleMs?: number;
 }
 
 const TRACE_PROPERTY = 'telemetryTraceId';
@@ -27,6 +32,9 @@ export class FailedProposalLog implements FailedWrites {
   /** Per partition, the offset of the next record this reader will see. */
   private readonly next = new Map<number, bigint>();
   private consumer: Consumer | undefined;
+  /** Per partition, its end offset when this reader started, and when it was ready. */
+  private startEnds = new Map<number, bigint>();
+  private readyAt = Number.POSITIVE_INFINITY;
 
   private constructor(private readonly options: FailedProposalLogOptions) {}
 
@@ -47,6 +55,9 @@ export class FailedProposalLog implements FailedWrites {
       onError: (error) => options.logger.warn({ err: error }, 'reading failed proposals failed; retrying'),
     });
     await reader.consumer.ready;
+    const ends = await options.log.lag(options.groupId, options.topic);
+    reader.startEnds = new Map(ends.map((p) => [p.partition, BigInt(p.endOffset)]));
+    reader.readyAt = Date.now();
     return reader;
   }
 
@@ -57,8 +68,16 @@ export class FailedProposalLog implements FailedWrites {
   async caughtUp(timeoutMs: number): Promise<boolean> {
     const ends = await this.options.log.lag(this.options.groupId, this.options.topic);
     const deadline = Date.now() + timeoutMs;
+    const settle = this.options.settleMs ?? 3_000;
+    const read = (partition: number, end: bigint): boolean => {
+      const next = this.next.get(partition);
+      if (next !== undefined) return next >= end;
+      // Nothing delivered from it: empty, or all it held before the start was removed by retention
+      // (never delivered), once the reader had time to be sent what it held.
+      return end === 0n || (end === this.startEnds.get(partition) && Date.now() - this.readyAt >= settle);
+    };
     for (;;) {
-      if (ends.every((p) => (this.next.get(p.partition) ?? 0n) >= BigInt(p.endOffset))) return true;
+      if (ends.every((p) => read(p.partition, BigInt(p.endOffset)))) return true;
       if (Date.now() >= deadline) return false;
       await new Promise((resolve) => setTimeout(resolve, this.options.pollMs ?? 20));
     }
