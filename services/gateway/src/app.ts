@@ -129,6 +129,8 @@ export interface GatewayDeps {
   readonly indexWaiter: IndexWaiter;
   /** The proposals persistence refused (the write trace reads them). */
   readonly failedWrites: FailedWrites;
+  /** The change logs the indexer gave up on (the write trace reads them). */
+  readonly failedIndexing: FailedWrites;
   readonly logger: Logger;
   readonly settings: GatewaySettings;
   readonly auth: GatewayAuth;
@@ -193,6 +195,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     nativeUsers: deps.nativeUsers,
     audit,
     failedWrites: deps.failedWrites,
+    failedIndexing: deps.failedIndexing,
     logger,
     systemInfo: {
       version: settings.serverVersion,

@@ -2,6 +2,7 @@ import type { AuthSettings } from '@catalog/auth';
 import type { Consumer, EventLog } from '@catalog/events';
 import {
   childLogger,
+  deadLetterTopicOf,
   type AdapterSettings,
   type Logger,
   type OutcomeChannel,
@@ -19,7 +20,7 @@ import type { GatewayAuth } from './auth/gateway-auth.js';
 import { NativeUserService } from './application/native-user-service.js';
 import { ProposalSubmitter } from './ingest/proposal-submitter.js';
 import { IndexWaiter } from './ingest/index-waiter.js';
-import { FailedProposalLog } from './ingest/failed-proposals.js';
+import { deadLetteredChangeLog, FailedWriteLog, refusedProposal } from './ingest/failed-write-log.js';
 import type { ConsumerGroups } from './application/consumer-lag.js';
 
 export interface GatewayParts {
@@ -105,11 +106,20 @@ export async function composeGateway(parts: GatewayParts): Promise<ComposedGatew
       logger: parts.logger,
     });
   }
-  // Every gateway reads every refused proposal, for the write trace.
-  const failedWrites = await FailedProposalLog.start({
+  // Every gateway reads every refused proposal and every change log the indexer gave up on, for the
+  // write trace.
+  const failedWrites = await FailedWriteLog.start({
     log: parts.log,
     topic: parts.adapters.topics.failedMetadataChangeProposal,
+    decode: refusedProposal,
     groupId: `gateway-failed-proposals-${parts.instanceId}`,
+    logger: parts.logger,
+  });
+  const failedIndexing = await FailedWriteLog.start({
+    log: parts.log,
+    topic: deadLetterTopicOf(parts.groups.indexer),
+    decode: deadLetteredChangeLog,
+    groupId: `gateway-indexer-dead-letters-${parts.instanceId}`,
     logger: parts.logger,
   });
   const app = createGatewayApp({
@@ -123,6 +133,7 @@ export async function composeGateway(parts: GatewayParts): Promise<ComposedGatew
     submitter,
     indexWaiter,
     failedWrites,
+    failedIndexing,
     logger: parts.logger,
     settings: parts.settings,
     auth,
@@ -135,6 +146,7 @@ export async function composeGateway(parts: GatewayParts): Promise<ComposedGatew
     close: async () => {
       await invalidation?.stop();
       await failedWrites.stop();
+      await failedIndexing.stop();
     },
   };
 }

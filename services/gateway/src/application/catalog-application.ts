@@ -89,6 +89,8 @@ export interface CatalogApplicationDeps {
   readonly operations: PipelineOperationsDeps;
   /** The proposals persistence refused, for the write trace. */
   readonly failedWrites: FailedWrites;
+  /** The change logs the indexer gave up on, for the write trace. */
+  readonly failedIndexing: FailedWrites;
   readonly logger: Logger;
   /** What the system information reports: the version and the effective configuration. */
   readonly systemInfo?: {
@@ -320,6 +322,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
         topics: deps.topics,
         groups: deps.operations.groups,
         failures: deps.failedWrites,
+        indexFailures: deps.failedIndexing,
         refresh: async () => {
           await Promise.all([
             deps.readModels.search.refresh(),

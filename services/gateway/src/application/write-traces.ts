@@ -38,7 +38,7 @@ export interface FailedWrite {
   readonly error: string;
 }
 
-/** The refused proposals, by trace id, urn and aspect (FailedProposalLog reads them off the log). */
+/** Failed writes (refused proposals, dead-lettered change logs) by trace id, urn and aspect (FailedWriteLog reads them off the log). */
 export interface FailedWrites {
   find(traceId: string, urn: string, aspectName: string): FailedWrite | undefined;
   /** Resolves true once every failure on the log when asked is read (false when not within the time). */
@@ -60,6 +60,8 @@ export interface WriteTracesDeps {
   readonly topics: TopicNames;
   readonly groups: Pick<ConsumerGroups, 'persistence' | 'indexer'>;
   readonly failures: FailedWrites;
+  /** The change logs the indexer gave up on (its dead letters): written, but never searchable. */
+  readonly indexFailures: FailedWrites;
   /** Makes what the indexer wrote visible to searches (OpenSearch refresh; a no-op embedded). */
   readonly refresh: () => Promise<void>;
   /** How long one trace request waits for a consumer to pass the records it asks about (default 2 s). */
@@ -145,9 +147,14 @@ export class WriteTraces {
         let search: TraceStorageStatus;
         if (primary.writeStatus === 'ACTIVE_STATE') {
           indexed ??= this.indexed(urns.filter((u) => processed.has(u)));
-          search = (await indexed).has(urn)
-            ? { writeStatus: 'ACTIVE_STATE' }
-            : { writeStatus: 'PENDING', writeMessage: NOT_PROCESSED };
+          const dropped = (await indexed).has(urn)
+            ? this.deps.indexFailures.find(traceId, urn, aspect.name)
+            : undefined;
+          search = !(await indexed).has(urn)
+            ? { writeStatus: 'PENDING', writeMessage: NOT_PROCESSED }
+            : dropped === undefined
+              ? { writeStatus: 'ACTIVE_STATE' }
+              : { writeStatus: 'ERROR', writeMessage: dropped.error };
         } else search = searchStatusOf(primary, aspect);
         const success = primary.writeStatus !== 'ERROR' && search.writeStatus !== 'ERROR';
         if (query.onlyIncludeErrors && success) continue;
@@ -168,7 +175,10 @@ export class WriteTraces {
       this.deps.topics.metadataChangeLogVersioned,
       urns,
     );
-    if (passed.size > 0) await this.deps.refresh();
+    if (passed.size > 0) {
+      // What the indexer set aside is on its dead-letter topic before it moves past it.
+      await Promise.all([this.deps.refresh(), this.deps.indexFailures.caughtUp(this.waitMs())]);
+    }
     return passed;
   }
 

@@ -32,6 +32,8 @@ const topics = { metadataChangeProposal: 'MCP', metadataChangeLogVersioned: 'MCL
 interface Fixture {
   rows?: StoredAspect[];
   failures?: FailedWrite[];
+  /** Change logs the indexer dead-lettered. */
+  dropped?: FailedWrite[];
   /** Per group: [committed, end] of its one partition. */
   persistence?: [number, number];
   indexer?: [number, number];
@@ -59,6 +61,11 @@ function traces(f: Fixture): { traces: WriteTraces; refreshed: () => number } {
         failures: {
           find: (traceId, urn, aspect) =>
             f.failures?.find((x) => x.traceId === traceId && x.urn === urn && x.aspectName === aspect),
+          caughtUp: async () => true,
+        },
+        indexFailures: {
+          find: (traceId, urn, aspect) =>
+            f.dropped?.find((x) => x.traceId === traceId && x.urn === urn && x.aspectName === aspect),
           caughtUp: async () => true,
         },
         refresh: async () => void refreshes++,
@@ -93,6 +100,20 @@ describe('the write trace', () => {
       searchStorage: { writeStatus: 'ACTIVE_STATE' },
     });
     expect(refreshed()).toBe(1);
+  });
+
+  it('is ERROR in search with the reason when the indexer dead-lettered the change log of the stored write', async () => {
+    const id = traceAt(T0);
+    const reason = 'permanent failure in indexer after 1 attempt(s): mapping conflict';
+    const { traces: t } = traces({
+      rows: [row(id, T0)],
+      dropped: [{ traceId: id, urn: URN, aspectName: 'status', error: reason }],
+    });
+    expect((await ask(t, id))[URN]?.['status']).toEqual({
+      success: false,
+      primaryStorage: { writeStatus: 'ACTIVE_STATE' },
+      searchStorage: { writeStatus: 'ERROR', writeMessage: reason },
+    });
   });
 
   it('keeps search PENDING while the indexer has not passed the change logs', async () => {

@@ -1,11 +1,13 @@
-import { decodeFailedMcp, type Consumer, type EventLog } from '@catalog/events';
-import type { Logger } from '@catalog/runtime';
+import { decodeFailedMcp, decodeMcl, type Consumer, type EventLog, type LogRecord } from '@catalog/events';
+import { DEAD_LETTER_HEADERS, type Logger } from '@catalog/runtime';
 import type { FailedWrite, FailedWrites } from '../application/write-traces.js';
 
-export interface FailedProposalLogOptions {
+export interface FailedWriteLogOptions {
   readonly log: EventLog;
-  /** The FailedMetadataChangeProposal topic persistence writes refused proposals to. */
+  /** The topic of failures: persistence's refused proposals, or a consumer group's dead letters. */
   readonly topic: string;
+  /** What a record of the topic says failed (undefined: nothing to trace it by). */
+  readonly decode: (record: LogRecord) => FailedWrite | undefined;
   /** This process's own group (every gateway reads every failure). */
   readonly groupId: string;
   readonly logger: Logger;
@@ -22,12 +24,63 @@ export interface FailedProposalLogOptions {
 const TRACE_PROPERTY = 'telemetryTraceId';
 
 /**
- * The refused proposals persistence has set aside (the FailedMetadataChangeProposal topic), indexed by
- * the trace id their system metadata carries, urn and aspect: what the write trace reads to tell a
- * refused asynchronous write from a pending one, and why it was refused. Read from the start of the topic
- * by a consumer of this process alone; the newest failures are kept, up to a bound.
+ * A proposal persistence refused (the FailedMetadataChangeProposal topic): the proposal's trace id,
+ * urn and aspect, and the error.
  */
-export class FailedProposalLog implements FailedWrites {
+export function refusedProposal(record: LogRecord): FailedWrite | undefined {
+  let failed;
+  try {
+    failed = decodeFailedMcp(record.value);
+  } catch {
+    // A letter without its value (too large to keep) or not ours to read: nothing to trace it by.
+    return undefined;
+  }
+  const mcp = failed.metadataChangeProposal;
+  return failedWrite(
+    mcp.systemMetadata?.properties?.[TRACE_PROPERTY],
+    mcp.entityUrn ?? record.key,
+    mcp.aspectName,
+    failed.error,
+  );
+}
+
+/**
+ * A change log a consumer group gave up on (its dead-letter topic: the record as it was, the reason in
+ * the headers): the trace id of the stored version it announced, its urn and aspect, and the reason.
+ */
+export function deadLetteredChangeLog(record: LogRecord): FailedWrite | undefined {
+  let mcl;
+  try {
+    mcl = decodeMcl(record.value);
+  } catch {
+    return undefined;
+  }
+  const reason = record.headers[DEAD_LETTER_HEADERS.error] ?? 'The change log could not be applied';
+  return failedWrite(
+    mcl.systemMetadata?.properties?.[TRACE_PROPERTY],
+    mcl.entityUrn ?? record.key,
+    mcl.aspectName,
+    reason,
+  );
+}
+
+function failedWrite(
+  traceId: unknown,
+  urn: string | undefined,
+  aspectName: string | undefined,
+  error: string,
+): FailedWrite | undefined {
+  if (typeof traceId !== 'string' || !urn || !aspectName) return undefined;
+  return { traceId, urn, aspectName, error };
+}
+
+/**
+ * Failed writes of a failure topic (persistence's refused proposals, the indexer's dead letters), indexed
+ * by the trace id their system metadata carries, urn and aspect: what the write trace reads to tell a
+ * failed asynchronous write from a pending one, and why it failed. Read from the start of the topic by a
+ * consumer of this process alone; the newest failures are kept, up to a bound.
+ */
+export class FailedWriteLog implements FailedWrites {
   private readonly failures = new Map<string, FailedWrite>();
   /** Per partition, the offset of the next record this reader will see. */
   private readonly next = new Map<number, bigint>();
@@ -36,10 +89,10 @@ export class FailedProposalLog implements FailedWrites {
   private startEnds = new Map<number, bigint>();
   private readyAt = Number.POSITIVE_INFINITY;
 
-  private constructor(private readonly options: FailedProposalLogOptions) {}
+  private constructor(private readonly options: FailedWriteLogOptions) {}
 
-  static async start(options: FailedProposalLogOptions): Promise<FailedProposalLog> {
-    const reader = new FailedProposalLog(options);
+  static async start(options: FailedWriteLogOptions): Promise<FailedWriteLog> {
+    const reader = new FailedWriteLog(options);
     await options.log.ensureTopics([{ name: options.topic }]);
     reader.consumer = await options.log.consume({
       groupId: options.groupId,
@@ -48,11 +101,11 @@ export class FailedProposalLog implements FailedWrites {
       ephemeral: true,
       maxBatchSize: 1000,
       handler: async (batch) => {
-        for (const record of batch.records) reader.remember(record.value, record.key);
+        for (const record of batch.records) reader.remember(record);
         const last = batch.records.at(-1);
         if (last !== undefined) reader.next.set(batch.partition, BigInt(last.offset) + 1n);
       },
-      onError: (error) => options.logger.warn({ err: error }, 'reading failed proposals failed; retrying'),
+      onError: (error) => options.logger.warn({ err: error }, 'reading failed writes failed; retrying'),
     });
     await reader.consumer.ready;
     const ends = await options.log.lag(options.groupId, options.topic);
@@ -87,20 +140,10 @@ export class FailedProposalLog implements FailedWrites {
     await this.consumer?.stop();
   }
 
-  private remember(value: Buffer, key: string): void {
-    let failed;
-    try {
-      failed = decodeFailedMcp(value);
-    } catch {
-      // A letter without its value (too large to keep) or not ours to read: nothing to trace it by.
-      return;
-    }
-    const mcp = failed.metadataChangeProposal;
-    const traceId = mcp.systemMetadata?.properties?.[TRACE_PROPERTY];
-    const urn = mcp.entityUrn ?? key;
-    if (typeof traceId !== 'string' || !urn || !mcp.aspectName) return;
-    const failure: FailedWrite = { traceId, urn, aspectName: mcp.aspectName, error: failed.error };
-    const id = keyOf(traceId, urn, mcp.aspectName);
+  private remember(record: LogRecord): void {
+    const failure = this.options.decode(record);
+    if (failure === undefined) return;
+    const id = keyOf(failure.traceId, failure.urn, failure.aspectName);
     this.failures.delete(id);
     this.failures.set(id, failure);
     const max = this.options.maxEntries ?? 100_000;

@@ -1,10 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeFailedMcp, openEmbeddedEventLog, type EventLog } from '@catalog/events';
-import { createLogger } from '@catalog/runtime';
+import { encodeFailedMcp, encodeMcl, openEmbeddedEventLog, type EventLog } from '@catalog/events';
+import { createLogger, DEAD_LETTER_HEADERS } from '@catalog/runtime';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FailedProposalLog } from './failed-proposals.js';
+import { deadLetteredChangeLog, FailedWriteLog, refusedProposal } from './failed-write-log.js';
 
 const TOPIC = 'FailedMetadataChangeProposal_v1';
 const URN = 'urn:li:dataset:(urn:li:dataPlatform:hive,orders,PROD)';
@@ -27,11 +27,12 @@ const failure = (traceId: string, aspectName: string, error: string, urn = URN) 
 describe('the refused proposals a gateway reads for the write trace', () => {
   let dir: string;
   let log: EventLog;
-  const readers: FailedProposalLog[] = [];
+  const readers: FailedWriteLog[] = [];
   const start = async (maxEntries?: number, settleMs?: number) => {
-    const reader = await FailedProposalLog.start({
+    const reader = await FailedWriteLog.start({
       log,
       topic: TOPIC,
+      decode: refusedProposal,
       groupId: `gateway-failed-proposals-${readers.length}`,
       logger,
       pollMs: 5,
@@ -107,5 +108,38 @@ describe('the refused proposals a gateway reads for the write trace', () => {
     const reader = await start(undefined, 100);
     expect(await reader.caughtUp(2_000)).toBe(true);
     expect(reader.find('f'.repeat(32), URN, 'status')).toBeUndefined();
+  });
+
+  it("reads a consumer group's dead-lettered change logs: the stored version's trace id and the reason", async () => {
+    const deadLetters = 'DeadLetter_indexer_v1';
+    const mcl = (traceId: string) =>
+      encodeMcl({
+        entityType: 'dataset',
+        entityUrn: URN,
+        changeType: 'UPSERT',
+        aspectName: 'globalTags',
+        systemMetadata: { properties: { telemetryTraceId: traceId } },
+      });
+    await log.ensureTopics([{ name: deadLetters }]);
+    await log.produce(deadLetters, [
+      {
+        key: URN,
+        value: mcl('9'.repeat(32)),
+        headers: { [DEAD_LETTER_HEADERS.error]: 'mapping conflict on tags' },
+      },
+      { key: URN, value: mcl('8'.repeat(32)) },
+    ]);
+    const reader = await FailedWriteLog.start({
+      log,
+      topic: deadLetters,
+      decode: deadLetteredChangeLog,
+      groupId: 'gateway-indexer-dead-letters',
+      logger,
+      pollMs: 5,
+    });
+    readers.push(reader);
+    expect(await reader.caughtUp(5_000)).toBe(true);
+    expect(reader.find('9'.repeat(32), URN, 'globalTags')?.error).toBe('mapping conflict on tags');
+    expect(reader.find('8'.repeat(32), URN, 'globalTags')?.error).toBe('The change log could not be applied');
   });
 });
