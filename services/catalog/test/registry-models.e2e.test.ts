@@ -138,6 +138,10 @@ for (const family of FAMILIES) {
       expect((await read('/aspect/specifications/noSuchAspect')).status).toBe(404);
     });
 
+    it('answers an empty page of event specifications (the registry declares no events)', async () => {
+      expect(await ok('/event/specifications')).toEqual({ elements: [], start: 0, count: 0, total: 0 });
+    });
+
     it('refuses a start past the last element and a negative count (400)', async () => {
       const past = await read('/aspect/specifications?start=100000');
       expect(past.status).toBe(400);

@@ -60,6 +60,15 @@ export class RegistryModels {
     );
   }
 
+  /**
+   * The event specifications: the registry declares no events (nor does the ecosystem's core registry,
+   * whose `events:` list is empty), so the page is empty.
+   */
+  async eventSpecs(ctx: RequestContext, start: number, count: number): Promise<RegistryPage> {
+    await this.policy.readEntityRegistry(ctx);
+    return page([], start, count);
+  }
+
   /** One aspect's specification; 404 for an aspect no entity has. */
   async aspectSpec(ctx: RequestContext, aspectName: string): Promise<Json> {
     await this.policy.readEntityRegistry(ctx);

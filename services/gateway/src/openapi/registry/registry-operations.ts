@@ -66,4 +66,11 @@ export const REGISTRY_OPERATIONS = {
     parameters: [pathParam('aspectName', 'The aspect name, e.g. datasetProperties')],
     responses: { ...success('The aspect specification', { type: 'object' }), ...FORBIDDEN, ...NOT_FOUND },
   },
+  eventSpecs: {
+    ...common,
+    path: `${BASE}/event/specifications`,
+    summary: 'Every event specification, sorted by name, paged (the registry declares none)',
+    parameters: paging(20),
+    responses: { ...success('A page of event specifications', PAGE), ...FORBIDDEN },
+  },
 } satisfies Record<string, Operation>;

@@ -34,6 +34,10 @@ export function registryModelsRouter(deps: {
   router.get('/aspect/specifications/:aspectName', async (req: Request, res: Response) => {
     res.json(await models.aspectSpec(requestContextOf(res), String(req.params['aspectName'])));
   });
+  router.get('/event/specifications', async (req: Request, res: Response) => {
+    const { start, count } = paged(req, REGISTRY_OPERATIONS.eventSpecs);
+    res.json(await models.eventSpecs(requestContextOf(res), start, count));
+  });
   router.use(openApiErrorHandler(deps.logger));
   return router;
 }
