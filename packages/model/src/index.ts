@@ -39,6 +39,7 @@ export {
 } from './urn.js';
 export { entityRegistry, EntityRegistry, type KeyAspect } from './registry/entity-registry.js';
 export { validateAspect } from './validate.js';
+export { PINNED_SDK_VERSION } from './registry/sdk-version.js';
 export { isRestrictedAspect, RESTRICTED_ASPECTS } from './registry/restricted-aspects.js';
 export { defaultAspectsFor, type DefaultAspect } from './registry/default-aspects.js';
 export {

@@ -129,9 +129,13 @@ export {
 } from './audit/audit-event-types.js';
 export {
   AUDIT_TOTAL_CAP,
+  type AuditCount,
+  type AuditCountField,
+  type AuditCountQuery,
   type AuditCursor,
   type AuditEvent,
   type AuditIndex,
+  type AuditInterval,
   type AuditPage,
   type AuditQuery,
 } from './audit/audit-index.js';
@@ -152,6 +156,12 @@ export {
   type AuditFilters,
   type NormalizedAuditQuery,
 } from './audit/audit-partitions.js';
+export {
+  AuditCounter,
+  auditIntervalStart,
+  normalizeAuditCountQuery,
+  type NormalizedAuditCountQuery,
+} from './audit/audit-counts.js';
 export {
   openSqliteAuditIndex,
   SqliteAuditIndex,

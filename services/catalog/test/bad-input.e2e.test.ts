@@ -195,6 +195,16 @@ describe('bad input gets a 4xx naming the problem and changes nothing', () => {
     expect((await get(base, `/entitiesV2/${enc(urn)}?aspects=List(nope)`)).status).toBe(400);
     expect((await get(base, `/entitiesV2/${enc('urn:li:spaceship:x')}`)).status).toBe(400);
   });
+
+  it('a Rest.li path key with whitespace around it reads the entity, as the ecosystem reads past it', async () => {
+    const spaced = datasetUrn('db.spaced_key');
+    const written = await ingest({ proposal: proposal(spaced, 'status', { removed: false }) });
+    expect(written.status, written.text).toBe(200);
+    const res = await get(base, `/aspects/${enc(spaced)}%20%20%20%20?aspect=status&version=0`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ aspect: { 'com.linkedin.common.Status': { removed: false } } });
+    expect((await get(base, `/entitiesV2/%20${enc(spaced)}%20`)).status).toBe(200);
+  });
 });
 
 describe('every write path applies the ecosystem urn checks', () => {

@@ -28,8 +28,9 @@ export async function graphqlData<T = Record<string, unknown>>(
   base: string,
   query: string,
   variables: Record<string, unknown> = {},
+  options: { readonly path?: string; readonly headers?: Record<string, string> } = {},
 ): Promise<T> {
-  const res = await graphql(base, query, variables);
+  const res = await graphql(base, query, variables, options);
   if (res.status !== 200 || res.errors !== undefined)
     throw new Error(`GraphQL failed: ${res.status} ${JSON.stringify(res.errors)}`);
   return res.data as T;

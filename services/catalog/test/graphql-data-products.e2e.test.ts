@@ -14,6 +14,7 @@ import {
   waitUntil,
   type TestCatalog,
 } from './harness.js';
+import { signUpUser } from './test-users.js';
 
 const bearer = (token: string) => `Bearer ${token}`;
 
@@ -71,20 +72,6 @@ for (const family of FAMILIES) {
       return res.data as Record<string, unknown>;
     };
 
-    async function signUp(email: string): Promise<string> {
-      const invite = await ok(admin, 'mutation { createInviteToken(input: {}) { inviteToken } }');
-      const { inviteToken } = invite['createInviteToken'] as { inviteToken: string };
-      const res = await callAs(base, 'POST', '/signUp', undefined, {
-        fullName: email,
-        email,
-        password: 'a long password 1',
-        inviteToken,
-        title: 'Analyst',
-      });
-      expect(res.status, res.text).toBe(200);
-      return bearer(await logIn(base, email, 'a long password 1'));
-    }
-
     async function policy(privileges: string[], resources: Record<string, unknown>): Promise<string> {
       const input = {
         type: 'METADATA',
@@ -108,8 +95,8 @@ for (const family of FAMILIES) {
       catalog = await startTestCatalog(family.env());
       base = catalog.baseUrl;
       admin = bearer(await logIn(base));
-      noRole = await signUp(`dpnorole_${run}@example.com`);
-      editor = await signUp(`dpeditor_${run}@example.com`);
+      noRole = await signUpUser(base, admin, `dpnorole_${run}@example.com`);
+      editor = await signUpUser(base, admin, `dpeditor_${run}@example.com`);
       await write(base, [
         proposal(domain, 'domainProperties', { name: 'Marketing' }),
         proposal(otherDomain, 'domainProperties', { name: 'Other' }),

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from './families.js';
 import { graphql, type GraphQLResponse } from './graphql-client.js';
 import {
-  callAs,
   datasetUrn,
   enc,
   get,
@@ -13,6 +12,7 @@ import {
   waitUntil,
   type TestCatalog,
 } from './harness.js';
+import { signUpUser } from './test-users.js';
 
 /**
  * The documents (knowledge base) and lifecycle stages of GraphQL, as the ecosystem's documents.graphql
@@ -151,33 +151,12 @@ for (const family of FAMILIES) {
         })
       ).searchAcrossEntities.searchResults.map((r) => r.entity.urn);
 
-    /** Signs a user up through an invite the root user made; returns its session. */
-    async function signUp(email: string): Promise<string> {
-      const invite = await ok<{ createInviteToken: { inviteToken: string } }>(
-        admin,
-        'mutation { createInviteToken(input: {}) { inviteToken } }',
-      );
-      const res = await callAs(base, 'POST', '/signUp', undefined, {
-        fullName: email,
-        email,
-        password: 'a long password 1',
-        inviteToken: invite.createInviteToken.inviteToken,
-        title: 'Analyst',
-      });
-      expect(res.status, res.text).toBe(200);
-      return bearer(await logIn(base, email, 'a long password 1'));
-    }
-
     beforeAll(async () => {
       catalog = await startTestCatalog(family.env());
       base = catalog.baseUrl;
       admin = bearer(await logIn(base));
-      noRole = await signUp(`docnorole_${run}@example.com`);
-      reader = await signUp(`docreader_${run}@example.com`);
-      await ok(
-        admin,
-        `mutation { batchAssignRole(input: {roleUrn: "urn:li:dataHubRole:Reader", actors: ["${readerUrn}"]}) }`,
-      );
+      noRole = await signUpUser(base, admin, `docnorole_${run}@example.com`);
+      reader = await signUpUser(base, admin, `docreader_${run}@example.com`, 'Reader');
       const written = await ingest(base, proposal(dataset, 'datasetProperties', { name: 'documented' }));
       expect(written.status, written.text).toBe(200);
     }, 300_000);

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from './families.js';
 import { graphql, type GraphQLResponse } from './graphql-client.js';
 import {
-  callAs,
   logIn,
   personalAccessToken,
   startTestCatalog,
@@ -10,6 +9,7 @@ import {
   waitUntil,
   type TestCatalog,
 } from './harness.js';
+import { signUpUser } from './test-users.js';
 
 const bearer = (token: string) => `Bearer ${token}`;
 
@@ -57,23 +57,6 @@ for (const family of FAMILIES) {
     const ask = (authorization: string, query: string, variables: Record<string, unknown> = {}) =>
       graphql(base, query, variables, { headers: { Authorization: authorization } });
 
-    /** Signs a user up through an invite the root user made; returns its session. */
-    async function signUp(email: string): Promise<string> {
-      const invite = await ask(admin, 'mutation { createInviteToken(input: {}) { inviteToken } }');
-      expect(invite.errors).toBeUndefined();
-      const inviteToken = (invite.data as { createInviteToken: { inviteToken: string } }).createInviteToken
-        .inviteToken;
-      const res = await callAs(base, 'POST', '/signUp', undefined, {
-        fullName: email,
-        email,
-        password: 'a long password 1',
-        inviteToken,
-        title: 'Analyst',
-      });
-      expect(res.status, res.text).toBe(200);
-      return bearer(await logIn(base, email, 'a long password 1'));
-    }
-
     const userCount = (r: GraphQLResponse) =>
       (r.data?.['listUsers'] as { users: { urn: string }[] } | undefined)?.users.filter((u) =>
         [noRoleUrn, readerUrn].includes(u.urn),
@@ -83,13 +66,8 @@ for (const family of FAMILIES) {
       catalog = await startTestCatalog(family.env());
       base = catalog.baseUrl;
       admin = bearer(await logIn(base));
-      noRole = await signUp(`norole_${run}@example.com`);
-      reader = await signUp(`reader_${run}@example.com`);
-      const assigned = await ask(
-        admin,
-        `mutation { batchAssignRole(input: {roleUrn: "urn:li:dataHubRole:Reader", actors: ["${readerUrn}"]}) }`,
-      );
-      expect(assigned.errors).toBeUndefined();
+      noRole = await signUpUser(base, admin, `norole_${run}@example.com`);
+      reader = await signUpUser(base, admin, `reader_${run}@example.com`, 'Reader');
       await personalAccessToken(base, { authorization: admin, name: tokenName });
       // Both users and the token are searchable before the attacks start.
       await waitUntil(

@@ -1,3 +1,4 @@
+import { PINNED_SDK_VERSION } from '@catalog/model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   datasetUrn,
@@ -305,5 +306,10 @@ describe('writes through ingestProposal and reads through entitiesV2 and aspects
       noCode: 'true',
       versions: { 'acryldata/datahub': { version: expect.any(String) } },
     });
+    // The smoke suite's check: the CLI release managed ingestion runs, filled in (a release, not a placeholder).
+    const cli = (config.body as { managedIngestion: { defaultCliVersion: string } }).managedIngestion
+      .defaultCliVersion;
+    expect(cli).toMatch(/^\d+(\.\w+)+$/);
+    expect(cli).toBe(PINNED_SDK_VERSION);
   });
 });

@@ -476,6 +476,17 @@ const GRAPHQL: readonly ReadRoute[] = [
   graphqlRow('getInviteToken', 'query { getInviteToken(input: {}) { inviteToken } }', () => ({})),
   graphqlRow('getHighlights', 'query { getHighlights { title value body } }', () => ({})),
   graphqlRow(
+    'getAnalyticsCharts',
+    `query { getAnalyticsCharts { groupId charts { ... on TableChart { title rows { values cells { value entity { urn } } } }
+      ... on BarChart { title bars { name segments { label value } } } } } }`,
+    () => ({}),
+  ),
+  graphqlRow(
+    'getMetadataAnalyticsCharts',
+    'query { getMetadataAnalyticsCharts(input: {}) { charts { ... on BarChart { title bars { name } } } } }',
+    () => ({}),
+  ),
+  graphqlRow(
     'listIngestionSources { executions { input { arguments } result } }',
     `query { listIngestionSources(input: { start: 0, count: 20 }) { ingestionSources { urn
       executions(start: 0, count: 20) { executionRequests { urn id input { task arguments { key value } } result { status report } } } } } }`,

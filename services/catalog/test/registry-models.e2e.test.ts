@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from './families.js';
-import { graphql } from './graphql-client.js';
+import { signUpUser } from './test-users.js';
 import { callAs, logIn, startTestCatalog, type JsonResponse, type TestCatalog } from './harness.js';
 
 /**
@@ -34,40 +34,11 @@ for (const family of FAMILIES) {
       return res.body as Record<string, unknown>;
     };
 
-    async function signUp(email: string): Promise<string> {
-      const invite = await graphql(
-        catalog.baseUrl,
-        'mutation { createInviteToken(input: {}) { inviteToken } }',
-        {},
-        {
-          headers: { Authorization: admin },
-        },
-      );
-      const inviteToken = (invite.data as { createInviteToken: { inviteToken: string } }).createInviteToken
-        .inviteToken;
-      const res = await callAs(catalog.baseUrl, 'POST', '/signUp', undefined, {
-        fullName: email,
-        email,
-        password: 'a long password 1',
-        inviteToken,
-        title: 'Analyst',
-      });
-      expect(res.status, res.text).toBe(200);
-      return `Bearer ${await logIn(catalog.baseUrl, email, 'a long password 1')}`;
-    }
-
     beforeAll(async () => {
       catalog = await startTestCatalog(family.env());
       admin = `Bearer ${await logIn(catalog.baseUrl)}`;
-      noRole = await signUp(`registry_norole_${run}@example.com`);
-      reader = await signUp(`registry_reader_${run}@example.com`);
-      const assigned = await graphql(
-        catalog.baseUrl,
-        `mutation { batchAssignRole(input: {roleUrn: "urn:li:dataHubRole:Reader", actors: ["urn:li:corpuser:registry_reader_${run}@example.com"]}) }`,
-        {},
-        { headers: { Authorization: admin } },
-      );
-      expect(assigned.errors).toBeUndefined();
+      noRole = await signUpUser(catalog.baseUrl, admin, `registry_norole_${run}@example.com`);
+      reader = await signUpUser(catalog.baseUrl, admin, `registry_reader_${run}@example.com`, 'Reader');
     }, 60_000);
     afterAll(async () => {
       await catalog?.dispose();

@@ -3,6 +3,7 @@ import {
   datasetUrn,
   enc,
   get,
+  logIn,
   proposal,
   startTestCatalog,
   SYSTEM_AUTH_HEADERS,
@@ -68,13 +69,12 @@ describe('a body must say it is JSON', () => {
     expect(await storedAspects(urn)).toEqual({});
   });
 
-  it('a write with a body and no Content-Type gets 415 on every interface, and writes nothing', async () => {
+  it('a write with a body and no Content-Type gets 415 on OpenAPI, audit search and GraphQL, and writes nothing', async () => {
     const urn = datasetUrn('ct.untyped');
     const before = await proposalLogEnd();
     // A Blob without a type is how a browser sends a body without a Content-Type.
     const untyped = (text: string) => new Blob([text]);
     const cases: [string, string, Blob][] = [
-      ['POST', '/aspects?action=ingestProposal', untyped(ingestBody(urn))],
       [
         'POST',
         '/openapi/v3/entity/dataset?async=false',
@@ -92,6 +92,27 @@ describe('a body must say it is JSON', () => {
       expect(res.status, path).toBe(415);
       expect(res.text, path).toMatch(/no Content-Type.*accepts application\/json/);
     }
+    expect(await proposalLogEnd()).toBe(before);
+    expect(await storedAspects(urn)).toEqual({});
+  });
+
+  it('a Rest.li action reads a body without a Content-Type as JSON from a caller with an Authorization header, as Rest.li does', async () => {
+    const urn = datasetUrn('ct.untyped_restli');
+    const res = await send('POST', '/aspects?action=ingestProposal', undefined, new Blob([ingestBody(urn)]));
+    expect(res.status, res.text).toBe(200);
+    expect(await storedAspects(urn)).toHaveProperty('status');
+  });
+
+  it('a Rest.li write without a Content-Type and without an Authorization header is refused, and writes nothing', async () => {
+    const urn = datasetUrn('ct.untyped_cookie');
+    const before = await proposalLogEnd();
+    const res = await fetch(`${base}/aspects?action=ingestProposal`, {
+      method: 'POST',
+      headers: { Cookie: `PLAY_SESSION=${await logIn(base)}` },
+      body: new Blob([ingestBody(urn)]),
+    });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
     expect(await proposalLogEnd()).toBe(before);
     expect(await storedAspects(urn)).toEqual({});
   });

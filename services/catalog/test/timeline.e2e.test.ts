@@ -15,6 +15,7 @@ import {
   type JsonResponse,
   type TestCatalog,
 } from './harness.js';
+import { signUpUser } from './test-users.js';
 
 /**
  * The timeline (change history) through its three routes: GET /openapi/v2/timeline/v1/{urn}, the
@@ -80,7 +81,6 @@ for (const family of FAMILIES) {
     let noRole: string;
     const run = Date.now().toString(36);
     const dataset = datasetUrn(`timeline_${run}.orders`, 'kafka');
-    const readerUrn = `urn:li:corpuser:tl_reader_${run}@example.com`;
 
     const ask = (authorization: string, query: string, variables: Record<string, unknown> = {}) =>
       graphql(base, query, variables, { headers: { Authorization: authorization } });
@@ -95,33 +95,12 @@ for (const family of FAMILIES) {
       return res.body as Transaction[];
     };
 
-    async function signUp(email: string): Promise<string> {
-      const invite = await ask(admin, 'mutation { createInviteToken(input: {}) { inviteToken } }');
-      expect(invite.errors).toBeUndefined();
-      const inviteToken = (invite.data as { createInviteToken: { inviteToken: string } }).createInviteToken
-        .inviteToken;
-      const res = await callAs(base, 'POST', '/signUp', undefined, {
-        fullName: email,
-        email,
-        password: 'a long password 1',
-        inviteToken,
-        title: 'Analyst',
-      });
-      expect(res.status, res.text).toBe(200);
-      return bearer(await logIn(base, email, 'a long password 1'));
-    }
-
     beforeAll(async () => {
       catalog = await startTestCatalog(family.env());
       base = catalog.baseUrl;
       admin = bearer(await logIn(base));
-      noRole = await signUp(`tl_norole_${run}@example.com`);
-      reader = await signUp(`tl_reader_${run}@example.com`);
-      const assigned = await ask(
-        admin,
-        `mutation { batchAssignRole(input: {roleUrn: "urn:li:dataHubRole:Reader", actors: ["${readerUrn}"]}) }`,
-      );
-      expect(assigned.errors).toBeUndefined();
+      noRole = await signUpUser(base, admin, `tl_norole_${run}@example.com`);
+      reader = await signUpUser(base, admin, `tl_reader_${run}@example.com`, 'Reader');
       // Three writes of the tags, then a schema that gains a field and loses another.
       await write(dataset, 'globalTags', tags('urn:li:tag:PII'));
       await write(dataset, 'globalTags', tags('urn:li:tag:PII', 'urn:li:tag:Legacy'));

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from './families.js';
+import { signUpUser } from './test-users.js';
 import { graphql } from './graphql-client.js';
 import {
   callAs,
@@ -104,41 +105,12 @@ for (const family of FAMILIES) {
       return res.body as TraceAnswer;
     }
 
-    async function signUp(email: string): Promise<string> {
-      const invite = await graphql(
-        base,
-        'mutation { createInviteToken(input: {}) { inviteToken } }',
-        {},
-        {
-          headers: { Authorization: admin },
-        },
-      );
-      const inviteToken = (invite.data as { createInviteToken: { inviteToken: string } }).createInviteToken
-        .inviteToken;
-      const res = await callAs(base, 'POST', '/signUp', undefined, {
-        fullName: email,
-        email,
-        password: 'a long password 1',
-        inviteToken,
-        title: 'Analyst',
-      });
-      expect(res.status, res.text).toBe(200);
-      return bearer(await logIn(base, email, 'a long password 1'));
-    }
-
     beforeAll(async () => {
       catalog = await startTestCatalog(family.env());
       base = catalog.baseUrl;
       admin = bearer(await logIn(base));
-      noRole = await signUp(`trace_norole_${run}@example.com`);
-      reader = await signUp(`trace_reader_${run}@example.com`);
-      const assigned = await graphql(
-        base,
-        `mutation { batchAssignRole(input: {roleUrn: "urn:li:dataHubRole:Reader", actors: ["urn:li:corpuser:trace_reader_${run}@example.com"]}) }`,
-        {},
-        { headers: { Authorization: admin } },
-      );
-      expect(assigned.errors).toBeUndefined();
+      noRole = await signUpUser(base, admin, `trace_norole_${run}@example.com`);
+      reader = await signUpUser(base, admin, `trace_reader_${run}@example.com`, 'Reader');
     }, 90_000);
     afterAll(async () => {
       await catalog?.dispose();

@@ -14,7 +14,7 @@ import {
 } from '@catalog/runtime';
 import { requestLogging } from './request-log/request-logging.js';
 import { jsonBodyParser } from './http/json-body.js';
-import { responseSizeLimit } from './http/response-size-limit.js';
+import { enforceResponseSizeLimits, responseSizeLimit } from './http/response-size-limit.js';
 
 /** MAX_RESPONSE_BYTES when the settings leave it out. */
 const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
@@ -49,6 +49,7 @@ import { mountMetricsRoutes } from './operations/metrics-routes.js';
 import { consumerLagSamples } from './application/consumer-lag.js';
 import { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { requestMetrics } from './metrics/request-metrics.js';
+import { countResponseBodies } from './metrics/response-bytes.js';
 import { timedPort } from './metrics/timed-port.js';
 import { requestContextIfAny, requestContextOf } from './auth/request-context.js';
 import type { IndexWaiter } from './ingest/index-waiter.js';
@@ -99,6 +100,10 @@ export interface GatewaySettings extends IngestSettings {
   readonly maxResponseBytes?: number;
   /** Version reported at /config. */
   readonly serverVersion: string;
+  /** DATAHUB_ANALYTICS_ENABLED: whether the analytics charts are served (true when absent). */
+  readonly analyticsEnabled?: boolean;
+  /** UI_INGESTION_DEFAULT_CLI_VERSION: the CLI release /config names for managed ingestion (the pinned one when absent). */
+  readonly defaultCliVersion?: string;
   /** How long a write with X-Wait-For-Index waits for the indexer. */
   readonly indexWaitTimeoutMs: number;
   /** TRUSTED_PROXIES: addresses or CIDRs whose X-Forwarded-For is believed (express's `trust proxy`). */
@@ -166,13 +171,9 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     ...(deps.threads ? { threads: deps.threads } : {}),
   });
   // The ports the application reads and writes through, each call timed in the metrics.
-  const store = timedPort(deps.store, (operation, outcome, seconds) =>
-    metrics.storeCalls.observe({ operation, outcome }, seconds),
-  );
+  const store = timedPort(deps.store, (operation) => metrics.storeTimer(operation));
   const timedIndex = <T extends object>(index: string, port: T): T =>
-    timedPort(port, (operation, outcome, seconds) =>
-      metrics.indexCalls.observe({ index, operation, outcome }, seconds),
-    );
+    timedPort(port, (operation) => metrics.indexTimer(index, operation));
   const readModels: ReadModels = {
     search: timedIndex('search', deps.readModels.search),
     graph: timedIndex('graph', deps.readModels.graph),
@@ -197,6 +198,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     failedWrites: deps.failedWrites,
     failedIndexing: deps.failedIndexing,
     logger,
+    analyticsEnabled: settings.analyticsEnabled ?? true,
     systemInfo: {
       version: settings.serverVersion,
       configuration: flattenConfiguration({
@@ -217,12 +219,18 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     },
   });
   const app = express();
+  // Defined once on the response prototype: the body count (metrics), then, outside it, the size
+  // limit (a refused body is not counted; its replacement is).
+  countResponseBodies(app.response);
+  enforceResponseSizeLimits(app.response);
   app.disable('x-powered-by');
   app.set('etag', false);
   // The recorded source IP: the socket's, unless it is a trusted proxy (then what it forwarded).
   app.set('trust proxy', settings.trustedProxies.length > 0 ? [...settings.trustedProxies] : false);
   // A body must say it is JSON (415 otherwise); see json-body.ts.
   const json = jsonBodyParser({ limit: settings.maxBodyBytes });
+  // Rest.li actions also read a body without a Content-Type from a program (see untypedWhenAuthorized).
+  const restliJson = jsonBodyParser({ limit: settings.maxBodyBytes, untypedWhenAuthorized: true });
   const ingest: IngestContext = { proposals: application.proposals, settings, waitForIndex };
 
   // First, so that every request gets its id and its line, whatever answers it.
@@ -268,7 +276,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.get('/health/live', (_req, res) => sendLiveness(res));
   app.get('/health/ready', (_req, res) => sendReadiness(readiness, res));
   app.get('/config', (req, res) => {
-    const config = serverConfig(settings.serverVersion);
+    const config = serverConfig(settings.serverVersion, settings.defaultCliVersion);
     if (req.query['verbose'] === 'true')
       config['userType'] = configUserType(requestContextOf(res).authentication.actorId);
     res.json(config);
@@ -276,7 +284,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
 
   app.post(
     '/aspects',
-    json,
+    restliJson,
     actions('aspects', {
       ingestProposal: (req, res) => ingestProposal(req, res, ingest),
       ingestProposalBatch: (req, res) => ingestProposalBatch(req, res, ingest),
@@ -286,7 +294,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   );
   app.post(
     '/analytics',
-    json,
+    restliJson,
     actions('analytics', {
       getTimeseriesStats: (req, res) => getTimeseriesStats(req, res, application.timeseries),
     }),
@@ -298,7 +306,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.get('/entities', (req, res) => batchGetEntitySnapshots(req, res, application.entities));
   app.post(
     '/entities',
-    json,
+    restliJson,
     actions('entities', {
       search: (req, res) => searchAction(req, res, application.catalogSearch),
       browse: (req, res) => browseAction(req, res, application.catalogSearch),
@@ -320,7 +328,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   // Ingestion runs (the ecosystem's BatchIngestionRunResource).
   app.post(
     '/runs',
-    json,
+    restliJson,
     actions('runs', {
       list: (req, res) => listRuns(req, res, application.runs),
       describe: (req, res) => describeRun(req, res, application.runs),
@@ -330,7 +338,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   for (const path of ['/operations', '/gms/operations', '/api/gms/operations']) {
     app.post(
       path,
-      json,
+      restliJson,
       actions(path.slice(1), {
         restoreIndices: (req, res) => restoreIndices(req, res, application.restore),
       }),
@@ -341,7 +349,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   for (const path of ['/test', '/gms/test']) {
     app.post(
       path,
-      json,
+      restliJson,
       actions(path.slice(1), {
         evaluate: (req, res) => evaluateAction(req, res, application.testEvaluation),
         batchEvaluate: (req, res) => batchEvaluateAction(req, res, application.testEvaluation),
@@ -427,7 +435,11 @@ export function createGatewayApp(deps: GatewayDeps): Express {
 
   mountGraphQL(
     app,
-    { app: application, logger, serverConfig: serverConfig(settings.serverVersion) },
+    {
+      app: application,
+      logger,
+      serverConfig: serverConfig(settings.serverVersion, settings.defaultCliVersion),
+    },
     { maxBodyBytes: settings.maxBodyBytes, ...(settings.graphql ? { limits: settings.graphql } : {}) },
   );
 

@@ -7,6 +7,7 @@ import {
   type AdapterSettings,
 } from '@catalog/runtime';
 import type { TopicNames } from '@catalog/events';
+import { PINNED_SDK_VERSION } from '@catalog/model';
 import { readAuthSettings, type AuthSettings } from '@catalog/auth';
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
@@ -70,12 +71,30 @@ export function readGatewaySection(
       asyncDefault: env.bool('ASYNC_INGEST_DEFAULT', false),
       maxBatchProposals: env.int('MAX_BATCH_PROPOSALS', 10_000, { min: 1 }),
       serverVersion: SERVER_VERSION,
+      defaultCliVersion: defaultCliVersion(env),
+      analyticsEnabled: env.bool('DATAHUB_ANALYTICS_ENABLED', true),
       indexWaitTimeoutMs: env.int('INDEX_WAIT_TIMEOUT_MS', 30_000, { min: 100 }),
       trustedProxies: trustedProxies(env),
       corsAllowedOrigins: corsAllowedOrigins(env),
       graphql: graphqlLimits(env),
     },
   };
+}
+
+/**
+ * UI_INGESTION_DEFAULT_CLI_VERSION (the ecosystem's name): the acryl-datahub release managed ingestion
+ * runs when a recipe names none, as /config reports it; the pinned release by default. A release
+ * (`1.7.0.17`, `0.15.0rc3`) or a 7-hex short commit, as the ecosystem's clients expect.
+ */
+function defaultCliVersion(env: EnvReader): string {
+  const version = env.string('UI_INGESTION_DEFAULT_CLI_VERSION', PINNED_SDK_VERSION);
+  if (!/^\d+(\.[0-9A-Za-z]+)+$/.test(version) && !/^[0-9a-f]{7}$/.test(version)) {
+    env.invalid(
+      'UI_INGESTION_DEFAULT_CLI_VERSION',
+      `must be an acryl-datahub release like 1.7.0.17 or a 7-hex short commit, got "${version}"`,
+    );
+  }
+  return version;
 }
 
 /** What one GraphQL request may cost and return (the README's table of limits). */

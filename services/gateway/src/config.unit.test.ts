@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { PINNED_SDK_VERSION } from '@catalog/model';
 import { describe, expect, it } from 'vitest';
 import { readGatewayConfig } from './config.js';
 
@@ -16,4 +18,39 @@ describe('gateway configuration: CORS_ALLOWED_ORIGINS', () => {
       expect(() => readGatewayConfig({ CORS_ALLOWED_ORIGINS: value })).toThrow(/CORS_ALLOWED_ORIGINS/);
     },
   );
+});
+
+describe('gateway configuration: UI_INGESTION_DEFAULT_CLI_VERSION', () => {
+  it('is the pinned acryl-datahub release by default, the one the SDK set-up installs', () => {
+    const script = readFileSync(new URL('../../../infra/local/python-sdk.sh', import.meta.url), 'utf8');
+    const pinned = /^DATAHUB_VERSION=(\S+)$/m.exec(script)?.[1];
+    expect(pinned).toBeDefined();
+    expect(PINNED_SDK_VERSION).toBe(pinned);
+    expect(readGatewayConfig({}).http.defaultCliVersion).toBe(pinned);
+  });
+
+  it('takes a release or a short commit given', () => {
+    expect(readGatewayConfig({ UI_INGESTION_DEFAULT_CLI_VERSION: '1.2.0.3' }).http.defaultCliVersion).toBe(
+      '1.2.0.3',
+    );
+    expect(readGatewayConfig({ UI_INGESTION_DEFAULT_CLI_VERSION: 'abc1234' }).http.defaultCliVersion).toBe(
+      'abc1234',
+    );
+  });
+
+  it.each(['@cliVersion@', 'latest', '1', 'v1.2.0'])('refuses %s at start, naming the variable', (value) => {
+    expect(() => readGatewayConfig({ UI_INGESTION_DEFAULT_CLI_VERSION: value })).toThrow(
+      /UI_INGESTION_DEFAULT_CLI_VERSION/,
+    );
+  });
+});
+
+describe('gateway configuration: DATAHUB_ANALYTICS_ENABLED', () => {
+  it('serves analytics unless turned off', () => {
+    expect(readGatewayConfig({}).http.analyticsEnabled).toBe(true);
+    expect(readGatewayConfig({ DATAHUB_ANALYTICS_ENABLED: 'false' }).http.analyticsEnabled).toBe(false);
+    expect(() => readGatewayConfig({ DATAHUB_ANALYTICS_ENABLED: 'maybe' })).toThrow(
+      /DATAHUB_ANALYTICS_ENABLED/,
+    );
+  });
 });

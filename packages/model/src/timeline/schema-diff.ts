@@ -37,6 +37,7 @@ export function schemaMetadataChanges(
   const moved = movedFieldGroups(baseFields, targetFields);
   const renamed = new Set<Json>();
   const processed = new Set<Json>();
+  const sets: FieldSets = { moved, renamed, processed };
   let b = 0;
   let t = 0;
   while (b < baseFields.length && t < targetFields.length) {
@@ -52,41 +53,17 @@ export function schemaMetadataChanges(
       b++;
       t++;
     } else if (cmp < 0) {
-      const group = moved.get(baseField);
-      if (group !== undefined) {
-        movedFieldChanges(context, group);
-        group.fields.forEach((f) => processed.add(f));
-        b++;
-        continue;
-      }
-      const rename = findRenamed(baseField, baseFields.slice(b), targetFields.slice(t), renamed, moved);
-      if (rename === undefined) {
-        removal(context, baseField);
-        b++;
-      } else {
-        renameEvent(context, baseField, rename);
-        fieldPropertyChanges(context, baseField, rename);
-        renamed.add(rename);
-        b++;
-      }
+      unmatchedField(context, 'base', baseField, () => [baseFields.slice(b), targetFields.slice(t)], sets);
+      b++;
     } else {
-      const group = moved.get(targetField);
-      if (group !== undefined) {
-        movedFieldChanges(context, group);
-        group.fields.forEach((f) => processed.add(f));
-        t++;
-        continue;
-      }
-      const rename = findRenamed(targetField, targetFields.slice(t), baseFields.slice(b), renamed, moved);
-      if (rename === undefined) {
-        addition(context, targetField);
-        t++;
-      } else {
-        renameEvent(context, rename, targetField);
-        fieldPropertyChanges(context, rename, targetField);
-        renamed.add(rename);
-        t++;
-      }
+      unmatchedField(
+        context,
+        'target',
+        targetField,
+        () => [targetFields.slice(t), baseFields.slice(b)],
+        sets,
+      );
+      t++;
     }
   }
   for (; b < baseFields.length; b++) {
@@ -99,6 +76,44 @@ export function schemaMetadataChanges(
   }
   primaryKeyChanges(context, base, target);
   return context.events;
+}
+
+/** The alignment's bookkeeping: moved groups, fields taken by a rename, fields already reported. */
+interface FieldSets {
+  readonly moved: ReadonlyMap<Json, MovedGroup>;
+  readonly renamed: Set<Json>;
+  readonly processed: Set<Json>;
+}
+
+/**
+ * A field of one side (`base` or `target`) with no field of that path on the other: part of a moved
+ * group, a rename of a field the other side has further on (`rest`: this side's fields from it on, then
+ * the other side's from the current position), or else removed (base) or added (target).
+ */
+function unmatchedField(
+  context: SchemaDiffContext,
+  side: 'base' | 'target',
+  field: Json,
+  rest: () => [Json[], Json[]],
+  { moved, renamed, processed }: FieldSets,
+): void {
+  const group = moved.get(field);
+  if (group !== undefined) {
+    movedFieldChanges(context, group);
+    group.fields.forEach((f) => processed.add(f));
+    return;
+  }
+  const [own, other] = rest();
+  const rename = findRenamed(field, own, other, renamed, moved);
+  if (rename === undefined) {
+    if (side === 'base') removal(context, field);
+    else addition(context, field);
+    return;
+  }
+  const [before, after] = side === 'base' ? [field, rename] : [rename, field];
+  renameEvent(context, before, after);
+  fieldPropertyChanges(context, before, after);
+  renamed.add(rename);
 }
 
 const nativeType = (field: Json) => text(field['nativeDataType']) ?? '';

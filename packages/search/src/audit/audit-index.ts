@@ -51,6 +51,39 @@ export interface AuditPage {
   readonly next?: AuditCursor;
 }
 
+/** A field whose values group audit events in counts. */
+export type AuditCountField = 'eventType' | 'actorUrn' | 'entityType' | 'aspectName';
+
+/** A UTC calendar interval events are grouped by: days, weeks starting on Monday, months. */
+export type AuditInterval = 'DAY' | 'WEEK' | 'MONTH';
+
+/** What to count of the events in a window (an aggregation of the index, as the analytics charts need). */
+export interface AuditCountQuery {
+  /** Inclusive, ms. */
+  readonly startTime: number;
+  /** Exclusive, ms. */
+  readonly endTime: number;
+  /** Only events of these types; empty or absent: any. */
+  readonly eventTypes?: readonly string[];
+  /** Events of these actors are left out. */
+  readonly excludeActorUrns?: readonly string[];
+  /** Groups the events by the interval their timestamp falls in, keyed by its first ms. */
+  readonly interval?: AuditInterval;
+  /** Groups the events by these fields' values too (at most three, each once). */
+  readonly groupBy?: readonly AuditCountField[];
+  /** What a group counts: its events (absent), or the distinct actors among them. */
+  readonly distinct?: 'actorUrn';
+}
+
+/** One group of a count: its interval and values, and how many events (or distinct actors) it holds. */
+export interface AuditCount {
+  /** The first ms of the group's interval; set when the query has an interval. */
+  readonly intervalStart?: number;
+  /** The group's values of the query's groupBy fields, in its order; null where the events have none. */
+  readonly values: readonly (string | null)[];
+  readonly count: number;
+}
+
 export interface AuditIndex {
   /** Creates what it needs (idempotent). */
   ensure(): Promise<void>;
@@ -58,6 +91,11 @@ export interface AuditIndex {
   write(events: readonly AuditEvent[]): Promise<void>;
   /** Newest first: timestamp desc, then id desc. */
   search(query: AuditQuery): Promise<AuditPage>;
+  /**
+   * Counts the events of the window by group: every group holding an event, none other, exact.
+   * Ordered by interval ascending, then count descending, then values ascending (null first).
+   */
+  count(query: AuditCountQuery): Promise<readonly AuditCount[]>;
   /** Makes written events searchable (OpenSearch refresh; no-op embedded). */
   refresh(): Promise<void>;
   /**

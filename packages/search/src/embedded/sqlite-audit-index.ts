@@ -3,11 +3,15 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import {
   AUDIT_TOTAL_CAP,
+  type AuditCount,
+  type AuditCountField,
+  type AuditCountQuery,
   type AuditEvent,
   type AuditIndex,
   type AuditPage,
   type AuditQuery,
 } from '../audit/audit-index.js';
+import { AuditCounter, auditIntervalStart, normalizeAuditCountQuery } from '../audit/audit-counts.js';
 import {
   auditDayOf,
   auditDayStart,
@@ -68,6 +72,14 @@ const FILTER_COLUMNS = [
   ['aspectTypes', 'aspect'],
   ['actorUrns', 'actor'],
 ] as const satisfies readonly (readonly [keyof AuditFilters, AuditTermColumn])[];
+
+/** The term column of each field counts group by. */
+const COUNT_COLUMNS: Readonly<Record<AuditCountField, AuditTermColumn>> = {
+  eventType: 'event_type',
+  actorUrn: 'actor',
+  entityType: 'entity_type',
+  aspectName: 'aspect',
+};
 
 interface Partition {
   readonly table: string;
@@ -196,6 +208,58 @@ export class SqliteAuditIndex implements AuditIndex {
     return { events, total, ...(more && last !== undefined ? { next: cursorOf(last) } : {}) };
   }
 
+  /**
+   * Each day partition of the window is counted by SQLite (grouped by the term codes, through the
+   * (event type, ts) or (ts) index), the day's interval known from its date; the partial counts are
+   * gathered by AuditCounter (the distinct actors of a group across days as a set).
+   */
+  async count(query: AuditCountQuery): Promise<readonly AuditCount[]> {
+    const q = normalizeAuditCountQuery(query);
+    if (q.startTime >= q.endTime) return [];
+    const counter = new AuditCounter(q);
+    const columns = q.groupBy.map((field) => COUNT_COLUMNS[field]);
+    const grouped = q.distinct === undefined ? columns : [...columns, COUNT_COLUMNS.actorUrn];
+    for (const { table, dayStart } of this.partitions()) {
+      if (!dayOverlaps(dayStart, q.startTime, q.endTime)) continue;
+      const found = this.conditions(table, {
+        startTime: q.startTime,
+        endTime: q.endTime,
+        size: 0,
+        eventTypes: q.eventTypes,
+        entityTypes: [],
+        aspectTypes: [],
+        actorUrns: [],
+      });
+      if (found === undefined) continue;
+      let { where } = found;
+      const parameters = [...found.parameters];
+      if (q.excludeActorUrns.length > 0) {
+        const codes = this.termCodes(table, q.excludeActorUrns);
+        if (codes.length > 0) {
+          where += ` AND e.actor NOT IN (${codes.map(() => '?').join(', ')})`;
+          parameters.push(...codes);
+        }
+      }
+      const terms = termsTableOf(table);
+      const joins = grouped.map((column, i) => `LEFT JOIN "${terms}" AS g${i} ON g${i}.code = e.${column}`);
+      const select = this.statement(
+        `tally:${table}:${where}:${grouped.join(',')}`,
+        `SELECT ${[...grouped.map((_, i) => `g${i}.value`), 'count(*)'].join(', ')}
+         FROM "${table}" AS e ${joins.join(' ')} WHERE ${where}
+         ${grouped.length === 0 ? '' : `GROUP BY ${grouped.map((column) => `e.${column}`).join(', ')}`}`,
+        true,
+      );
+      const intervalStart = q.interval === undefined ? undefined : auditIntervalStart(dayStart, q.interval);
+      for (const row of select.all(...parameters) as (string | number | null)[][]) {
+        const values = row.slice(0, columns.length) as (string | null)[];
+        const events = row[grouped.length] as number;
+        const actor = q.distinct === undefined ? undefined : (row[columns.length] as string | null);
+        counter.add(intervalStart, values, events, actor);
+      }
+    }
+    return counter.result();
+  }
+
   async refresh(): Promise<void> {}
 
   async applyRetention(now: number = Date.now()): Promise<number> {
@@ -282,6 +346,16 @@ export class SqliteAuditIndex implements AuditIndex {
       parameters.push(...codes);
     }
     return { where: clauses.join(' AND '), parameters };
+  }
+
+  /** The day's term codes of those of `values` it holds. */
+  private termCodes(table: string, values: readonly string[]): number[] {
+    return this.statement(
+      `codes:${table}:${values.length}`,
+      `SELECT code FROM "${termsTableOf(table)}" WHERE value IN (${values.map(() => '?').join(', ')})`,
+    )
+      .pluck()
+      .all(...values) as number[];
   }
 
   private partitions(): Partition[] {

@@ -96,6 +96,7 @@ export async function openOpenSearchAuditIndex(options: OpenSearchAuditOptions):
     ensure: () => audit.ensure(),
     write: (events) => audit.write(events),
     search: (query) => audit.search(query),
+    count: (query) => audit.count(query),
     refresh: () => audit.refresh(),
     ping: () => audit.ping(),
     applyRetention: (now) => audit.applyRetention(now),

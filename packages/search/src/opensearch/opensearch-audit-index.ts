@@ -1,6 +1,9 @@
 import type { Client, Types } from '@opensearch-project/opensearch';
 import {
   AUDIT_TOTAL_CAP,
+  type AuditCount,
+  type AuditCountField,
+  type AuditCountQuery,
   type AuditEvent,
   type AuditIndex,
   type AuditPage,
@@ -15,12 +18,13 @@ import {
   normalizeAuditQuery,
   validateAuditEvent,
 } from '../audit/audit-partitions.js';
+import { AuditCounter, normalizeAuditCountQuery } from '../audit/audit-counts.js';
 import { runBulk, type BulkOperation, type RefreshPolicy } from './bulk-writer.js';
 import type { IndexShape } from './entity-mappings.js';
 import type { Query } from './filter-query.js';
 import { documentId } from './index-names.js';
 import { asArray, asNumber, asObject, asString, isObject, totalHits } from './narrow.js';
-import { hitsOf } from './read-context.js';
+import { aggregationsOf, bucketsOf, hitsOf } from './read-context.js';
 
 export interface AuditIndexParts {
   readonly client: Client;
@@ -33,6 +37,15 @@ export interface AuditIndexParts {
 }
 
 const BASE = 'datahub_usage_event';
+/** Buckets read per round of a count's composite aggregation. */
+const COUNT_PAGE = 1_000;
+/** The document field of each field counts group by. */
+const COUNT_FIELDS: Readonly<Record<AuditCountField, string>> = {
+  eventType: 'type',
+  actorUrn: 'actorUrn',
+  entityType: 'entityType',
+  aspectName: 'aspectName',
+};
 const keyword = { type: 'keyword' } as const;
 const mappings: Types.Common_Mapping.TypeMapping = {
   dynamic: false,
@@ -158,6 +171,76 @@ export class OpenSearchAuditIndex implements AuditIndex {
     }
     const total = Math.min(totalHits(hits), AUDIT_TOTAL_CAP);
     return { events, total, ...(more && last !== undefined ? { next: cursorOf(last) } : {}) };
+  }
+
+  /**
+   * A composite aggregation over the groups (the calendar interval in UTC, the fields with a bucket for
+   * a missing value, and the actor when distinct actors are counted), read in rounds until every bucket
+   * is seen: exact, where a cardinality aggregation would estimate. AuditCounter gathers the buckets.
+   */
+  async count(query: AuditCountQuery): Promise<readonly AuditCount[]> {
+    const q = normalizeAuditCountQuery(query);
+    if (q.startTime >= q.endTime) return [];
+    const filter: Query[] = [
+      { range: { timestamp: { gte: q.startTime, lt: q.endTime } } },
+      { term: { usageSource: 'backend' } },
+    ];
+    if (q.eventTypes.length > 0) filter.push({ terms: { type: [...q.eventTypes] } });
+    const must_not: Query[] =
+      q.excludeActorUrns.length > 0 ? [{ terms: { actorUrn: [...q.excludeActorUrns] } }] : [];
+    const sources: Record<string, unknown>[] = [];
+    if (q.interval !== undefined)
+      sources.push({
+        interval: {
+          date_histogram: {
+            field: 'timestamp',
+            calendar_interval: q.interval.toLowerCase(),
+            time_zone: 'UTC',
+          },
+        },
+      });
+    q.groupBy.forEach((field, i) =>
+      sources.push({ [`g${i}`]: { terms: { field: COUNT_FIELDS[field], missing_bucket: true } } }),
+    );
+    if (q.distinct !== undefined) sources.push({ actor: { terms: { field: 'actorUrn' } } });
+    const counter = new AuditCounter(q);
+    const search = (body: Record<string, unknown>) =>
+      this.parts.client.search({
+        index: auditIndexPattern(this.parts.indexPrefix),
+        ignore_unavailable: true,
+        allow_no_indices: true,
+        body: { size: 0, query: { bool: { filter, must_not } }, ...body },
+      });
+    if (sources.length === 0) {
+      const { hits } = hitsOf((await search({ track_total_hits: true })).body);
+      counter.add(undefined, [], totalHits(hits));
+      return counter.result();
+    }
+    let after: unknown;
+    do {
+      const response = await search({
+        aggregations: {
+          groups: {
+            composite: { size: COUNT_PAGE, sources, ...(after === undefined ? {} : { after }) },
+          } as Types.Common_Aggregations.AggregationContainer,
+        },
+      });
+      const aggregation = aggregationsOf(response.body)['groups'];
+      if (aggregation === undefined) break;
+      const buckets = bucketsOf(aggregation, 'audit count groups');
+      for (const bucket of buckets) {
+        const key = asObject(bucket['key'], 'audit count key');
+        const values = q.groupBy.map((_, i) => {
+          const value = key[`g${i}`];
+          return typeof value === 'string' ? value : null;
+        });
+        const intervalStart = q.interval === undefined ? undefined : asNumber(key['interval'], 'interval');
+        const actor = q.distinct === undefined ? undefined : asString(key['actor'], 'actor');
+        counter.add(intervalStart, values, asNumber(bucket['doc_count'], 'doc_count'), actor);
+      }
+      after = buckets.length < COUNT_PAGE ? undefined : asObject(aggregation, 'groups')['after_key'];
+    } while (after !== undefined);
+    return counter.result();
   }
 
   async refresh(): Promise<void> {

@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AUDIT_TOTAL_CAP, type AuditEvent, type AuditIndex, type AuditQuery } from '@catalog/search';
+import {
+  AUDIT_TOTAL_CAP,
+  type AuditCountField,
+  type AuditCountQuery,
+  type AuditEvent,
+  type AuditIndex,
+  type AuditInterval,
+  type AuditQuery,
+} from '@catalog/search';
 
 export interface AuditIndexUnderTest {
   readonly audit: AuditIndex;
@@ -279,6 +287,111 @@ export function auditIndexContract(
       expect(deep.total).toBe(AUDIT_TOTAL_CAP);
       expect((await search(audit, { size: 5, startTime: T0 - 99 })).total).toBe(100);
     }, 120_000);
+
+    const count = async (audit: AuditIndex, query: Partial<AuditCountQuery> = {}) => {
+      await audit.refresh();
+      return audit.count({ startTime: T0 - 30 * DAY, endTime: T0 + 30 * DAY, ...query });
+    };
+    const alice = 'urn:li:corpuser:alice';
+    const bob = 'urn:li:corpuser:bob';
+    const carol = 'urn:li:corpuser:carol';
+
+    it('counts the events of the window by group, a missing value its own group, largest first', async () => {
+      const audit = await open();
+      await audit.write([
+        event('1', T0, { entityType: 'dataset', aspectName: 'ownership' }),
+        event('2', T0 - DAY, { entityType: 'dataset', aspectName: 'globalTags' }),
+        event('3', T0 - 2 * DAY, { entityType: 'dataset', aspectName: 'ownership', actorUrn: bob }),
+        event('4', T0, { entityType: 'chart', aspectName: 'ownership' }),
+        event('5', T0, { eventType: 'LogInEvent' }),
+        event('6', T0 - 31 * DAY, { entityType: 'dataset', aspectName: 'ownership' }),
+        event('7', T0 + 30 * DAY, { entityType: 'dataset', aspectName: 'ownership' }),
+      ]);
+      expect(await count(audit, { groupBy: ['entityType'] })).toEqual([
+        { values: ['dataset'], count: 3 },
+        { values: [null], count: 1 },
+        { values: ['chart'], count: 1 },
+      ]);
+      expect(
+        await count(audit, { groupBy: ['entityType', 'aspectName'], eventTypes: ['UpdateAspectEvent'] }),
+      ).toEqual([
+        { values: ['dataset', 'ownership'], count: 2 },
+        { values: ['chart', 'ownership'], count: 1 },
+        { values: ['dataset', 'globalTags'], count: 1 },
+      ]);
+      expect(await count(audit, { groupBy: ['actorUrn'], excludeActorUrns: [alice] })).toEqual([
+        { values: [bob], count: 1 },
+      ]);
+      expect(await count(audit)).toEqual([{ values: [], count: 5 }]);
+      expect(await count(audit, { eventTypes: ['FailedLogInEvent'] })).toEqual([]);
+      expect(await count(audit, { startTime: T0 + DAY, endTime: T0 })).toEqual([]);
+    });
+
+    it('counts distinct actors per UTC day, week (from Monday) and month, across days', async () => {
+      const audit = await open();
+      // T0 is Thursday 2026-01-15: its week began on Monday the 12th and ends on Sunday the 18th.
+      await audit.write([
+        event('a1', T0, { actorUrn: alice }),
+        event('a2', T0 + 3 * DAY, { actorUrn: alice }),
+        event('b1', T0 + 3 * DAY, { actorUrn: bob }),
+        event('c1', T0 + 4 * DAY, { actorUrn: carol }),
+        event('c2', T0 + 4 * DAY + 1, { actorUrn: carol }),
+        event('b2', T0 - 20 * DAY, { actorUrn: bob }),
+        event('x', T0, { actorUrn: carol, eventType: 'LogInEvent' }),
+      ]);
+      const only = { eventTypes: ['UpdateAspectEvent'], distinct: 'actorUrn' as const };
+      expect(await count(audit, { ...only, interval: 'WEEK' })).toEqual([
+        { intervalStart: Date.UTC(2025, 11, 22), values: [], count: 1 },
+        { intervalStart: Date.UTC(2026, 0, 12), values: [], count: 2 },
+        { intervalStart: Date.UTC(2026, 0, 19), values: [], count: 1 },
+      ]);
+      expect(await count(audit, { ...only, interval: 'MONTH' })).toEqual([
+        { intervalStart: Date.UTC(2025, 11, 1), values: [], count: 1 },
+        { intervalStart: Date.UTC(2026, 0, 1), values: [], count: 3 },
+      ]);
+      expect(await count(audit, { ...only, interval: 'DAY', startTime: T0 + 3 * DAY })).toEqual([
+        { intervalStart: Date.UTC(2026, 0, 18), values: [], count: 2 },
+        { intervalStart: Date.UTC(2026, 0, 19), values: [], count: 1 },
+      ]);
+      // Events, not actors, without distinct; grouped by a field within the interval.
+      expect(await count(audit, { interval: 'WEEK', groupBy: ['eventType'], startTime: T0 - DAY })).toEqual([
+        { intervalStart: Date.UTC(2026, 0, 12), values: ['UpdateAspectEvent'], count: 3 },
+        { intervalStart: Date.UTC(2026, 0, 12), values: ['LogInEvent'], count: 1 },
+        { intervalStart: Date.UTC(2026, 0, 19), values: ['UpdateAspectEvent'], count: 2 },
+      ]);
+      expect(await count(audit, { distinct: 'actorUrn', excludeActorUrns: [carol] })).toEqual([
+        { values: [], count: 2 },
+      ]);
+    });
+
+    it('counts every group when there are more than a page of them, missing values included', async () => {
+      const audit = await open();
+      const many = Array.from({ length: 1_205 }, (_, i) =>
+        event(`g${i}`, T0 - i, {
+          actorUrn: `urn:li:corpuser:u${i % 1_100}`,
+          ...(i % 2 === 0 ? { entityType: 'dataset' } : {}),
+        }),
+      );
+      await audit.write(many);
+      const counts = await count(audit, { groupBy: ['entityType', 'actorUrn'] });
+      // u0..u104 acted twice (i and i + 1100, of the same parity), the rest once.
+      expect(counts).toHaveLength(1_100);
+      expect(counts.reduce((n, c) => n + c.count, 0)).toBe(1_205);
+      expect(counts.filter((c) => c.count === 2)).toHaveLength(105);
+      expect(counts.filter((c) => c.values[0] === null)).toHaveLength(550);
+      expect(await count(audit, { distinct: 'actorUrn' })).toEqual([{ values: [], count: 1_100 }]);
+    }, 120_000);
+
+    it('refuses a count query it cannot answer with a RangeError', async () => {
+      const audit = await open();
+      const bad: Partial<AuditCountQuery>[] = [
+        { startTime: Number.NaN },
+        { groupBy: ['entityUrn' as AuditCountField] },
+        { groupBy: ['actorUrn', 'actorUrn'] },
+        { interval: 'YEAR' as AuditInterval },
+      ];
+      for (const query of bad) await expect(count(audit, query)).rejects.toThrow(RangeError);
+    });
 
     it('drops whole days older than the retention and keeps younger ones', async () => {
       const audit = await open(30);

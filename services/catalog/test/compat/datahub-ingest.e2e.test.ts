@@ -18,7 +18,7 @@ import {
   type JsonResponse,
   type TestCatalog,
 } from '../harness.js';
-import { pythonWithKafkaEmitter } from './kafka-emitter-python.js';
+import { datahubCli, pythonWithKafkaEmitter } from './kafka-emitter-python.js';
 
 /**
  * The ecosystem's CLI, unchanged: `datahub ingest` with the `file` source and the `datahub-rest` sink,
@@ -100,7 +100,7 @@ for (const family of FAMILIES) {
           '    token: ${DATAHUB_GMS_TOKEN}',
         ].join('\n');
         await writeFile(join(dir, 'recipe.yml'), recipe);
-        datahub = join(dirname(found.python), 'datahub');
+        datahub = datahubCli(found.python);
         try {
           const result = await run(datahub, ['ingest', '-c', join(dir, 'recipe.yml')], {
             env,

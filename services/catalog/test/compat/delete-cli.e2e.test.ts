@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { skipUnlessCi } from '@catalog/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +11,7 @@ import {
   startTestCatalog,
   type TestCatalog,
 } from '../harness.js';
-import { pythonWithKafkaEmitter } from './kafka-emitter-python.js';
+import { datahubCli, pythonWithKafkaEmitter } from './kafka-emitter-python.js';
 
 /**
  * The ecosystem's CLI, unchanged: `datahub delete` hard (`action=delete`, then `deleteReferences` for a
@@ -41,7 +40,7 @@ for (const family of FAMILIES) {
 
     const datahub = async (args: readonly string[]): Promise<string> => {
       if ('skip' in found) throw new Error(found.skip);
-      const cli = join(dirname(found.python), 'datahub');
+      const cli = datahubCli(found.python);
       try {
         const { stdout, stderr } = await run(cli, [...args], { env, timeout: 180_000, maxBuffer: 1 << 24 });
         return stdout + stderr;

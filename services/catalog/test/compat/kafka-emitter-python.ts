@@ -1,10 +1,30 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { skipUnlessCi } from '@catalog/testkit';
 import { personalAccessToken } from '../harness.js';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
+
+/**
+ * CATALOG_PYTHON, a Python with acryl-datahub that `.ci/run` prepares (infra/local/python-sdk.sh), when
+ * it is set and present; else `skip` says why the suite cannot run (and under CI=true this throws).
+ */
+export function sdkPython(): { python: string; skip?: undefined } | { python?: undefined; skip: string } {
+  const python = process.env['CATALOG_PYTHON'];
+  if (python && existsSync(python)) return { python };
+  const skip = skipUnlessCi(
+    'CATALOG_PYTHON (a Python with acryl-datahub; see infra/local/python-sdk.sh) is not set',
+  );
+  return { skip: skip! };
+}
+
+/** The `datahub` CLI installed beside that Python. */
+export function datahubCli(python: string): string {
+  return join(dirname(python), 'datahub');
+}
 
 /**
  * A Python with acryl-datahub and its Kafka extra (confluent_kafka): CATALOG_PYTHON, which `.ci/run`

@@ -1,20 +1,14 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { skipUnlessCi } from '@catalog/testkit';
 import { personalAccessToken, startTestCatalog, type TestCatalog } from '../harness.js';
 import { FAMILIES } from '../families.js';
+import { sdkPython } from './kafka-emitter-python.js';
 
-const python = process.env['CATALOG_PYTHON'];
-const noPython =
-  skipUnlessCi(
-    !python || !existsSync(python)
-      ? 'CATALOG_PYTHON (a Python with acryl-datahub; see infra/local/python-sdk.sh) is not set'
-      : undefined,
-  ) ?? '';
+const { python, skip: unavailable } = sdkPython();
+const noPython = unavailable ?? '';
 
 const DATASET_SNAPSHOT = 'com.linkedin.metadata.snapshot.DatasetSnapshot';
 

@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { skipUnlessCi } from '@catalog/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from '../families.js';
 import { datasetUrn, personalAccessToken, startTestCatalog, type TestCatalog } from '../harness.js';
-import { pythonWithKafkaEmitter } from './kafka-emitter-python.js';
+import { datahubCli, pythonWithKafkaEmitter } from './kafka-emitter-python.js';
 
 /**
  * The ecosystem's CLI, unchanged: two `datahub ingest -c recipe` runs with their own run ids (file
@@ -34,7 +34,7 @@ for (const family of FAMILIES) {
 
     const datahub = async (args: readonly string[]): Promise<string> => {
       if ('skip' in found) throw new Error(found.skip);
-      const cli = join(dirname(found.python), 'datahub');
+      const cli = datahubCli(found.python);
       try {
         const { stdout, stderr } = await run(cli, [...args], {
           env,

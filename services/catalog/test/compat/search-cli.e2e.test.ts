@@ -1,8 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { skipUnlessCi } from '@catalog/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   datasetUrn,
@@ -12,6 +9,7 @@ import {
   startTestCatalog,
   type TestCatalog,
 } from '../harness.js';
+import { datahubCli, sdkPython } from './kafka-emitter-python.js';
 
 /**
  * `datahub search` of the pinned CLI, unchanged, against the catalog: its query (one fragment over every
@@ -19,12 +17,7 @@ import {
  * `entity_type` filter (sent as `_entityType` with the EntityType value, `DATASET`) narrows the results.
  */
 const run = promisify(execFile);
-const python = process.env['CATALOG_PYTHON'];
-const skip = skipUnlessCi(
-  !python || !existsSync(python)
-    ? 'CATALOG_PYTHON (a Python with acryl-datahub; see infra/local/python-sdk.sh) is not set'
-    : undefined,
-);
+const { python, skip: skip } = sdkPython();
 if (skip) console.warn(`skipping datahub search (CLI): ${skip}`);
 
 interface SearchOutput {
@@ -42,7 +35,7 @@ describe.skipIf(skip !== undefined)('datahub search (CLI) against the embedded c
   const container = `urn:li:container:${ns}`;
 
   const search = async (args: readonly string[]): Promise<SearchOutput> => {
-    const cli = join(dirname(python!), 'datahub');
+    const cli = datahubCli(python!);
     try {
       const { stdout } = await run(cli, ['search', ...args, '--format', 'json'], {
         env,

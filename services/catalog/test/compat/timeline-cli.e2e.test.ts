@@ -1,8 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { skipUnlessCi } from '@catalog/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from '../families.js';
 import {
@@ -13,6 +10,7 @@ import {
   startTestCatalog,
   type TestCatalog,
 } from '../harness.js';
+import { datahubCli, sdkPython } from './kafka-emitter-python.js';
 
 /**
  * The ecosystem's CLI, unchanged: `datahub timeline --urn … --category …` prints an entity's change
@@ -20,12 +18,7 @@ import {
  * version, then one per change. Before the timeline existed it printed a 404 and exited 0.
  */
 const run = promisify(execFile);
-const python = process.env['CATALOG_PYTHON'];
-const pythonSkip = skipUnlessCi(
-  !python || !existsSync(python)
-    ? 'CATALOG_PYTHON (a Python with acryl-datahub; see infra/local/python-sdk.sh) is not set'
-    : undefined,
-);
+const { python, skip: pythonSkip } = sdkPython();
 
 interface Transaction {
   semVer: string;
@@ -44,7 +37,7 @@ for (const family of FAMILIES) {
     const urn = datasetUrn(`${id}.orders`, 'kafka');
 
     const datahub = async (args: readonly string[]): Promise<string> => {
-      const cli = join(dirname(python!), 'datahub');
+      const cli = datahubCli(python!);
       try {
         const { stdout } = await run(cli, [...args], { env, timeout: 180_000, maxBuffer: 1 << 24 });
         return stdout;

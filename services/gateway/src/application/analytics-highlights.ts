@@ -2,6 +2,7 @@ import type { RequestContext } from '@catalog/auth';
 import type { AuditIndex, SearchIndex } from '@catalog/search';
 import { entityRegistry } from '@catalog/model';
 import type { AccessPolicy } from './access-policy.js';
+import { ACTIVITY_EVENT_TYPES } from './analytics-charts.js';
 
 /** One card of the analytics page (the ecosystem's Highlight). */
 export interface Highlight {
@@ -22,8 +23,6 @@ const ENTITY_TITLES: readonly [entity: string, title: string][] = [
 const FACETS = ['hasOwners', 'hasTags', 'hasGlossaryTerms', 'hasDescription', 'hasDomain'] as const;
 
 const DAY_MS = 86_400_000;
-/** Login events one window may scan; beyond, the count is of the newest ones. */
-const MAX_LOGINS = 200_000;
 
 /**
  * The analytics page's highlight cards (GraphQL getHighlights), from the catalog's own data:
@@ -65,24 +64,15 @@ export class AnalyticsHighlights {
     return cards;
   }
 
-  /** Distinct users with a login event in [start, end). */
+  /** Distinct users with a login event in [start, end), counted by the audit index. */
   private async activeUsers(start: number, end: number): Promise<number> {
-    const users = new Set<string>();
-    let after: Parameters<AuditIndex['search']>[0]['after'];
-    let scanned = 0;
-    do {
-      const page = await this.audit.search({
-        startTime: start,
-        endTime: end,
-        size: 1000,
-        eventTypes: ['LogInEvent'],
-        ...(after === undefined ? {} : { after }),
-      });
-      for (const event of page.events) if (event.actorUrn !== undefined) users.add(event.actorUrn);
-      scanned += page.events.length;
-      after = page.next;
-    } while (after !== undefined && scanned < MAX_LOGINS);
-    return users.size;
+    const counts = await this.audit.count({
+      startTime: start,
+      endTime: end,
+      eventTypes: ACTIVITY_EVENT_TYPES,
+      distinct: 'actorUrn',
+    });
+    return counts[0]?.count ?? 0;
   }
 
   private async entityCard(entity: string, title: string): Promise<Highlight | undefined> {

@@ -16,6 +16,7 @@ import { ActorEntityLoader, type ReadPacing } from './actor-entity-loader.js';
 import { AuditSearch } from './audit-search.js';
 import { ApiThrottle } from './api-throttle.js';
 import { AnalyticsHighlights } from './analytics-highlights.js';
+import { AnalyticsCharts } from './analytics-charts.js';
 import { Browse } from './browse.js';
 import { DocumentImport } from './document-import.js';
 import { DocumentSearch } from './document-search.js';
@@ -56,6 +57,7 @@ import { PolicyAdmin } from './policies.js';
 import { Proposals } from './proposals.js';
 import { Relationships } from './relationships.js';
 import { StoredEntities } from './stored-entities.js';
+import { EntityVersioning } from './entity-versioning.js';
 import { StructuredPropertyAdmin } from './structured-property-admin.js';
 import { TimeseriesReads } from './timeseries-reads.js';
 import { UsageSummaries } from './usage-summaries.js';
@@ -97,6 +99,8 @@ export interface CatalogApplicationDeps {
     readonly version: string;
     readonly configuration: Readonly<Record<string, PropertyValue>>;
   };
+  /** DATAHUB_ANALYTICS_ENABLED: whether the analytics charts are served (default true). */
+  readonly analyticsEnabled?: boolean;
 }
 
 /**
@@ -167,6 +171,8 @@ export interface CatalogApplication {
   readonly throttle: ApiThrottle;
   /** The analytics page's highlight cards. */
   readonly analytics: AnalyticsHighlights;
+  /** The analytics page's charts. */
+  readonly analyticsCharts: AnalyticsCharts;
   /** Running metadata tests against entities. */
   readonly testEvaluation: TestEvaluation;
   /** Lists and scrolls of entities, unreadable ones left out. */
@@ -217,6 +223,8 @@ export interface CatalogApplication {
   readonly domains: DomainAdmin;
   /** Physical assets' logical parents. */
   readonly logicalParents: LogicalParents;
+  /** Linking entities to version sets and unlinking them. */
+  readonly versioning: EntityVersioning;
   /** What became of asynchronous writes, by trace id. */
   readonly writeTraces: WriteTraces;
   /** The entity registry's entity and aspect specifications. */
@@ -292,6 +300,13 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     timeline,
     auditEvents: new AuditSearch(deps.audit, policy),
     analytics: new AnalyticsHighlights(deps.readModels.search, deps.audit, policy),
+    analyticsCharts: new AnalyticsCharts(
+      deps.readModels.search,
+      deps.audit,
+      stored,
+      policy,
+      deps.analyticsEnabled ?? true,
+    ),
     entityLoader: (ctx, pacing) => new ActorEntityLoader(deps.store, policy, ctx, pacing),
     search,
     browse,
@@ -315,6 +330,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     dataProducts: new DataProducts(stored, deps.readModels.graph, policy, proposals, deps.waitForIndex),
     domains: new DomainAdmin(stored, deps.readModels.search, policy, proposals),
     logicalParents: new LogicalParents(policy, proposals),
+    versioning: new EntityVersioning(stored, deps.readModels.search, policy, proposals, deps.waitForIndex),
     writeTraces: new WriteTraces(
       {
         store: deps.store,

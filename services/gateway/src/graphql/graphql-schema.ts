@@ -11,6 +11,7 @@ import { inputFieldsResolvers, inputFieldsSchema } from './entities/input-fields
 import { ingestionSourceResolvers, ingestionSourceSchema } from './ingestion-sources/ingestion-sources.js';
 import { executionRequestResolvers, executionRequestSchema } from './ingestion-sources/execution-requests.js';
 import { analyticsHighlightsResolvers, analyticsHighlightsSchema } from './analytics/analytics-highlights.js';
+import { analyticsChartsResolvers, analyticsChartsSchema } from './analytics/analytics-charts.js';
 import { lifecycleResolvers, lifecycleSchema } from './lifecycle/lifecycle.js';
 import { meResolvers, meSchema } from './me/me.js';
 import { entityUpdateResolvers, entityUpdateSchema } from './mutations/entity-updates.js';
@@ -43,6 +44,8 @@ import { searchSchema } from './search/search-schema.js';
 import { structuredPropertyMutationResolvers } from './structured-properties/structured-properties-mutations.js';
 import { structuredPropertySchema } from './structured-properties/structured-properties-schema.js';
 import { userAdminResolvers, userAdminSchema } from './users/user-admin.js';
+import { versionLinkResolvers, versionLinkSchema } from './versioning/version-links.js';
+import { versionPropertiesResolvers, versionPropertiesSchema } from './versioning/version-properties.js';
 
 /** Every slice's SDL: the catalog's whole GraphQL schema (the endpoint and slice tests build it alike). */
 export function catalogTypeDefs(): string[] {
@@ -74,6 +77,7 @@ export function catalogTypeDefs(): string[] {
     ingestionSourceSchema,
     executionRequestSchema,
     analyticsHighlightsSchema,
+    analyticsChartsSchema,
     testSchema,
     appConfigSchema,
     documentsSchema(),
@@ -83,6 +87,8 @@ export function catalogTypeDefs(): string[] {
     dataProductSchema,
     domainSchema,
     logicalParentSchema,
+    versionLinkSchema,
+    versionPropertiesSchema,
   ];
 }
 
@@ -118,6 +124,7 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     ingestionSourceResolvers(),
     executionRequestResolvers(),
     analyticsHighlightsResolvers(),
+    analyticsChartsResolvers(),
     testResolvers(),
     appConfigResolvers(),
     documentsResolvers(),
@@ -127,5 +134,7 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     dataProductResolvers(),
     domainResolvers(),
     logicalParentResolvers(),
+    versionLinkResolvers(),
+    versionPropertiesResolvers(),
   ];
 }

@@ -8,6 +8,14 @@ export interface JsonBodyOptions {
   readonly limit: number;
   /** The route applies a JSON Patch, so `application/json-patch+json` is accepted as well. */
   readonly jsonPatch?: boolean;
+  /**
+   * A body without a Content-Type is read as JSON when the request carries an `Authorization` header,
+   * as Rest.li reads its actions' bodies (the ecosystem's clients, its smoke suite among them, post some
+   * without a type). A browser cannot add that header to a cross-site request without a preflight,
+   * which CORS refuses, and a write authenticated by the session cookie must say it is JSON (see
+   * crossSiteRequestGuard), so only the credentials a program sends get this leniency.
+   */
+  readonly untypedWhenAuthorized?: boolean;
 }
 
 /**
@@ -38,7 +46,10 @@ export function jsonBodyParser(options: JsonBodyOptions): RequestHandler {
   const accepted = options.jsonPatch ? `application/json or ${JSON_PATCH_MEDIA_TYPE}` : 'application/json';
   return (req, res, next) => {
     // An empty body is read as it always was (`{}` for `Content-Length: 0`), whatever its type.
-    const problem = hasBody(req) ? contentTypeProblem(req, options.jsonPatch === true) : undefined;
+    const untypedAccepted = options.untypedWhenAuthorized === true && req.headers.authorization !== undefined;
+    const problem = hasBody(req)
+      ? contentTypeProblem(req, options.jsonPatch === true, untypedAccepted)
+      : undefined;
     if (problem !== undefined) {
       next(new UnsupportedMediaTypeError(`${problem}; this endpoint accepts ${accepted}`));
       return;
@@ -54,9 +65,10 @@ function hasBody(req: Request): boolean {
 }
 
 /** Why the request's Content-Type is not accepted, or undefined when it is. */
-function contentTypeProblem(req: Request, jsonPatch: boolean): string | undefined {
+function contentTypeProblem(req: Request, jsonPatch: boolean, untypedAccepted: boolean): string | undefined {
   const header = req.headers['content-type'];
-  if (header === undefined || header.trim() === '') return 'The request body has no Content-Type';
+  if (header === undefined || header.trim() === '')
+    return untypedAccepted ? undefined : 'The request body has no Content-Type';
   const matched = req.is(['application/json', 'application/*+json']);
   if (matched === false || matched === null) return `Content-Type ${JSON.stringify(header)} is not supported`;
   if (!jsonPatch && matched.toLowerCase() === JSON_PATCH_MEDIA_TYPE) {

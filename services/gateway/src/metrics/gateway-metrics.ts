@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { ActiveIdentities } from './active-identities.js';
+import type { OperationTimer } from './timed-port.js';
 import { identityMetricsOf, type RequestApi, type UsageOperation } from './usage-operation.js';
 
 /** How long an identity counts as active after its last request (the ecosystem's flush interval). */
@@ -66,8 +67,8 @@ export class GatewayMetrics {
   private readonly inputBytes: Counter<UsageLabel>;
   private readonly outputBytes: Counter<UsageLabel>;
   private readonly identities: ActiveIdentities;
-  readonly storeCalls: Histogram<'operation' | 'outcome'>;
-  readonly indexCalls: Histogram<'index' | 'operation' | 'outcome'>;
+  private readonly storeCalls: Histogram<'operation' | 'outcome'>;
+  private readonly indexCalls: Histogram<'index' | 'operation' | 'outcome'>;
 
   constructor(options: GatewayMetricsOptions) {
     const registers = [this.registry];
@@ -190,6 +191,16 @@ export class GatewayMetrics {
     this.identities.record(usage.actorUrn, usage.actorClass, identityMetricsOf(usage.operation));
   }
 
+  /** The timer of one aspect-store operation (its two series resolved once). */
+  storeTimer(operation: string): OperationTimer {
+    return timerOf(this.storeCalls, { operation });
+  }
+
+  /** The timer of one operation of an index (search, graph, timeseries, audit). */
+  indexTimer(index: string, operation: string): OperationTimer {
+    return timerOf(this.indexCalls, { index, operation });
+  }
+
   /** The text format and its content type. */
   async scrape(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
@@ -197,6 +208,18 @@ export class GatewayMetrics {
 }
 
 type UsageLabel = 'usage_operation' | 'actor_class' | 'agent_class' | 'request_api' | 'auth_channel';
+
+function timerOf<L extends string>(
+  histogram: Histogram<L | 'outcome'>,
+  labels: Record<L, string>,
+): OperationTimer {
+  const success = { ...labels, outcome: 'success' } as Record<L | 'outcome', string>;
+  const error = { ...labels, outcome: 'error' } as Record<L | 'outcome', string>;
+  return {
+    success: (seconds) => histogram.observe(success, seconds),
+    error: (seconds) => histogram.observe(error, seconds),
+  };
+}
 
 /** Spring's `outcome` tag. */
 function outcomeOf(status: number): string {

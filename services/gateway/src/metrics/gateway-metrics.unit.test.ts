@@ -119,12 +119,33 @@ describe('the gateway metrics', () => {
         return 'port';
       }
     }
-    const port = timedPort(new Port(), (operation, outcome) => seen.push(`${operation}:${outcome}`));
+    const port = timedPort(new Port(), (operation) => ({
+      success: () => seen.push(`${operation}:success`),
+      error: () => seen.push(`${operation}:error`),
+    }));
     expect(await port.read(3)).toBe(6);
     await expect(port.fail()).rejects.toThrow('boom');
     expect(port.name()).toBe('port');
     expect(port.doubled).toBe(4);
     expect(seen).toEqual(['read:success', 'fail:error']);
+  });
+
+  it('times the methods of a plain object port too, each call with the port as this', async () => {
+    const seen: string[] = [];
+    const port = {
+      factor: 3,
+      async times(x: number): Promise<number> {
+        return x * this.factor;
+      },
+    };
+    const timed = timedPort(port, (operation) => ({
+      success: (seconds) => seen.push(`${operation}:${seconds >= 0 ? 'timed' : 'negative'}`),
+      error: () => seen.push(`${operation}:error`),
+    }));
+    expect(await timed.times(2)).toBe(6);
+    port.factor = 4;
+    expect(timed.factor).toBe(4);
+    expect(seen).toEqual(['times:timed']);
   });
 
   it('forgets an identity once its window has passed', () => {

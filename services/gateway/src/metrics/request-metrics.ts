@@ -4,6 +4,7 @@ import type { Logger } from '@catalog/runtime';
 import type { GatewayMetrics, UsageRecord } from './gateway-metrics.js';
 import { requestUsage } from './request-usage.js';
 import { agentClassOf } from './agent-class.js';
+import { bodyBytesOf } from './response-bytes.js';
 
 /** `corpUserInfo.system` / `isSupportUser` of a user, as the actor directory knows them. */
 export type ActorFlags = (actorUrn: string) => Promise<{ system: boolean; supportUser: boolean } | undefined>;
@@ -12,11 +13,13 @@ export type ActorFlags = (actorUrn: string) => Promise<{ system: boolean; suppor
 const SYSTEM_ACTORS = new Set(['urn:li:corpuser:__datahub_system', 'urn:li:corpuser:UNKNOWN']);
 
 /**
- * Records every request in the metrics once its response has ended: its route and duration
- * (http_server_requests_seconds), and, for the requests the usage taxonomy classifies, the usage
- * counters by actor class, client kind, API and authentication channel, with the request's body size
- * (Content-Length) and the response's (the bytes of body written). Installed right after request
- * logging, before anything can answer.
+ * Records every request in the metrics once its response is done (`close`, which follows `finish`, or an
+ * aborted connection): its route and duration (http_server_requests_seconds), and, for the requests the
+ * usage taxonomy classifies, the usage counters by actor class, client kind, API and authentication
+ * channel, with the request's body size (Content-Length) and the response's (the body bytes written:
+ * countResponseBodies must be installed on the app's response prototype). Installed right after request
+ * logging, before anything can answer. The per-request cost is one listener; the rest runs after the
+ * response.
  */
 export function requestMetrics(
   metrics: GatewayMetrics,
@@ -24,92 +27,81 @@ export function requestMetrics(
   contextOf: (res: Response) => RequestContext | undefined,
   logger: Logger,
 ): RequestHandler {
-  return (req, res, next) => {
-    const started = process.hrtime.bigint();
-    const path = req.path;
-    const counted = countBodyBytes(res);
-    let recorded = false;
-    const done = (): void => {
-      if (recorded) return;
-      recorded = true;
-      res.off('finish', done);
-      res.off('close', done);
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      metrics.observeRequest(req.method, routeTemplate(req, res.statusCode), res.statusCode, seconds);
-      const action = typeof req.query['action'] === 'string' ? req.query['action'] : undefined;
-      const usage = requestUsage({
-        method: req.method,
-        path,
-        ...(action !== undefined ? { action } : {}),
-        body: req.body as unknown,
+  const record = (req: Request, res: Response, started: number): void => {
+    const seconds = (performance.now() - started) / 1000;
+    metrics.observeRequest(req.method, routeTemplate(req, res.statusCode), res.statusCode, seconds);
+    const context = contextOf(res);
+    if (context === undefined) return;
+    const { path, action } = pathAndAction(req.originalUrl);
+    const usage = requestUsage({
+      method: req.method,
+      path,
+      ...(action !== undefined ? { action } : {}),
+      body: req.body as unknown,
+    });
+    if (usage === undefined) return;
+    const inputBytes = Number(req.headers['content-length']);
+    const outputBytes = res.writableFinished ? bodyBytesOf(res) : undefined;
+    const recordAs = (actorClass: UsageRecord['actorClass']): void =>
+      metrics.recordUsage({
+        ...usage,
+        actorUrn: context.authentication.actorUrn,
+        actorClass,
+        agentClass: agentClassOf(req.headers['user-agent']),
+        authChannel: authChannelOf(context),
+        ...(Number.isSafeInteger(inputBytes) && inputBytes >= 0 ? { inputBytes } : {}),
+        ...(outputBytes !== undefined ? { outputBytes } : {}),
       });
-      const context = contextOf(res);
-      if (usage === undefined || context === undefined) return;
-      const length = Number(req.headers['content-length']);
-      void actorClassOf(context, actorFlags)
-        .then((actorClass) => {
-          const record: UsageRecord = {
-            ...usage,
-            actorUrn: context.authentication.actorUrn,
-            actorClass,
-            agentClass: agentClassOf(req.headers['user-agent']),
-            authChannel: authChannelOf(context),
-            ...(Number.isSafeInteger(length) && length >= 0 ? { inputBytes: length } : {}),
-            ...(res.writableFinished ? { outputBytes: counted() } : {}),
-          };
-          metrics.recordUsage(record);
-        })
-        .catch((error: unknown) =>
-          logger.warn({ err: error }, 'usage metrics: the actor class could not be read'),
-        );
-    };
-    res.on('finish', done);
-    res.on('close', done);
+    const known = knownActorClass(context);
+    if (known !== undefined) return recordAs(known);
+    actorFlags(context.authentication.actorUrn)
+      .then((flags) => recordAs(flags?.system ? 'system' : flags?.supportUser ? 'support' : 'regular'))
+      .catch((error: unknown) =>
+        logger.warn({ err: error }, 'usage metrics: the actor class could not be read'),
+      );
+  };
+  return (req, res, next) => {
+    const started = performance.now();
+    res.once('close', () => record(req, res, started));
     next();
   };
 }
 
-/** Counts the body bytes the response writes (what `res.write` and `res.end` are given). */
-function countBodyBytes(res: Response): () => number {
-  let bytes = 0;
-  const add = (chunk: unknown, encoding: unknown): void => {
-    if (typeof chunk === 'string')
-      bytes += Buffer.byteLength(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
-    else if (chunk instanceof Uint8Array) bytes += chunk.byteLength;
-  };
-  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-  const end = res.end.bind(res) as (...args: unknown[]) => Response;
-  res.write = ((...args: unknown[]) => {
-    add(args[0], args[1]);
-    return write(...args);
-  }) as Response['write'];
-  res.end = ((...args: unknown[]) => {
-    if (typeof args[0] !== 'function') add(args[0], args[1]);
-    return end(...args);
-  }) as Response['end'];
-  return () => bytes;
+/** The path without its query, and `?action=` when the query has one (parsed only then). */
+function pathAndAction(url: string): { path: string; action?: string } {
+  const q = url.indexOf('?');
+  if (q < 0) return { path: url };
+  const path = url.slice(0, q);
+  if (!url.includes('action=', q)) return { path };
+  const action = new URLSearchParams(url.slice(q + 1)).get('action');
+  return action === null ? { path } : { path, action };
 }
+
+/** Route templates by mount path and route path; bounded, as a mount path may hold a parameter's value. */
+const TEMPLATES = new Map<string, string>();
+const MAX_TEMPLATES = 10_000;
 
 /** Spring's `uri` tag: the matched route's template, `NOT_FOUND` for a 404 no route took, else `UNKNOWN`. */
 function routeTemplate(req: Request, status: number): string {
   const route = (req as { route?: { path?: unknown } }).route;
   const raw = Array.isArray(route?.path) ? (route.path[0] as unknown) : route?.path;
   if (typeof raw !== 'string') return status === 404 ? 'NOT_FOUND' : 'UNKNOWN';
-  const template = `${req.baseUrl}${raw}`.replace(/:(\w+)/g, '{$1}').replace(/\*(\w+)/g, '{*$1}');
-  return template === '' ? '/' : template;
+  const key = `${req.baseUrl}\u0000${raw}`;
+  let template = TEMPLATES.get(key);
+  if (template === undefined) {
+    const joined = `${req.baseUrl}${raw}`.replace(/:(\w+)/g, '{$1}').replace(/\*(\w+)/g, '{*$1}');
+    template = joined === '' ? '/' : joined;
+    if (TEMPLATES.size < MAX_TEMPLATES) TEMPLATES.set(key, template);
+  }
+  return template;
 }
 
-async function actorClassOf(
-  context: RequestContext,
-  actorFlags: ActorFlags,
-): Promise<'regular' | 'system' | 'support'> {
+/** The actor class when the authentication alone tells it; undefined when the user's flags decide. */
+function knownActorClass(context: RequestContext): UsageRecord['actorClass'] | undefined {
   const { authentication } = context;
   if (authentication.isSystem || SYSTEM_ACTORS.has(authentication.actorUrn)) return 'system';
   if (!authentication.actorUrn.startsWith('urn:li:corpuser:')) return 'regular';
-  const flags = await actorFlags(authentication.actorUrn);
-  if (flags?.system) return 'system';
-  if (flags?.supportUser) return 'support';
-  return 'regular';
+  return undefined;
 }
 
 /** The ecosystem's `auth_channel`: session, pat, oauth, system, anonymous, unknown. */

@@ -51,7 +51,7 @@ function versionedAspectNames(
 
 /** GET /entitiesV2/{urn}?aspects=List(...): a missing entity is a 200 with no aspects, as in the ecosystem. */
 export async function getEntityV2(req: Request, res: Response, reads: EntityReads): Promise<void> {
-  const { urn, entity } = parseEntityUrn(req.params['urn']);
+  const { urn, entity } = parseEntityUrn(pathKey(req));
   const names = versionedAspectNames(entity, readListParam(req.query['aspects'], 'aspects'));
   sendJson(res, entityResponse(urn, await reads.latest(requestContextOf(res), urn.raw, names)));
 }
@@ -85,7 +85,7 @@ export async function batchGetEntitiesV2(req: Request, res: Response, reads: Ent
 
 /** GET /aspects/{urn}?aspect=&version=: the union is keyed by the record's fully qualified name; absent is a bare 404. */
 export async function getVersionedAspect(req: Request, res: Response, reads: EntityReads): Promise<void> {
-  const { urn, entity } = parseEntityUrn(req.params['urn']);
+  const { urn, entity } = parseEntityUrn(pathKey(req));
   const aspectName = req.query['aspect'];
   if (typeof aspectName !== 'string' || aspectName === '') throw new ValidationError('aspect is required');
   const spec = entity.aspects.get(aspectName);
@@ -127,7 +127,7 @@ function requireSnapshot(entity: EntitySpec): void {
  * or 404 "Did not find <urn>".
  */
 export async function getEntitySnapshot(req: Request, res: Response, reads: EntityReads): Promise<void> {
-  const { urn, entity } = parseEntityUrn(req.params['urn']);
+  const { urn, entity } = parseEntityUrn(pathKey(req));
   requireSnapshot(entity);
   const names = snapshotAspectNames(entity, readListParam(req.query['aspects'], 'aspects'));
   const aspects = await reads.latest(requestContextOf(res), urn.raw, names);
@@ -169,4 +169,14 @@ function readVersion(raw: unknown): number {
   const n = Number(raw);
   if (!Number.isSafeInteger(n)) throw new ValidationError('version is too large');
   return n;
+}
+
+/**
+ * The urn of a Rest.li resource path (`/aspects/{urn}`, `/entitiesV2/{urn}`, `/entities/{urn}`) without
+ * the whitespace around it, which the ecosystem's Rest.li reads past (its smoke suite sends a key
+ * followed by the indentation of a continued string literal).
+ */
+function pathKey(req: Request): string | undefined {
+  const key: unknown = req.params['urn'];
+  return typeof key === 'string' ? key.trim() : undefined;
 }

@@ -30,7 +30,7 @@ async function introspectOurs(): Promise<IntrospectionQuery> {
 const comparison = compareSignatures(schemaSignatures(await introspectOurs()), reference.types);
 
 /** The coverage reached so far: raise it when the schema grows, never lower it. */
-const FLOOR = { types: 426, fields: 1978, queries: 59, mutations: 93 };
+const FLOOR = { types: 448, fields: 2040, queries: 62, mutations: 95 };
 
 /**
  * Conflicts being fixed in another change: each must still be a conflict, so the entry goes when it is

@@ -454,6 +454,9 @@ describe('POST /openapi/v1/events/audit/search', () => {
       search: async () => {
         throw error;
       },
+      count: async () => {
+        throw error;
+      },
       refresh: async () => {},
       applyRetention: async () => 0,
       close: async () => {},

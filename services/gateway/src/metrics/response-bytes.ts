@@ -1,0 +1,44 @@
+import type { Response } from 'express';
+
+const BODY_BYTES = Symbol('bodyBytes');
+
+type Counted = Response & { [BODY_BYTES]?: number };
+
+/**
+ * Counts the body bytes every response of an app writes (what `write` and `end` are given, after any
+ * compression that wraps them), by defining both once on the app's response prototype: no closure or
+ * wrapper per request. Read with bodyBytesOf.
+ */
+export function countResponseBodies(prototype: Response): void {
+  const write = prototype.write as (this: Counted, ...args: unknown[]) => boolean;
+  const end = prototype.end as (this: Counted, ...args: unknown[]) => Response;
+  Object.defineProperty(prototype, 'write', {
+    configurable: true,
+    writable: true,
+    value: function (this: Counted, ...args: unknown[]): boolean {
+      add(this, args[0], args[1]);
+      return write.apply(this, args);
+    },
+  });
+  Object.defineProperty(prototype, 'end', {
+    configurable: true,
+    writable: true,
+    value: function (this: Counted, ...args: unknown[]): Response {
+      if (typeof args[0] !== 'function') add(this, args[0], args[1]);
+      return end.apply(this, args);
+    },
+  });
+}
+
+/** The body bytes the response has written so far. */
+export function bodyBytesOf(res: Response): number {
+  return (res as Counted)[BODY_BYTES] ?? 0;
+}
+
+function add(res: Counted, chunk: unknown, encoding: unknown): void {
+  let bytes = 0;
+  if (typeof chunk === 'string')
+    bytes = Buffer.byteLength(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+  else if (chunk instanceof Uint8Array) bytes = chunk.byteLength;
+  if (bytes > 0) res[BODY_BYTES] = (res[BODY_BYTES] ?? 0) + bytes;
+}
