@@ -6,6 +6,8 @@ export interface TopicNames {
   readonly metadataChangeLogTimeseries: string;
   readonly platformEvent: string;
   readonly upgradeHistory: string;
+  /** Usage events of the web app (the tracking endpoint's): JSON values keyed by the actor. */
+  readonly dataHubUsageEvent: string;
   /** Results of proposals for the gateway's synchronous writes (ours; the ecosystem has no such topic). */
   readonly proposalOutcome: string;
   /** Schemas registered with our schema registry by other producers (ours; one partition, kept forever). */
@@ -20,6 +22,7 @@ export const defaultTopicNames: TopicNames = Object.freeze({
   metadataChangeLogTimeseries: 'MetadataChangeLog_Timeseries_v1',
   platformEvent: 'PlatformEvent_v1',
   upgradeHistory: 'DataHubUpgradeHistory_v1',
+  dataHubUsageEvent: 'DataHubUsageEvent_v1',
   proposalOutcome: 'MetadataChangeProposalOutcome_v1',
   schemaRegistry: 'CatalogSchemas_v1',
 });

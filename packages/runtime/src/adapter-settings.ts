@@ -62,6 +62,7 @@ const TOPIC_ENV: Readonly<Record<keyof TopicNames, string>> = {
   metadataChangeLogTimeseries: 'METADATA_CHANGE_LOG_TIMESERIES_TOPIC_NAME',
   platformEvent: 'PLATFORM_EVENT_TOPIC_NAME',
   upgradeHistory: 'DATAHUB_UPGRADE_HISTORY_TOPIC_NAME',
+  dataHubUsageEvent: 'DATAHUB_USAGE_EVENT_NAME',
   proposalOutcome: 'METADATA_CHANGE_PROPOSAL_OUTCOME_TOPIC_NAME',
   schemaRegistry: 'CATALOG_SCHEMAS_TOPIC_NAME',
 };

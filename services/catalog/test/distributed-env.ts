@@ -10,6 +10,7 @@ export function isolatedTopics(prefix: string): Record<string, string> {
     METADATA_CHANGE_LOG_TIMESERIES_TOPIC_NAME: `${prefix}_MetadataChangeLog_Timeseries_v1`,
     PLATFORM_EVENT_TOPIC_NAME: `${prefix}_PlatformEvent_v1`,
     DATAHUB_UPGRADE_HISTORY_TOPIC_NAME: `${prefix}_DataHubUpgradeHistory_v1`,
+    DATAHUB_USAGE_EVENT_NAME: `${prefix}_DataHubUsageEvent_v1`,
     METADATA_CHANGE_PROPOSAL_OUTCOME_TOPIC_NAME: `${prefix}_MetadataChangeProposalOutcome_v1`,
     // The schema registry's topic too: registrations of one run never reach another's readers.
     CATALOG_SCHEMAS_TOPIC_NAME: `${prefix}_CatalogSchemas_v1`,

@@ -291,6 +291,21 @@ const OPENAPI: readonly ReadRoute[] = [
     request: () => get('/openapi/operations/throttle/requests'),
   },
   {
+    name: 'OpenAPI POST /openapi/v1/trace/write/{traceId} (every seeded entity, its restricted aspect)',
+    request: (seed) =>
+      post(
+        '/openapi/v1/trace/write/00000000000000000000000000000001?onlyIncludeErrors=false&detailed=true',
+        Object.fromEntries([
+          ...TARGETS.map((t) => [urnOf(seed, t), [t.aspect]]),
+          [seed.dataset, ['datasetProperties']],
+        ]),
+      ),
+  },
+  {
+    name: 'OpenAPI GET /openapi/v1/registry/models/entity/specifications (every entity)',
+    request: () => get('/openapi/v1/registry/models/entity/specifications?count=1000'),
+  },
+  {
     name: 'OpenAPI POST /openapi/operations/elasticSearch/entity/raw (every seeded entity)',
     request: (seed) =>
       post('/openapi/operations/elasticSearch/entity/raw', [

@@ -53,6 +53,10 @@ import { countResponseBodies } from './metrics/response-bytes.js';
 import { timedPort } from './metrics/timed-port.js';
 import { requestContextIfAny, requestContextOf } from './auth/request-context.js';
 import type { IndexWaiter } from './ingest/index-waiter.js';
+import { registryModelsRouter } from './openapi/registry/registry-router.js';
+import { trackingRouter } from './openapi/tracking/tracking-router.js';
+import { traceApiRouter } from './openapi/trace/trace-router.js';
+import type { FailedWrites } from './application/write-traces.js';
 import {
   ingestProposal,
   ingestProposalBatch,
@@ -128,6 +132,10 @@ export interface GatewayDeps {
   readonly transport: 'kafka' | 'embedded';
   readonly submitter: ProposalSubmitter;
   readonly indexWaiter: IndexWaiter;
+  /** The proposals persistence refused (the write trace reads them). */
+  readonly failedWrites: FailedWrites;
+  /** The change logs the indexer gave up on (the write trace reads them). */
+  readonly failedIndexing: FailedWrites;
   readonly logger: Logger;
   readonly settings: GatewaySettings;
   readonly auth: GatewayAuth;
@@ -187,6 +195,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     topics: deps.topics,
     nativeUsers: deps.nativeUsers,
     audit,
+    failedWrites: deps.failedWrites,
+    failedIndexing: deps.failedIndexing,
     logger,
     analyticsEnabled: settings.analyticsEnabled ?? true,
     systemInfo: {
@@ -404,6 +414,18 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   const timelineApi = { timeline: application.timeline, logger };
   app.use('/openapi/v2/timeline/v1', timelineApiRouter(timelineApi, TIMELINE_V2_OPERATION));
   app.use('/openapi/timeline/v1', timelineApiRouter(timelineApi, TIMELINE_V1_OPERATION));
+  app.use(
+    '/openapi/v1/tracking',
+    trackingRouter({ tracking: application.tracking, logger, maxBodyBytes: settings.maxBodyBytes }),
+  );
+  app.use(
+    '/openapi/v1/registry/models',
+    registryModelsRouter({ models: application.registryModels, logger }),
+  );
+  app.use(
+    '/openapi/v1/trace',
+    traceApiRouter({ traces: application.writeTraces, logger, maxBodyBytes: settings.maxBodyBytes }),
+  );
   app.use(
     '/openapi/v1/events/audit',
     auditEventsRouter({

@@ -2,6 +2,7 @@ import type { AuthSettings } from '@catalog/auth';
 import type { Consumer, EventLog } from '@catalog/events';
 import {
   childLogger,
+  deadLetterTopicOf,
   type AdapterSettings,
   type Logger,
   type OutcomeChannel,
@@ -19,6 +20,7 @@ import type { GatewayAuth } from './auth/gateway-auth.js';
 import { NativeUserService } from './application/native-user-service.js';
 import { ProposalSubmitter } from './ingest/proposal-submitter.js';
 import { IndexWaiter } from './ingest/index-waiter.js';
+import { deadLetteredChangeLog, FailedWriteLog, refusedProposal } from './ingest/failed-write-log.js';
 import type { ConsumerGroups } from './application/consumer-lag.js';
 
 export interface GatewayParts {
@@ -82,7 +84,12 @@ export async function composeGateway(parts: GatewayParts): Promise<ComposedGatew
     submitter,
     logger: parts.logger,
   });
-  await parts.log.ensureTopics([{ name: parts.adapters.topics.platformEvent }]);
+  // The usage-event topic exists before the first event, as the ecosystem's set-up creates it: a
+  // consumer subscribed to it early would otherwise not see it for minutes (its metadata refresh).
+  await parts.log.ensureTopics([
+    { name: parts.adapters.topics.platformEvent },
+    { name: parts.adapters.topics.dataHubUsageEvent },
+  ]);
   const nativeUsers = new NativeUserService({
     store: parts.store,
     submitter,
@@ -99,6 +106,22 @@ export async function composeGateway(parts: GatewayParts): Promise<ComposedGatew
       logger: parts.logger,
     });
   }
+  // Every gateway reads every refused proposal and every change log the indexer gave up on, for the
+  // write trace.
+  const failedWrites = await FailedWriteLog.start({
+    log: parts.log,
+    topic: parts.adapters.topics.failedMetadataChangeProposal,
+    decode: refusedProposal,
+    groupId: `gateway-failed-proposals-${parts.instanceId}`,
+    logger: parts.logger,
+  });
+  const failedIndexing = await FailedWriteLog.start({
+    log: parts.log,
+    topic: deadLetterTopicOf(parts.groups.indexer),
+    decode: deadLetteredChangeLog,
+    groupId: `gateway-indexer-dead-letters-${parts.instanceId}`,
+    logger: parts.logger,
+  });
   const app = createGatewayApp({
     store: parts.store,
     log: parts.log,
@@ -109,11 +132,21 @@ export async function composeGateway(parts: GatewayParts): Promise<ComposedGatew
     transport: parts.adapters.kafka ? 'kafka' : 'embedded',
     submitter,
     indexWaiter,
+    failedWrites,
+    failedIndexing,
     logger: parts.logger,
     settings: parts.settings,
     auth,
     nativeUsers,
     ...(parts.threads ? { threads: parts.threads } : {}),
   });
-  return { app, auth, close: async () => void (await invalidation?.stop()) };
+  return {
+    app,
+    auth,
+    close: async () => {
+      await invalidation?.stop();
+      await failedWrites.stop();
+      await failedIndexing.stop();
+    },
+  };
 }

@@ -357,6 +357,17 @@ export class AccessPolicy {
     });
   }
 
+  /**
+   * Reading the entity registry's models (`/openapi/v1/registry/models`): MANAGE_SYSTEM_OPERATIONS,
+   * decided whatever the REST toggle says, as the ecosystem asks it.
+   */
+  async readEntityRegistry(ctx: RequestContext): Promise<void> {
+    await this.require(ctx, {
+      privileges: [SYSTEM_OPERATIONS_PRIVILEGES],
+      message: `${actorOf(ctx)} is not authorized to get the entity registry.`,
+    });
+  }
+
   /** Counting stored aspects (the ecosystem's COUNTS READ). */
   async readCounts(ctx: RequestContext): Promise<void> {
     await this.requireForEntity(ctx, {

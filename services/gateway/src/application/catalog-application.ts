@@ -24,6 +24,9 @@ import { Documents } from './documents.js';
 import { DataProducts } from './data-products.js';
 import { DomainAdmin } from './domain-admin.js';
 import { LogicalParents } from './logical-parents.js';
+import { WriteTraces, type FailedWrites } from './write-traces.js';
+import { RegistryModels } from './registry-models.js';
+import { UsageTracking } from './usage-tracking.js';
 import { EntityCreation } from './entity-creation.js';
 import { EntityLookups } from './entity-lookups.js';
 import { EntityPages } from './entity-pages.js';
@@ -86,6 +89,10 @@ export interface CatalogApplicationDeps {
   readonly nativeUsers: NativeUserService;
   readonly audit: AuditIndex;
   readonly operations: PipelineOperationsDeps;
+  /** The proposals persistence refused, for the write trace. */
+  readonly failedWrites: FailedWrites;
+  /** The change logs the indexer gave up on, for the write trace. */
+  readonly failedIndexing: FailedWrites;
   readonly logger: Logger;
   /** What the system information reports: the version and the effective configuration. */
   readonly systemInfo?: {
@@ -218,6 +225,12 @@ export interface CatalogApplication {
   readonly logicalParents: LogicalParents;
   /** Linking entities to version sets and unlinking them. */
   readonly versioning: EntityVersioning;
+  /** What became of asynchronous writes, by trace id. */
+  readonly writeTraces: WriteTraces;
+  /** The entity registry's entity and aspect specifications. */
+  readonly registryModels: RegistryModels;
+  /** The web app's usage events, published for analytics. */
+  readonly tracking: UsageTracking;
 }
 
 export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogApplication {
@@ -318,5 +331,25 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     domains: new DomainAdmin(stored, deps.readModels.search, policy, proposals),
     logicalParents: new LogicalParents(policy, proposals),
     versioning: new EntityVersioning(stored, deps.readModels.search, policy, proposals, deps.waitForIndex),
+    writeTraces: new WriteTraces(
+      {
+        store: deps.store,
+        log: deps.log,
+        topics: deps.topics,
+        groups: deps.operations.groups,
+        failures: deps.failedWrites,
+        indexFailures: deps.failedIndexing,
+        refresh: async () => {
+          await Promise.all([
+            deps.readModels.search.refresh(),
+            deps.readModels.graph.refresh(),
+            deps.readModels.timeseries.refresh(),
+          ]);
+        },
+      },
+      policy,
+    ),
+    registryModels: new RegistryModels(policy),
+    tracking: new UsageTracking(deps.log, deps.topics.dataHubUsageEvent),
   };
 }

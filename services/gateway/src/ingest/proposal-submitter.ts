@@ -3,6 +3,9 @@ import { UnavailableError, type CheckedProposal } from '@catalog/model';
 import { genericAspectFromJson, type EventLog, type MetadataChangeProposal } from '@catalog/events';
 import { proposalRecord, type OutcomeChannel, type ProposalOutcome } from '@catalog/runtime';
 import { assertChangeLogFits } from './message-size.js';
+import { withOrigin } from './proposal-origin.js';
+
+export { withOrigin };
 
 export interface ProposalSubmitterDeps {
   readonly log: EventLog;
@@ -50,29 +53,6 @@ export class ProposalSubmitter {
     }
     return options.sync ? Promise.all(waits) : undefined;
   }
-}
-
-/**
- * The proposal with where it came from in `systemMetadata.properties`, exactly the keys the ecosystem
- * records there (`telemetryTraceId`, `eventSource`, `sourceIP`; the user agent is not one of them, and
- * clients compare these properties): the values the gateway observed
- * replace any the client sent, so that the change log and the audit trail record the request as it
- * reached the catalog. Other properties the client sent are kept.
- */
-export function withOrigin(proposal: CheckedProposal, origin: RequestOrigin): CheckedProposal {
-  const systemMetadata = proposal.systemMetadata ?? {};
-  return {
-    ...proposal,
-    systemMetadata: {
-      ...systemMetadata,
-      properties: {
-        ...(systemMetadata.properties ?? {}),
-        telemetryTraceId: origin.traceId,
-        eventSource: origin.eventSource,
-        sourceIP: origin.sourceIp,
-      },
-    },
-  };
 }
 
 export function toMcp(p: CheckedProposal): MetadataChangeProposal {

@@ -12,6 +12,9 @@ import {
   RELATIONSHIP_SCROLL_OPERATION,
 } from '../edge-scroll/edge-scroll-operations.js';
 import { AUDIT_SEARCH_OPERATION } from '../audit-events/audit-search-operation.js';
+import { TRACE_WRITE_OPERATION } from '../trace/trace-operations.js';
+import { TRACKING_OPERATION } from '../tracking/tracking-operations.js';
+import { REGISTRY_OPERATIONS } from '../registry/registry-operations.js';
 import { EXCLUDED_ENTITIES, entityApiComponents } from './entity-components.js';
 import { isPublicPath } from '../../auth/authentication-middleware.js';
 
@@ -28,6 +31,9 @@ export function allOperations(): Operation[] {
     RELATIONSHIP_SCROLL_OPERATION,
     LINEAGE_SCROLL_OPERATION,
     AUDIT_SEARCH_OPERATION,
+    TRACE_WRITE_OPERATION,
+    TRACKING_OPERATION,
+    ...Object.values(REGISTRY_OPERATIONS),
     ...Object.values(RESTLI_OPERATIONS),
     ...OPERATION_ENDPOINTS,
     ...GRAPHQL_OPERATIONS,

@@ -27,6 +27,7 @@ import type { Operation } from '../../api-contract/operation.js';
 import { requestValidator } from '../../api-contract/catalog-validator.js';
 import type { RequestInput } from '../../api-contract/request-input.js';
 import { openApiErrorHandler } from '../openapi-errors.js';
+import { systemMetadataWithOrigin } from '../../ingest/proposal-origin.js';
 import {
   aspectOperations,
   CROSS_ENTITY_OPERATIONS,
@@ -269,9 +270,29 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     next();
   });
 
+  /** An aspect as submitted: its value and, when asked for, the system metadata it was submitted with. */
+  const submittedBody = (res: Response, input: RequestInput, value: unknown, given: unknown): Json =>
+    bool(input, 'systemMetadata')
+      ? {
+          value,
+          systemMetadata: systemMetadataWithOrigin(
+            given as CheckedProposal['systemMetadata'],
+            requestContextOf(res).origin,
+          ),
+        }
+      : { value };
+
   /** An entity body holding one aspect value as submitted. */
-  const shapeSubmitted = (urn: string, aspect: string, value: unknown): Json =>
-    v2 ? { urn, aspects: { [aspect]: { value } } } : { urn, [aspect]: { value } };
+  const shapeSubmitted = (
+    res: Response,
+    input: RequestInput,
+    urn: string,
+    aspect: string,
+    body: Json,
+  ): Json => {
+    const submitted = submittedBody(res, input, body['value'], body['systemMetadata']);
+    return v2 ? { urn, aspects: { [aspect]: submitted } } : { urn, [aspect]: submitted };
+  };
 
   /** The operations of the routes on `/{type}` and `/{type}/{urn}` for one entity type, in this version. */
   const entityOps = (entity: EntitySpec) => (v2 ? V2_OPERATIONS : entityOperations(entity));
@@ -348,12 +369,20 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     return shape(urn, written[0]?.[0] ?? [], bool(input, 'systemMetadata'));
   };
 
-  /** The echo of an asynchronous batch: the submitted aspects (v3), the urns (v2). */
-  const echo = (items: ReturnType<typeof batchItems>): Json[] =>
+  /**
+   * The echo of an asynchronous batch: the submitted aspects (v3), the urns (v2); with `systemMetadata`,
+   * each aspect's system metadata as submitted (its `telemetryTraceId` is the one the write trace asks for).
+   */
+  const echo = (res: Response, input: RequestInput, items: ReturnType<typeof batchItems>): Json[] =>
     items.map((item) =>
       v2
         ? { urn: item.urn }
-        : { urn: item.urn, ...Object.fromEntries(item.aspects.map((a) => [a.aspect, { value: a.value }])) },
+        : {
+            urn: item.urn,
+            ...Object.fromEntries(
+              item.aspects.map((a) => [a.aspect, submittedBody(res, input, a.value, a.systemMetadata)]),
+            ),
+          },
     );
 
   const batchWrite = (changeType: 'UPSERT' | 'PATCH') => async (req: Request, res: Response) => {
@@ -363,7 +392,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     const [result] = await writeBatches(res, input, [{ entity, body: input.body }], changeType);
     if (result?.stored !== undefined) res.json(result.stored);
     else if (changeType === 'PATCH') res.status(202).end();
-    else res.status(202).json(echo(result?.items ?? []));
+    else res.status(202).json(echo(res, input, result?.items ?? []));
   };
 
   /** `{"<entityName>": [items]}` bodies of the generic routes, each value a list. */
@@ -388,7 +417,10 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
       .status(synced ? 200 : 202)
       .json(
         Object.fromEntries(
-          results.map((r) => [r.entity.name, r.stored ?? (changeType === 'PATCH' ? [] : echo(r.items))]),
+          results.map((r) => [
+            r.entity.name,
+            r.stored ?? (changeType === 'PATCH' ? [] : echo(res, input, r.items)),
+          ]),
         ),
       );
   };
@@ -593,11 +625,11 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     if (aspect.kind === 'timeseries') {
       const sync = !bool(input, 'async');
       await app.entityWrites.propose(requestContextOf(res), [proposal], { sync });
-      res.status(sync ? 200 : 202).json(shapeSubmitted(urn, aspect.name, body['value']));
+      res.status(sync ? 200 : 202).json(shapeSubmitted(res, input, urn, aspect.name, body));
       return;
     }
     const stored = await writeOne(res, entity, urn, aspect.name, proposal, input);
-    if (stored === undefined) res.status(202).json(shapeSubmitted(urn, aspect.name, body['value']));
+    if (stored === undefined) res.status(202).json(shapeSubmitted(res, input, urn, aspect.name, body));
     else res.json(stored);
   });
 
