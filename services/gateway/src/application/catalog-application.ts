@@ -27,6 +27,7 @@ import { LogicalParents } from './logical-parents.js';
 import { WriteTraces, type FailedWrites } from './write-traces.js';
 import { RegistryModels } from './registry-models.js';
 import { UsageTracking } from './usage-tracking.js';
+import { GlossaryHierarchy } from './glossary-hierarchy.js';
 import { EntityCreation } from './entity-creation.js';
 import { EntityLookups } from './entity-lookups.js';
 import { EntityPages } from './entity-pages.js';
@@ -161,6 +162,7 @@ export interface CatalogApplication {
   readonly roleAcceptance: RoleAcceptance;
   /** Creating tags, domains and glossary entities; deleting tags. */
   readonly entityCreation: EntityCreation;
+  readonly glossaryHierarchy: GlossaryHierarchy;
   /** Structured property definitions and their values on assets. */
   readonly structuredProperties: StructuredPropertyAdmin;
   /** Metadata tests. */
@@ -286,6 +288,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     forms: new FormAdmin(stored, policy, proposals),
     roleAcceptance: new RoleAcceptance(deps.auth, deps.nativeUsers, proposals),
     entityCreation: new EntityCreation(policy, proposals),
+    glossaryHierarchy: new GlossaryHierarchy(deps.store, policy, proposals),
     structuredProperties: new StructuredPropertyAdmin(stored, policy, proposals),
     operations: new PipelineOperations(deps.operations, policy),
     throttle,

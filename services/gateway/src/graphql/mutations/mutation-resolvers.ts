@@ -1,12 +1,13 @@
 import type { CreationInput } from '../../application/entity-creation.js';
 import type { GraphQLContext } from '../context.js';
 
-/** Creating tags, domains, groups and glossary entities, and deleting tags. */
+/** Creating tags, domains, groups and glossary entities, moving glossary entities, and deleting tags. */
 export const mutationSchema = `
 input CreateTagInput { id: String name: String! description: String }
 input CreateDomainInput { id: String name: String! description: String parentDomain: String }
 input CreateGroupInput { id: String name: String! description: String }
 input CreateGlossaryEntityInput { id: String name: String! description: String parentNode: String }
+input UpdateParentNodeInput { parentNode: String resourceUrn: String! }
 
 type Mutation {
   createTag(input: CreateTagInput!): String
@@ -15,6 +16,7 @@ type Mutation {
   createGroup(input: CreateGroupInput!): String
   createGlossaryTerm(input: CreateGlossaryEntityInput!): String
   createGlossaryNode(input: CreateGlossaryEntityInput!): String
+  updateParentNode(input: UpdateParentNodeInput!): Boolean
 }
 `;
 
@@ -46,6 +48,14 @@ export function mutationResolvers(): Record<string, Record<string, unknown>> {
         { input }: Args<CreationInput & { parentNode?: string | null }>,
         ctx: GraphQLContext,
       ) => ctx.services.app.entityCreation.createGlossaryNode(ctx.auth, input),
+      updateParentNode: async (
+        _r: unknown,
+        { input }: Args<{ resourceUrn: string; parentNode?: string | null }>,
+        ctx: GraphQLContext,
+      ) => {
+        await ctx.services.app.glossaryHierarchy.updateParentNode(ctx.auth, input);
+        return true;
+      },
     },
   };
 }
