@@ -188,6 +188,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   const application = createCatalogApplication({
     store,
     auth,
+    ...(settings.defaultCliVersion === undefined ? {} : { defaultCliVersion: settings.defaultCliVersion }),
     submitter: deps.submitter,
     readModels,
     waitForIndex,

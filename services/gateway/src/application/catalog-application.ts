@@ -1,3 +1,4 @@
+import { PINNED_SDK_VERSION } from '@catalog/model';
 import type { AuditIndex, GraphIndex, SearchIndex, TimeseriesIndex } from '@catalog/search';
 import type { RequestContext } from '@catalog/auth';
 import type { AspectStore } from '@catalog/store';
@@ -96,6 +97,8 @@ export interface CatalogApplicationDeps {
   readonly failedIndexing: FailedWrites;
   readonly logger: Logger;
   /** What the system information reports: the version and the effective configuration. */
+  /** The acryl-datahub release a manual ingestion run uses when its source names none. */
+  readonly defaultCliVersion?: string;
   readonly systemInfo?: {
     readonly version: string;
     readonly configuration: Readonly<Record<string, PropertyValue>>;
@@ -275,7 +278,10 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     userProfiles: new UserProfileEdits(stored, policy, proposals),
     userCredentials: new UserCredentials(deps.nativeUsers, policy),
     policies: new PolicyAdmin(deps.auth, stored, policy, proposals),
-    ingestionSources: new IngestionSources(stored, policy, proposals, deps.readModels.search),
+    ingestionSources: new IngestionSources(stored, policy, proposals, deps.readModels.search, {
+      defaultCliVersion: deps.defaultCliVersion ?? PINNED_SDK_VERSION,
+      waitForIndex: deps.waitForIndex,
+    }),
     labels: new LabelEdits(stored, policy, proposals),
     metadataEdits: new MetadataEdits(stored, policy, proposals),
     linkEdits: new LinkEdits(stored, policy, proposals),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '@catalog/auth';
-import { formatUrn } from '@catalog/model';
+import { formatUrn, ValidationError } from '@catalog/model';
 import {
   matchesFilter,
   parseSearchInput,
@@ -8,10 +8,11 @@ import {
   type Filter,
   type SearchIndex,
 } from '@catalog/search';
+import type { ProposalOutcome } from '@catalog/runtime';
 import type { AccessPolicy } from './access-policy.js';
 import { requireAnyOf } from './admin-privileges.js';
 import { documentFieldValues, requireUrnOfType } from './entity-urns.js';
-import { writeDecided } from './aspect-changes.js';
+import { writeDecided, writeDecidedOutcomes } from './aspect-changes.js';
 import { ingestionSourceInfoOf, type UpdateIngestionSourceInput } from './ingestion-source-info.js';
 import type { Proposals } from './proposals.js';
 import type { StoredEntities } from './stored-entities.js';
@@ -20,6 +21,7 @@ const ENTITY = 'dataHubIngestionSource';
 const INFO = 'dataHubIngestionSourceInfo';
 const KEY = 'dataHubIngestionSourceKey';
 const EXECUTION = 'dataHubExecutionRequest';
+const EXECUTION_INPUT = 'dataHubExecutionRequestInput';
 /** Every ingestion source operation (the ecosystem's canManageIngestion): recipes hold connection details. */
 const MANAGE_INGESTION = ['MANAGE_INGESTION'] as const;
 
@@ -105,6 +107,11 @@ export class IngestionSources {
     private readonly policy: AccessPolicy,
     private readonly proposals: Proposals,
     private readonly search: SearchIndex,
+    private readonly runs: {
+      /** The acryl-datahub release a run uses when its source names none. */
+      readonly defaultCliVersion: string;
+      readonly waitForIndex: (outcomes: readonly ProposalOutcome[]) => Promise<void>;
+    },
   ) {}
 
   /** Whether the actor may read sources' recipes, however it reached the source (403 otherwise). */
@@ -191,10 +198,71 @@ export class IngestionSources {
     return (await this.stored.exists(urn)) ? urn : undefined;
   }
 
+  /**
+   * Requests a run of a source now (the ecosystem's createIngestionExecutionRequest): a new
+   * `dataHubExecutionRequest` whose input an executor picks up, task RUN_INGEST from a MANUAL_INGESTION_SOURCE,
+   * with the source's recipe (its `run_id` the request's urn, its `pipeline_name` the source's unless it
+   * names one), CLI version (the default when the source names none), extra arguments and debug mode.
+   * Answered once the request is indexed, so the source's executions list it.
+   */
+  async requestExecution(ctx: RequestContext, sourceUrn: string): Promise<string> {
+    await requireAnyOf(this.policy, ctx, MANAGE_INGESTION);
+    requireUrnOfType(sourceUrn, ENTITY);
+    const info = await this.stored.aspect(sourceUrn, INFO);
+    if (info === undefined)
+      throw new ValidationError(`Failed to find ingestion source with urn ${sourceUrn}`);
+    const config = (info['config'] ?? {}) as Readonly<Record<string, unknown>>;
+    if (typeof config['recipe'] !== 'string')
+      throw new ValidationError(
+        `Failed to find valid ingestion source with urn ${sourceUrn}. Missing recipe`,
+      );
+    const urn = formatUrn(EXECUTION, [randomUUID()]);
+    const version =
+      typeof config['version'] === 'string' && config['version'].trim() !== ''
+        ? config['version']
+        : undefined;
+    const extra = (config['extraArgs'] ?? {}) as Readonly<Record<string, string>>;
+    const args: Record<string, string> = {
+      recipe: runRecipe(config['recipe'], urn, sourceUrn),
+      version: version ?? this.runs.defaultCliVersion,
+      ...extra,
+      debug_mode: config['debugMode'] === true ? 'true' : 'false',
+    };
+    const input = {
+      task: 'RUN_INGEST',
+      source: { type: 'MANUAL_INGESTION_SOURCE', ingestionSource: sourceUrn },
+      ...(typeof config['executorId'] === 'string' ? { executorId: config['executorId'] } : {}),
+      requestedAt: Date.now(),
+      actorUrn: ctx.authentication.actorUrn,
+      args,
+    };
+    const outcomes = await writeDecidedOutcomes(this.proposals, ctx, [
+      { urn, entityType: EXECUTION, aspect: EXECUTION_INPUT, value: input },
+    ]);
+    await this.runs.waitForIndex(outcomes);
+    return urn;
+  }
+
   async delete(ctx: RequestContext, urn: string): Promise<string> {
     await requireAnyOf(this.policy, ctx, MANAGE_INGESTION);
     requireUrnOfType(urn, ENTITY);
     await writeDecided(this.proposals, ctx, [{ urn, entityType: ENTITY, aspect: KEY, changeType: 'DELETE' }]);
     return urn;
   }
+}
+
+/** The recipe a run executes: `run_id` the execution request, `pipeline_name` the source's unless set. */
+function runRecipe(recipe: string, runId: string, sourceUrn: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(recipe);
+  } catch {
+    throw new ValidationError('Failed to create execution request: Invalid recipe json provided.');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new ValidationError('Failed to create execution request: Invalid recipe json provided.');
+  const json = parsed as Record<string, unknown>;
+  const named =
+    json['pipeline_name'] !== undefined && json['pipeline_name'] !== null && json['pipeline_name'] !== '';
+  return JSON.stringify({ ...json, run_id: runId, ...(named ? {} : { pipeline_name: sourceUrn }) });
 }

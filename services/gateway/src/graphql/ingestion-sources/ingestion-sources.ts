@@ -82,6 +82,11 @@ extend type Mutation {
   createIngestionSource(input: UpdateIngestionSourceInput!): String
   updateIngestionSource(urn: String!, input: UpdateIngestionSourceInput!): String
   deleteIngestionSource(urn: String!): String
+  createIngestionExecutionRequest(input: CreateIngestionExecutionRequestInput!): String
+}
+
+input CreateIngestionExecutionRequestInput {
+  ingestionSourceUrn: String!
 }
 `;
 
@@ -183,6 +188,11 @@ export function ingestionSourceResolvers(): Record<string, Record<string, unknow
       ) => ctx.services.app.ingestionSources.update(ctx.auth, urn, input),
       deleteIngestionSource: (_r: unknown, { urn }: { urn: string }, ctx: GraphQLContext) =>
         ctx.services.app.ingestionSources.delete(ctx.auth, urn),
+      createIngestionExecutionRequest: (
+        _r: unknown,
+        { input }: { input: { ingestionSourceUrn: string } },
+        ctx: GraphQLContext,
+      ) => ctx.services.app.ingestionSources.requestExecution(ctx.auth, input.ingestionSourceUrn),
     },
   };
 }

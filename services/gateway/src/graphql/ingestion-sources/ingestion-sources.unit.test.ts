@@ -97,7 +97,12 @@ describe('ingestion source GraphQL', () => {
     auth: graphqlContext('urn:li:corpuser:admin'),
     requestId: 'r',
     services: {
-      app: { ingestionSources: new IngestionSources(deps.stored, deps.policy, deps.proposals, search) },
+      app: {
+        ingestionSources: new IngestionSources(deps.stored, deps.policy, deps.proposals, search, {
+          defaultCliVersion: '1.7.0.17',
+          waitForIndex: () => Promise.resolve(),
+        }),
+      },
     },
     entities: {
       aspect: (urn: string, name: string) => Promise.resolve(stored.get(urn)?.get(name)),
@@ -280,6 +285,56 @@ describe('ingestion source GraphQL', () => {
       'query { executionRequest(urn: "urn:li:dataHubExecutionRequest:run-1") { urn } }',
     );
     expect(denied.errors?.[0]?.message).toMatch(/Unauthorized/);
+  });
+
+  it('requests a run of a source: RUN_INGEST with its recipe (run id and pipeline name), version, extra arguments and debug mode', async () => {
+    const source = (await run(CREATE, { input: INPUT })).data?.['createIngestionSource'] as string;
+    const unversioned = (
+      await run(CREATE, {
+        input: { ...INPUT, name: 'No version', config: { ...INPUT.config, version: null } },
+      })
+    ).data?.['createIngestionSource'] as string;
+    const REQUEST =
+      'mutation($input: CreateIngestionExecutionRequestInput!) { createIngestionExecutionRequest(input: $input) }';
+    const requested = await run(REQUEST, { input: { ingestionSourceUrn: source } });
+    expect(requested.errors).toBeUndefined();
+    const urn = requested.data?.['createIngestionExecutionRequest'] as string;
+    expect(urn).toMatch(/^urn:li:dataHubExecutionRequest:[0-9a-f-]{36}$/);
+    const input = stored.get(urn)?.get('dataHubExecutionRequestInput') as {
+      task: string;
+      source: unknown;
+      executorId: string;
+      args: Record<string, string>;
+    };
+    expect(input.task).toBe('RUN_INGEST');
+    expect(input.source).toEqual({ type: 'MANUAL_INGESTION_SOURCE', ingestionSource: source });
+    expect(input.executorId).toBe('default');
+    expect(Object.keys(input.args)).toEqual(['recipe', 'version', 'extra_pip_requirements', 'debug_mode']);
+    expect(JSON.parse(input.args['recipe']!)).toEqual({
+      source: { type: 'mysql', config: { host_port: 'db:3306' } },
+      run_id: urn,
+      pipeline_name: source,
+    });
+    expect(input.args['version']).toBe('0.14.1');
+    expect(input.args['debug_mode']).toBe('false');
+
+    const defaulted = await run(REQUEST, { input: { ingestionSourceUrn: unversioned } });
+    const other = defaulted.data?.['createIngestionExecutionRequest'] as string;
+    expect(
+      (stored.get(other)?.get('dataHubExecutionRequestInput') as { args: Record<string, string> }).args[
+        'version'
+      ],
+    ).toBe('1.7.0.17');
+
+    const missing = await run(REQUEST, {
+      input: { ingestionSourceUrn: 'urn:li:dataHubIngestionSource:nope' },
+    });
+    expect(missing.errors?.[0]?.message).toMatch(/Failed to find ingestion source/);
+    allowed = false;
+    const before = stored.size;
+    const denied = await run(REQUEST, { input: { ingestionSourceUrn: source } });
+    expect(denied.errors?.[0]?.message).toMatch(/Unauthorized/);
+    expect(stored.size).toBe(before);
   });
 
   it('answers 400 for a bad recipe, 403 without the privilege', async () => {
