@@ -124,7 +124,12 @@ for (const family of FAMILIES) {
           (c.get('Weekly Active Users')?.lines?.[0]?.data.at(-1)?.y ?? 0) >= 2 &&
           (c.get('Top Users (Last 30 Days)')?.rows?.length ?? 0) > 0 &&
           (c.get('New Users (Last 30 Days)')?.rows?.length ?? 0) > 0 &&
-          (c.get('Actions By Entity Type (Past Week)')?.bars?.length ?? 0) > 0,
+          // Every audited write is counted (the distributed audit index catches up on its own time).
+          (c
+            .get('Actions By Entity Type (Past Week)')
+            ?.bars?.find((b) => b.name === 'DATASET')
+            ?.segments.some((s) => s.label === 'domains' && s.value >= 3) ??
+            false),
         30_000,
       );
       const weekly = charts.get('Weekly Active Users')!;
