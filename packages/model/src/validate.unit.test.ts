@@ -176,11 +176,15 @@ describe('validateAspect', () => {
   });
 
   it('still requires a required field without a default', () => {
-    expect(problemsOf(spec('dataset', 'globalTags'), {})).toEqual([{ path: 'tags', message: 'missing required field' }]);
+    expect(problemsOf(spec('dataset', 'globalTags'), {})).toEqual([
+      { path: 'tags', message: 'missing required field' },
+    ]);
   });
 
   it('omits optional fields sent as null', () => {
-    expect(valueOf(spec('dataset', 'datasetProperties'), { description: null, name: 'n' })).toEqual({ name: 'n' });
+    expect(valueOf(spec('dataset', 'datasetProperties'), { description: null, name: 'n' })).toEqual({
+      name: 'n',
+    });
   });
 
   it('checks urn fields inside arrays and unions', () => {

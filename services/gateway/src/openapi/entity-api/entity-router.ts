@@ -9,6 +9,7 @@ import {
   type AspectSpec,
   type CheckedProposal,
   type EntitySpec,
+  withDoubles,
 } from '@catalog/model';
 import type { Logger } from '@catalog/runtime';
 import type { StoredAspect } from '../../application/aspect-visibility.js';
@@ -75,8 +76,8 @@ function entityBody(urn: string, aspects: readonly StoredAspect[], withSystemMet
 
 function aspectBody(aspect: StoredAspect, withSystemMetadata: boolean): Json {
   return withSystemMetadata && aspect.systemMetadata !== null
-    ? { value: aspect.value, systemMetadata: aspect.systemMetadata }
-    : { value: aspect.value };
+    ? { value: withDoubles(aspect.aspect, aspect.value), systemMetadata: aspect.systemMetadata }
+    : { value: withDoubles(aspect.aspect, aspect.value) };
 }
 
 /**
@@ -271,7 +272,9 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
 
   /** An entity body holding one aspect value as submitted. */
   const shapeSubmitted = (urn: string, aspect: string, value: unknown): Json =>
-    v2 ? { urn, aspects: { [aspect]: { value } } } : { urn, [aspect]: { value } };
+    v2
+      ? { urn, aspects: { [aspect]: { value: withDoubles(aspect, value) } } }
+      : { urn, [aspect]: { value: withDoubles(aspect, value) } };
 
   /** The operations of the routes on `/{type}` and `/{type}/{urn}` for one entity type, in this version. */
   const entityOps = (entity: EntitySpec) => (v2 ? V2_OPERATIONS : entityOperations(entity));
@@ -353,7 +356,12 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     items.map((item) =>
       v2
         ? { urn: item.urn }
-        : { urn: item.urn, ...Object.fromEntries(item.aspects.map((a) => [a.aspect, { value: a.value }])) },
+        : {
+            urn: item.urn,
+            ...Object.fromEntries(
+              item.aspects.map((a) => [a.aspect, { value: withDoubles(a.aspect, a.value) }]),
+            ),
+          },
     );
 
   const batchWrite = (changeType: 'UPSERT' | 'PATCH') => async (req: Request, res: Response) => {
