@@ -65,6 +65,19 @@ for (const family of FAMILIES) {
       );
       expect(restli).toContain('{"double":30.0}');
       expect(restli).not.toContain('immutable');
+
+      const graphql = (await (
+        await fetch(`${base}/api/graphql`, {
+          method: 'POST',
+          headers: JSON_HEADERS,
+          body: JSON.stringify({
+            query:
+              'query($urn: String!) { entity(urn: $urn) { ... on StructuredPropertyEntity { aspects(input: { aspectNames: ["propertyDefinition"] }) { payload } } } }',
+            variables: { urn: property },
+          }),
+        })
+      ).json()) as { data: { entity: { aspects: { payload: string }[] } } };
+      expect(graphql.data.entity.aspects[0]!.payload).toContain('{"double":30.0}');
     });
 
     it('keeps integers integers: a long is never written with a decimal point', async () => {
