@@ -54,6 +54,13 @@ export { PATCH_TEMPLATES, type KeyedArray, type PatchTemplate } from './patch/pa
 export { aspectAvroType, namedAvroType } from './schemas/avro-registry.js';
 export { UrnType } from './schemas/urn-type.js';
 export {
+  doubleShapeOf,
+  IntegralDouble,
+  stringifyJson,
+  withDoubles,
+  type DoubleShape,
+} from './schemas/double-fields.js';
+export {
   CHANGE_TYPES,
   checkProposal,
   SUPPORTED_CHANGE_TYPES,

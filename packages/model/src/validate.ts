@@ -11,8 +11,9 @@ import type { AspectSpec, FieldProblem, ValidationOutcome } from './types.js';
  * - Any other union is a single-key object keyed by the member's fully qualified name (records, enums) or
  *   type name (`string`, `double`, `array`, `map`), and stays so in the output: that is also the read form.
  * - Unknown fields are dropped, at every depth: the ecosystem's own acceptance tests rely on it.
- * - A required field the client omits is filled with its schema default when it has one (reads in the
- *   ecosystem return defaults filled); without a default it is a problem.
+ * - A required field the client omits may stay absent when the schema gives it a default (the ecosystem
+ *   validates with "can be absent if has default" and stores and returns only what the writer sent);
+ *   without a default it is a problem. Readers take the default from the schema (`schemaDefaultOf`).
  * - URN fields (logical type `urn`) must parse as URNs.
  * Every problem is collected, each with the path of the offending field (`owners[0].owner`).
  */
@@ -98,13 +99,8 @@ function checkRecord(
     const fieldPath = path === '' ? field.name : `${path}.${field.name}`;
     const raw = value[field.name];
     if (raw === undefined || (raw === null && isNullable(field.type))) {
-      const fallback = defaultOf(type, field);
-      if (fallback === MISSING) {
-        if (!isNullable(field.type)) problems.push({ path: fieldPath, message: 'missing required field' });
-      } else if (fallback !== null && !isNullable(field.type)) {
-        // An optional field's default (`[map, "null"]` with `{}`) is a hint the ecosystem does not fill.
-        out[field.name] = fallback;
-      }
+      if (!isNullable(field.type) && !hasDefault(field))
+        problems.push({ path: fieldPath, message: 'missing required field' });
       continue;
     }
     const checked = check(field.type, raw, fieldPath, problems);
@@ -160,33 +156,9 @@ function isNullable(type: Type): boolean {
   );
 }
 
-const MISSING = Symbol('missing');
-const defaultsCache = new WeakMap<Type, Map<string, unknown>>();
-
-/** The field's default as normalized JSON (null for optional fields), or MISSING when it has none. */
-function defaultOf(record: types.RecordType, field: types.Field): unknown {
-  let defaults = defaultsCache.get(record);
-  if (!defaults) {
-    defaults = new Map();
-    defaultsCache.set(record, defaults);
-  }
-  if (defaults.has(field.name)) {
-    const known = defaults.get(field.name);
-    // The MISSING marker is a symbol, which structuredClone refuses: hand it back as it is.
-    return known === MISSING ? MISSING : structuredClone(known);
-  }
-  const raw: unknown = field.defaultValue();
-  let normalized: unknown = MISSING;
-  if (raw === null) {
-    normalized = null;
-  } else if (raw !== undefined) {
-    // avsc hands back record instances; a JSON round trip makes them plain before normalizing.
-    const problems: FieldProblem[] = [];
-    normalized = check(field.type, JSON.parse(JSON.stringify(raw)) as unknown, field.name, problems);
-    if (problems.length > 0) throw new Error(`Schema default of ${field.name} is invalid`);
-  }
-  defaults.set(field.name, normalized);
-  return normalized === MISSING ? MISSING : structuredClone(normalized);
+/** Whether the schema gives the field a default (then a writer may leave it out). */
+function hasDefault(field: types.Field): boolean {
+  return field.defaultValue() !== undefined;
 }
 
 function mismatch(expected: string, value: unknown, path: string, problems: FieldProblem[]): unknown {

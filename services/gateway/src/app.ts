@@ -14,6 +14,7 @@ import {
 } from '@catalog/runtime';
 import { requestLogging } from './request-log/request-logging.js';
 import { jsonBodyParser } from './http/json-body.js';
+import { writeJsonAsTheEcosystem } from './http/json-response.js';
 import { enforceResponseSizeLimits, responseSizeLimit } from './http/response-size-limit.js';
 
 /** MAX_RESPONSE_BYTES when the settings leave it out. */
@@ -226,6 +227,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   // limit (a refused body is not counted; its replacement is).
   countResponseBodies(app.response);
   enforceResponseSizeLimits(app.response);
+  writeJsonAsTheEcosystem(app.response);
   app.disable('x-powered-by');
   app.set('etag', false);
   // The recorded source IP: the socket's, unless it is a trusted proxy (then what it forwarded).

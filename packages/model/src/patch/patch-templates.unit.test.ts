@@ -154,7 +154,7 @@ describe('fine-grained lineage patches', () => {
         confidenceScore: 0.5,
         transformOperation: 'NONE',
       }),
-      { ...wide, confidenceScore: 1.0 },
+      wide,
     ]);
     const set = patch(result, [{ op: 'add', path: '/fineGrainedLineages', value: [] }]);
     expect(set['fineGrainedLineages']).toEqual([]);

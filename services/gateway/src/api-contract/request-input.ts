@@ -137,7 +137,9 @@ function queryValues(operation: Operation, req: Request): Record<string, unknown
     const given = values
       .filter((v) => v !== '' || p.schema['type'] === 'string')
       .map((v) => (p.schema['type'] === 'boolean' ? v.toLowerCase() : v));
-    if (given.length > 0) out[p.name] = given.length === 1 ? given[0] : given;
+    // A scalar given several times reads as the ecosystem's web layer reads it: a string joins the values
+    // with commas, any other type takes the first (`?createIfNotExists=false&createIfNotExists=false`).
+    if (given.length > 0) out[p.name] = p.schema['type'] === 'string' ? given.join(',') : given[0];
   }
   return out;
 }

@@ -32,6 +32,14 @@ describe('RequestValidator', () => {
     expect(query).not.toHaveProperty('createEntityIfNotExists');
   });
 
+  it('reads a scalar parameter given twice as the first value (booleans, integers) or the joined values (strings)', () => {
+    const { query } = requestValidator.input(
+      ops.scroll,
+      request({ systemMetadata: ['true', 'false'], count: ['3', '9'], query: ['a', 'b'] }),
+    );
+    expect(query).toMatchObject({ systemMetadata: true, count: 3, query: 'a,b' });
+  });
+
   it('names the parameter and the value it refuses', () => {
     const error = problemOf(() => requestValidator.input(ops.scroll, request({ systemMetadata: 'yes' })));
     expect(error).toBeInstanceOf(ValidationError);

@@ -49,6 +49,7 @@ import { SecretAdmin } from './secret-admin.js';
 import { ServiceAccounts } from './service-accounts.js';
 import { SoftDeletion } from './soft-deletion.js';
 import { Incidents } from './incidents.js';
+import { Assertions } from './assertions.js';
 import { FormAdmin } from './form-admin.js';
 import { RoleAcceptance } from './role-acceptance.js';
 import { Views } from './views.js';
@@ -159,6 +160,8 @@ export interface CatalogApplication {
   readonly softDeletion: SoftDeletion;
   /** Incidents on assets and the assets' incident health. */
   readonly incidents: Incidents;
+  /** Assertions on assets: custom assertions, their run results, an asset's assertions. */
+  readonly assertions: Assertions;
   /** Documentation forms: creating them, assigning them to assets. */
   readonly forms: FormAdmin;
   /** Accepting a role with an invite token. */
@@ -291,6 +294,13 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     views: new Views(stored, policy, proposals),
     softDeletion: new SoftDeletion(stored, policy, proposals),
     incidents: new Incidents(stored, policy, proposals, relationships),
+    assertions: new Assertions(
+      stored,
+      policy,
+      proposals,
+      relationships,
+      new TimeseriesReads(deps.readModels.timeseries, policy),
+    ),
     forms: new FormAdmin(stored, policy, proposals),
     roleAcceptance: new RoleAcceptance(deps.auth, deps.nativeUsers, proposals),
     entityCreation: new EntityCreation(policy, proposals),

@@ -26,6 +26,7 @@ import { secretResolvers, secretSchema } from './secrets/secrets.js';
 import { serviceAccountResolvers, serviceAccountSchema } from './service-accounts/service-accounts.js';
 import { viewResolvers, viewSchema } from './views/views.js';
 import { incidentResolvers, incidentSchema } from './incidents/incidents.js';
+import { assertionResolvers, assertionSchema } from './assertions/assertions.js';
 import { formResolvers, formSchema } from './forms/forms.js';
 import { roleMutationResolvers, roleMutationSchema } from './mutations/role-mutations.js';
 import { policyResolvers, policySchema } from './policies/policies.js';
@@ -68,6 +69,7 @@ export function catalogTypeDefs(): string[] {
     serviceAccountSchema,
     viewSchema,
     incidentSchema,
+    assertionSchema,
     formSchema,
     roleMutationSchema,
     structuredPropertySchema,
@@ -116,6 +118,7 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     serviceAccountResolvers(),
     viewResolvers(),
     incidentResolvers(),
+    assertionResolvers(),
     formResolvers(),
     roleMutationResolvers(),
     structuredPropertyMutationResolvers(),

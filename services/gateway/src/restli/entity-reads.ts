@@ -1,5 +1,12 @@
 import type { Request, Response } from 'express';
-import { entityRegistry, parseUrn, ValidationError, type EntitySpec, type Urn } from '@catalog/model';
+import {
+  entityRegistry,
+  parseUrn,
+  ValidationError,
+  type EntitySpec,
+  type Urn,
+  withDoubles,
+} from '@catalog/model';
 import type { StoredAspect } from '@catalog/store';
 import type { EntityReads } from '../application/entity-reads.js';
 import { requestContextOf } from '../auth/request-context.js';
@@ -14,7 +21,7 @@ export function envelope(stored: StoredAspect): Record<string, unknown> {
     name: stored.aspect,
     type: 'VERSIONED',
     version: stored.version,
-    value: stored.value,
+    value: withDoubles(stored.aspect, stored.value),
     created: stored.created,
     ...(stored.systemMetadata ? { systemMetadata: stored.systemMetadata } : {}),
   };
@@ -103,7 +110,7 @@ export async function getVersionedAspect(req: Request, res: Response, reads: Ent
   }
   sendJson(res, {
     version: stored.version,
-    aspect: { [spec.recordName]: stored.value },
+    aspect: { [spec.recordName]: withDoubles(stored.aspect, stored.value) },
     ...(stored.systemMetadata ? { systemMetadata: stored.systemMetadata } : {}),
   });
 }

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { stringifyJson } from '@catalog/model';
 
 /**
  * Writes a JSON body in one piece. express's res.json turns a long string into a Buffer, which node then
@@ -6,7 +7,7 @@ import type { Response } from 'express';
  * together with the headers, and there is no ETag to compute (the gateway disables them).
  */
 export function sendJson(res: Response, body: unknown, status = 200): void {
-  const text = JSON.stringify(body);
+  const text = stringifyJson(body);
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(text));

@@ -10,6 +10,7 @@ import {
   type DomainError,
   type EntitySpec,
   type FieldProblem,
+  withDoubles,
 } from '@catalog/model';
 import type { StoredAspect } from '@catalog/store';
 
@@ -141,7 +142,7 @@ export function snapshotOf(
 ): Record<string, unknown> {
   const items = aspects.flatMap((a) => {
     const spec = entity.aspects.get(a.aspect);
-    return spec && spec.kind === 'versioned' ? [{ [spec.recordName]: a.value }] : [];
+    return spec && spec.kind === 'versioned' ? [{ [spec.recordName]: withDoubles(a.aspect, a.value) }] : [];
   });
   return { [entity.snapshotName!]: { urn, aspects: items } };
 }

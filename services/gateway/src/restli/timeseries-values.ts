@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { entityRegistry, parseUrn, ValidationError } from '@catalog/model';
+import { entityRegistry, parseUrn, stringifyJson, ValidationError, withDoubles } from '@catalog/model';
 import { normalizeFilter } from '@catalog/search';
 import type { TimeseriesReads } from '../application/timeseries-reads.js';
 import { requestContextOf } from '../auth/request-context.js';
@@ -51,7 +51,7 @@ export async function getTimeseriesAspectValues(
       ...(startTimeMillis !== undefined ? { startTimeMillis } : {}),
       ...(endTimeMillis !== undefined ? { endTimeMillis } : {}),
       values: documents.map((d) => ({
-        aspect: { value: JSON.stringify(d.value), contentType: 'application/json' },
+        aspect: { value: stringifyJson(withDoubles(aspect.name, d.value)), contentType: 'application/json' },
         ...(d.systemMetadata ? { systemMetadata: d.systemMetadata } : {}),
       })),
     },

@@ -1,5 +1,5 @@
 import { corpUserStatusField } from '../users/user-admin.js';
-import { entityRegistry, ValidationError } from '@catalog/model';
+import { entityRegistry, stringifyJson, ValidationError, withDoubles } from '@catalog/model';
 import type { GraphQLContext } from '../context.js';
 import {
   auditStamp,
@@ -105,7 +105,7 @@ const COMMON: Record<string, Resolver> = {
     const stored = await ctx.entities.load(ref.urn);
     return [...stored.values()]
       .filter((a) => names === undefined || names === null || names.includes(a.aspect))
-      .map((a) => ({ aspectName: a.aspect, payload: JSON.stringify(a.value) }));
+      .map((a) => ({ aspectName: a.aspect, payload: stringifyJson(withDoubles(a.aspect, a.value)) }));
   },
   status: async (ref, _a, ctx) => {
     const value = await aspect(ctx, ref, 'status');

@@ -11,7 +11,7 @@ import { refOf, type EntityRef } from '../entities/entity-ref.js';
 
 /**
  * The ecosystem's incidents (incident.graphql) and asset health (entity.graphql's Health);
- * application/incidents.ts decides and answers. Assertion's info carries its type only so far.
+ * application/incidents.ts decides and answers. Assertion.info is the stored info (fields: assertions slice).
  */
 export const incidentSchema = `
 enum IncidentState { ACTIVE RESOLVED }
@@ -148,8 +148,9 @@ export function incidentResolvers() {
     },
     Assertion: {
       info: async (ref: EntityRef, _a: unknown, ctx: GraphQLContext) => {
+        // The stored info: its other fields resolve in the assertions slice.
         const info = await ctx.entities.aspect<{ type?: string }>(ref.urn, 'assertionInfo');
-        return info?.type === undefined ? null : { type: info.type };
+        return info?.type === undefined ? null : info;
       },
     },
     Dataset: {

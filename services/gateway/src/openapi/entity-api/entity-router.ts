@@ -9,6 +9,7 @@ import {
   type AspectSpec,
   type CheckedProposal,
   type EntitySpec,
+  withDoubles,
 } from '@catalog/model';
 import type { Logger } from '@catalog/runtime';
 import type { StoredAspect } from '../../application/aspect-visibility.js';
@@ -76,8 +77,8 @@ function entityBody(urn: string, aspects: readonly StoredAspect[], withSystemMet
 
 function aspectBody(aspect: StoredAspect, withSystemMetadata: boolean): Json {
   return withSystemMetadata && aspect.systemMetadata !== null
-    ? { value: aspect.value, systemMetadata: aspect.systemMetadata }
-    : { value: aspect.value };
+    ? { value: withDoubles(aspect.aspect, aspect.value), systemMetadata: aspect.systemMetadata }
+    : { value: withDoubles(aspect.aspect, aspect.value) };
 }
 
 /**
@@ -271,16 +272,22 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
   });
 
   /** An aspect as submitted: its value and, when asked for, the system metadata it was submitted with. */
-  const submittedBody = (res: Response, input: RequestInput, value: unknown, given: unknown): Json =>
+  const submittedBody = (
+    res: Response,
+    input: RequestInput,
+    aspect: string,
+    value: unknown,
+    given: unknown,
+  ): Json =>
     bool(input, 'systemMetadata')
       ? {
-          value,
+          value: withDoubles(aspect, value),
           systemMetadata: systemMetadataWithOrigin(
             given as CheckedProposal['systemMetadata'],
             requestContextOf(res).origin,
           ),
         }
-      : { value };
+      : { value: withDoubles(aspect, value) };
 
   /** An entity body holding one aspect value as submitted. */
   const shapeSubmitted = (
@@ -290,7 +297,7 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     aspect: string,
     body: Json,
   ): Json => {
-    const submitted = submittedBody(res, input, body['value'], body['systemMetadata']);
+    const submitted = submittedBody(res, input, aspect, body['value'], body['systemMetadata']);
     return v2 ? { urn, aspects: { [aspect]: submitted } } : { urn, [aspect]: submitted };
   };
 
@@ -380,7 +387,10 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
         : {
             urn: item.urn,
             ...Object.fromEntries(
-              item.aspects.map((a) => [a.aspect, submittedBody(res, input, a.value, a.systemMetadata)]),
+              item.aspects.map((a) => [
+                a.aspect,
+                submittedBody(res, input, a.aspect, a.value, a.systemMetadata),
+              ]),
             ),
           },
     );
