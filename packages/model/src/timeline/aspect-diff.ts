@@ -30,7 +30,7 @@ export interface AspectChange {
   readonly previous?: Json | undefined;
   /** The newer value; absent when the aspect was deleted. */
   readonly current?: Json | undefined;
-  /** Who changed it and when, carried on each event (the timeline leaves it to the transaction). */
+  /** Who changed it and when, carried on each event (the timeline's only where stampedInTimeline says). */
   readonly auditStamp?: ChangeAuditStamp;
   /** Only events of these categories (default: every category the aspect's diff knows). */
   readonly categories?: ReadonlySet<ChangeCategory>;
@@ -53,6 +53,12 @@ interface AspectDiffer {
    * reported whatever category was asked for); otherwise only events of the asked categories are kept.
    */
   readonly selectsCategories?: boolean;
+  /**
+   * Whether the timeline's events of this aspect carry who changed it and when: the ecosystem's timeline
+   * generators leave the stamp to the transaction except for documents (entity change events always
+   * carry it).
+   */
+  readonly stampedInTimeline?: boolean;
 }
 
 const description = (value: Json | undefined) => text(value?.['description']);
@@ -119,8 +125,14 @@ const DIFFERS: Readonly<Record<string, AspectDiffer>> = {
     categories: ['LIFECYCLE', 'DOCUMENTATION', 'PARENT', 'RELATED_ENTITIES'],
     diff: (a, b, urn, c, s) => documentChanges(a, b, urn, c, s),
     selectsCategories: true,
+    stampedInTimeline: true,
   },
 };
+
+/** Whether the timeline's events of `aspect` carry their audit stamp (see AspectDiffer.stampedInTimeline). */
+export function stampedInTimeline(aspect: string): boolean {
+  return DIFFERS[aspect]?.stampedInTimeline === true;
+}
 
 /** The categories an aspect's changes can fall in (none for an aspect no diff knows). */
 export function aspectChangeCategories(aspect: string): readonly ChangeCategory[] {

@@ -1,7 +1,7 @@
 import jsonPatch, { type Operation } from 'fast-json-patch';
 import type { ChangeCategory, ChangeEvent, SemanticChangeType } from './change-event.js';
 import { highestSemanticChange, maxSemanticChange } from './change-event.js';
-import { aspectChangeEvents } from './aspect-diff.js';
+import { aspectChangeEvents, stampedInTimeline } from './aspect-diff.js';
 import { compareJava, type Json } from './aspect-values.js';
 import { timelineAspects, timelineCategoriesOf } from './timeline-registry.js';
 
@@ -77,7 +77,9 @@ export function computeTimeline(request: TimelineRequest): ChangeTransaction[] {
         previous: before,
         current: current.value,
         categories,
-        auditStamp: { time: current.createdOn, actor: current.createdBy },
+        ...(stampedInTimeline(aspect)
+          ? { auditStamp: { time: current.createdOn, actor: current.createdBy } }
+          : {}),
       });
       const group = groups.get(current.createdOn) ?? [];
       groups.set(current.createdOn, group);
