@@ -150,6 +150,30 @@ for (const family of FAMILIES) {
       expect(res).toEqual({ dataset: { urn: absent, exists: false }, chart: { urn: chart, exists: true } });
     });
 
+    it('has a typed getter for each ML entity, process instances, notebooks and assertions', async () => {
+      const urns = {
+        mlFeature: `urn:li:mlFeature:(rf_${run},age)`,
+        mlPrimaryKey: `urn:li:mlPrimaryKey:(rf_${run},id)`,
+        mlFeatureTable: `urn:li:mlFeatureTable:(urn:li:dataPlatform:feast,rf_${run})`,
+        mlModelGroup: `urn:li:mlModelGroup:(urn:li:dataPlatform:mlflow,rf_${run},PROD)`,
+        dataProcessInstance: `urn:li:dataProcessInstance:rf_${run}`,
+        notebook: `urn:li:notebook:(querybook,rf_${run})`,
+        assertion: `urn:li:assertion:rf_${run}`,
+      };
+      await write(base, [proposal(urns.mlFeature, 'mlFeatureProperties', { description: 'age' })]);
+      const getters = Object.keys(urns);
+      const res = await data<Record<string, unknown>>(
+        base,
+        `query(${getters.map((g) => `$${g}: String!`).join(', ')}) {
+          ${getters.map((g) => `${g}(urn: $${g}) { urn exists }`).join('\n')}
+        }`,
+        urns,
+      );
+      expect(res).toEqual(
+        Object.fromEntries(Object.entries(urns).map(([g, urn]) => [g, { urn, exists: g === 'mlFeature' }])),
+      );
+    });
+
     it('walks a term’s parent nodes up to the root, and counts and searches a node’s children', async () => {
       const res = await data<Record<string, unknown>>(
         base,

@@ -581,6 +581,13 @@ type Query {
   structuredProperty(urn: String!): StructuredPropertyEntity
   schemaField(urn: String!): SchemaFieldEntity
   mlModel(urn: String!): MLModel
+  mlModelGroup(urn: String!): MLModelGroup
+  mlFeature(urn: String!): MLFeature
+  mlFeatureTable(urn: String!): MLFeatureTable
+  mlPrimaryKey(urn: String!): MLPrimaryKey
+  dataProcessInstance(urn: String!): DataProcessInstance
+  notebook(urn: String!): Notebook
+  assertion(urn: String!): Assertion
   versionSet(urn: String!): VersionSet
 }
 `;
@@ -604,5 +611,12 @@ export const TYPED_GETTERS: Readonly<Record<string, string>> = {
   structuredProperty: 'structuredProperty',
   schemaField: 'schemaField',
   mlModel: 'mlModel',
+  mlModelGroup: 'mlModelGroup',
+  mlFeature: 'mlFeature',
+  mlFeatureTable: 'mlFeatureTable',
+  mlPrimaryKey: 'mlPrimaryKey',
+  dataProcessInstance: 'dataProcessInstance',
+  notebook: 'notebook',
+  assertion: 'assertion',
   versionSet: 'versionSet',
 };
