@@ -16,6 +16,7 @@ import {
   institutionalMemoryChanges,
   namedDocumentationChanges,
 } from './documentation-diffs.js';
+import { deprecationChanges } from './deprecation-diff.js';
 import { documentChanges } from './document-diff.js';
 import { editableSchemaMetadataChanges } from './editable-schema-diff.js';
 import { glossaryTermChanges, tagChanges } from './label-diffs.js';
@@ -84,6 +85,10 @@ const DIFFERS: Readonly<Record<string, AspectDiffer>> = {
   editableSchemaMetadata: {
     categories: ['DOCUMENTATION', 'TAG', 'GLOSSARY_TERM'],
     diff: (a, b, urn, c, s) => editableSchemaMetadataChanges(a, b, urn, c, s),
+  },
+  deprecation: {
+    categories: ['DEPRECATION'],
+    diff: (a, b, urn, _c, s) => deprecationChanges(a, b, urn, s),
   },
   domains: { categories: ['DOMAIN'], diff: (a, b, urn, _c, s) => domainChanges(a, b, urn, s) },
   structuredProperties: {
