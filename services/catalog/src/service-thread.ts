@@ -4,6 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { startAuditConsumer } from '@catalog/audit';
+import { startChangeEventProducer } from '@catalog/change-events';
 import { createEventDecoder } from '@catalog/events';
 import { startIndexer } from '@catalog/indexer';
 import { startPersistence } from '@catalog/persistence';
@@ -64,7 +65,18 @@ if (kind === 'audit') {
     actorFilters: config.audit.actorFilters,
   });
   closers.push(() => service.stop());
-  await service.ready;
+  // The change event producer shares the audit consumer's thread: both only read the change logs.
+  const changeEvents = await startChangeEventProducer({
+    log,
+    topics: config.adapters.topics,
+    logger: childLogger(logger, { component: 'change-events' }),
+    groupId: config.changeEvents.groupId,
+    maxBatchSize: config.changeEvents.maxBatchSize,
+    batchWaitMs: config.changeEvents.batchWaitMs,
+    maxAttempts: config.changeEvents.maxAttempts,
+  });
+  closers.push(() => changeEvents.stop());
+  await Promise.all([service.ready, changeEvents.ready]);
 } else if (kind === 'persistence') {
   const store = await openAspectStore(config.adapters, logger);
   closers.push(() => store.close());
