@@ -51,6 +51,7 @@ export {
   decodeUpgradeHistory,
   encodeFailedMcp,
   encodeMcl,
+  eventAsAvroJson,
   encodeMcp,
   encodePlatformEvent,
   encodeUpgradeHistory,
