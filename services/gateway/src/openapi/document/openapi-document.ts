@@ -1,3 +1,4 @@
+import { EVENTS_POLL_OPERATION } from '../events-poll/events-poll-operation.js';
 import { entityRegistry } from '@catalog/model';
 import type { ApiGroup, JsonSchema, Operation, ResponseSpec } from '../../api-contract/operation.js';
 import { GRAPHQL_OPERATIONS } from '../../graphql/graphql-operations.js';
@@ -28,6 +29,7 @@ export function allOperations(): Operation[] {
     RELATIONSHIP_SCROLL_OPERATION,
     LINEAGE_SCROLL_OPERATION,
     AUDIT_SEARCH_OPERATION,
+    EVENTS_POLL_OPERATION,
     ...Object.values(RESTLI_OPERATIONS),
     ...OPERATION_ENDPOINTS,
     ...GRAPHQL_OPERATIONS,
