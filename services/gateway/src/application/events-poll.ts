@@ -2,6 +2,7 @@ import type { RequestContext } from '@catalog/auth';
 import {
   decodeMcl,
   decodePlatformEvent,
+  defaultTopicNames,
   eventAsAvroJson,
   type EventLog,
   type LogRecord,
@@ -21,6 +22,11 @@ const DAY_MS = 86_400_000;
 /** The platform event the change-event producer writes: its payload names the entity. */
 const ENTITY_CHANGE_EVENT = 'entityChangeEvent';
 const JSON_CONTENT_TYPE = 'application/json';
+/**
+ * Platform events the gateway publishes for the audit consumer (who logged in, from where): audit
+ * material, read through the audit search under its own privilege, not through the poll.
+ */
+const AUDIT_ONLY_EVENTS: ReadonlySet<string> = new Set(['LogInEvent', 'FailedLogInEvent']);
 
 export interface EventsPollRequest {
   readonly topic: string;
@@ -45,6 +51,8 @@ export interface PolledEvents {
 }
 
 interface PollableTopic {
+  /** The topic read (the configured name). */
+  readonly name: string;
   readonly privilege: string;
   readonly kind: 'platformEvent' | 'metadataChangeLog';
 }
@@ -66,23 +74,32 @@ export class EventsPoll {
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
   ) {
+    const platformEvents: PollableTopic = {
+      name: topics.platformEvent,
+      privilege: 'GET_PLATFORM_EVENTS',
+      kind: 'platformEvent',
+    };
+    const changeLogs = (name: string): PollableTopic => ({
+      name,
+      privilege: 'GET_METADATA_CHANGE_LOG_EVENTS',
+      kind: 'metadataChangeLog',
+    });
+    // The ecosystem's logical names reach the configured (physical) topics, as its topic convention does.
     this.pollable = new Map([
-      [topics.platformEvent, { privilege: 'GET_PLATFORM_EVENTS', kind: 'platformEvent' }],
-      [
-        topics.metadataChangeLogVersioned,
-        { privilege: 'GET_METADATA_CHANGE_LOG_EVENTS', kind: 'metadataChangeLog' },
-      ],
-      [
-        topics.metadataChangeLogTimeseries,
-        { privilege: 'GET_METADATA_CHANGE_LOG_EVENTS', kind: 'metadataChangeLog' },
-      ],
+      [defaultTopicNames.platformEvent, platformEvents],
+      [topics.platformEvent, platformEvents],
+      [defaultTopicNames.metadataChangeLogVersioned, changeLogs(topics.metadataChangeLogVersioned)],
+      [topics.metadataChangeLogVersioned, changeLogs(topics.metadataChangeLogVersioned)],
+      [defaultTopicNames.metadataChangeLogTimeseries, changeLogs(topics.metadataChangeLogTimeseries)],
+      [topics.metadataChangeLogTimeseries, changeLogs(topics.metadataChangeLogTimeseries)],
     ]);
   }
 
   /** `requestOf` reads the request once the actor is allowed the topic (refusals come first, as the ecosystem's). */
-  async poll(ctx: RequestContext, topic: string, requestOf: () => EventsPollRequest): Promise<PolledEvents> {
-    const pollable = this.pollable.get(topic);
-    if (pollable === undefined) throw new ForbiddenError(`Events of ${topic} cannot be polled.`);
+  async poll(ctx: RequestContext, asked: string, requestOf: () => EventsPollRequest): Promise<PolledEvents> {
+    const pollable = this.pollable.get(asked);
+    if (pollable === undefined) throw new ForbiddenError(`Events of ${asked} cannot be polled.`);
+    const topic = pollable.name;
     await this.policy.pollEvents(ctx, pollable.privilege, topic);
     const request = requestOf();
     const limit = Math.min(request.limit ?? EVENTS_POLL_DEFAULT_LIMIT, EVENTS_POLL_MAX_LIMIT);
@@ -160,6 +177,7 @@ export class EventsPoll {
       return { value: eventAsAvroJson('metadataChangeLog', record.value), ...entity(mcl.entityUrn) };
     }
     const event = decodePlatformEvent(record.value);
+    if (!isSystem && AUDIT_ONLY_EVENTS.has(event.name)) return { value: '' };
     return { value: eventAsAvroJson('platformEvent', record.value), ...entity(entityOfPlatformEvent(event)) };
   }
 }
