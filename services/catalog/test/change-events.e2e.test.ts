@@ -131,7 +131,7 @@ for (const family of FAMILIES) {
       await catalog?.dispose();
     });
 
-    it('produces an event for each category of change: tag, term, owner, domain, documentation, deprecation, schema fields', async () => {
+    it('produces an event for each category of change: creation, tag, term, owner, domain, documentation, deprecation, schema fields, soft delete', async () => {
       await write(dataset, 'globalTags', { tags: [{ tag: 'urn:li:tag:PII' }] });
       await write(dataset, 'glossaryTerms', {
         terms: [{ urn: 'urn:li:glossaryTerm:Revenue' }],
@@ -151,7 +151,10 @@ for (const family of FAMILIES) {
       await write(dataset, 'schemaMetadata', schema('id', 'added'));
       await write(dataset, 'schemaMetadata', schema('id', 'added', 'more'));
       await write(dataset, 'schemaMetadata', schema('id', 'more'));
+      await write(dataset, 'status', { removed: true });
       const expected = [
+        ['LIFECYCLE', 'CREATE', undefined],
+        ['LIFECYCLE', 'SOFT_DELETE', undefined],
         ['TAG', 'ADD', 'urn:li:tag:PII'],
         ['GLOSSARY_TERM', 'ADD', 'urn:li:glossaryTerm:Revenue'],
         ['OWNERSHIP', 'ADD', 'urn:li:corpuser:alice'],
@@ -242,8 +245,12 @@ for (const family of FAMILIES) {
     it('gives no event twice when the change logs are processed again after a restart', async () => {
       const urn = datasetUrn(`events_${run}.replayed`, 'kafka');
       await write(urn, 'globalTags', { tags: [{ tag: 'urn:li:tag:Once' }] });
-      const before = await eventsAfter(start, urn, (seen) => seen.length >= 1);
-      expect(before.events).toHaveLength(1);
+      // Its creation and its tag.
+      const before = await eventsAfter(start, urn, (seen) => seen.length >= 2);
+      expect(before.events.map((e) => `${e.category} ${e.operation}`).sort()).toEqual([
+        'LIFECYCLE CREATE',
+        'TAG ADD',
+      ]);
       // Stop the catalog, move the producer's group back to the start of the change logs (as a kill
       // between its produce and its commit would leave it), and start again on the same data.
       await catalog.close();
@@ -282,7 +289,7 @@ for (const family of FAMILIES) {
         ),
       );
       const mine = changeEventsOf(after).filter((e) => e.entityUrn === urn);
-      expect(mine).toHaveLength(1);
+      expect(mine).toHaveLength(2);
       const tags = changeEventsOf(after).filter((e) => e.entityUrn === dataset && e.category === 'TAG');
       expect(tags).toHaveLength(1);
     });

@@ -136,6 +136,32 @@ describe('entity change events of a change log', () => {
     expect(active.map((e) => e.event.parameters)).toEqual([{ status: 'ACTIVE' }]);
   });
 
+  it('reports lifecycle changes: a key written is a CREATE, a key deleted a HARD_DELETE, a removed status a SOFT_DELETE', () => {
+    const lifecycle = (mcl: Partial<MetadataChangeLog>) =>
+      events(record(mcl)).map((e) => [e.event.category, e.event.operation]);
+    const key = genericAspectFromJson({
+      platform: 'urn:li:dataPlatform:hive',
+      name: 'db.orders',
+      origin: 'PROD',
+    });
+    expect(lifecycle({ aspectName: 'datasetKey', changeType: 'UPSERT', aspect: key })).toEqual([
+      ['LIFECYCLE', 'CREATE'],
+    ]);
+    expect(lifecycle({ aspectName: 'datasetKey', changeType: 'DELETE', previousAspectValue: key })).toEqual([
+      ['LIFECYCLE', 'HARD_DELETE'],
+    ]);
+    expect(lifecycle({ aspectName: 'status', aspect: genericAspectFromJson({ removed: true }) })).toEqual([
+      ['LIFECYCLE', 'SOFT_DELETE'],
+    ]);
+    expect(
+      lifecycle({
+        aspectName: 'status',
+        previousAspectValue: genericAspectFromJson({ removed: true }),
+        aspect: genericAspectFromJson({ removed: false }),
+      }),
+    ).toEqual([['LIFECYCLE', 'REINSTATE']]);
+  });
+
   it('gives the same ids for the same change log delivered again, or produced again for the same proposal', () => {
     const mcl = { aspectName: 'globalTags', aspect: tags('urn:li:tag:a', 'urn:li:tag:b') };
     const once = events(record(mcl)).map((e) => e.id);

@@ -20,6 +20,7 @@ import { deprecationChanges } from './deprecation-diff.js';
 import { documentChanges } from './document-diff.js';
 import { editableSchemaMetadataChanges } from './editable-schema-diff.js';
 import { glossaryTermChanges, tagChanges } from './label-diffs.js';
+import { entityKeyChanges, LIFECYCLE_KEY_ASPECTS, statusChanges } from './lifecycle-diffs.js';
 import { ownershipChanges } from './ownership-diff.js';
 import { schemaMetadataChanges } from './schema-diff.js';
 
@@ -120,6 +121,13 @@ const DIFFERS: Readonly<Record<string, AspectDiffer>> = {
     diff: (a, b, urn) => (b === undefined ? [] : relatedTermChanges(a, b, urn)),
   },
   versionProperties: { categories: ['VERSIONING'], diff: (a, b, urn, _c, s) => versionChanges(a, b, urn, s) },
+  status: { categories: ['LIFECYCLE'], diff: (a, b, urn, _c, s) => statusChanges(a, b, urn, s) },
+  ...Object.fromEntries(
+    LIFECYCLE_KEY_ASPECTS.map((aspect): [string, AspectDiffer] => [
+      aspect,
+      { categories: ['LIFECYCLE'], diff: (a, b, urn, _c, s) => entityKeyChanges(a, b, urn, s) },
+    ]),
+  ),
   documentInfo: {
     categories: ['LIFECYCLE', 'DOCUMENTATION', 'PARENT', 'RELATED_ENTITIES'],
     diff: (a, b, urn, c, s) => documentChanges(a, b, urn, c, s),

@@ -55,7 +55,16 @@ for (const family of FAMILIES) {
           .split('\n')
           .filter((l) => l.startsWith('{'))
           .map((l) => JSON.parse(l) as Record<string, unknown>);
+        // The entity's creation first (it was written first), then its tag.
         expect(received, stderr).toEqual([
+          {
+            entityType: 'dataset',
+            entityUrn: urn,
+            category: 'LIFECYCLE',
+            operation: 'CREATE',
+            modifier: null,
+            actor: 'urn:li:corpuser:__datahub_system',
+          },
           {
             entityType: 'dataset',
             entityUrn: urn,

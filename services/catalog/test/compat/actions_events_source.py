@@ -2,7 +2,7 @@
 
 Usage: actions_events_source.py <server> <token> <entity urn>
 Prints, as one JSON line each, the entity change events of the urn it receives through the events poll
-API, and exits once one arrived (or the source went idle: then it prints nothing).
+API, and exits once its TAG event arrived (or the source went idle).
 """
 
 import json
@@ -48,7 +48,8 @@ def main() -> None:
                     ),
                     flush=True,
                 )
-                break
+                if event.category == "TAG":
+                    break
     finally:
         source.close()
 
