@@ -109,13 +109,22 @@ export class EventsPoll {
     );
     const partitions = await this.log.offsets(topic);
     const from = await this.startPositions(topic, partitions, request);
-    const records = await this.log.read(topic, from, { maxRecords: limit, waitMs: timeoutSeconds * 1000 });
+    const deadline = this.now() + timeoutSeconds * 1000;
     const next = new Map(from);
-    for (const record of records) {
-      const after = BigInt(record.offset) + 1n;
-      if (after > BigInt(next.get(record.partition) ?? '0')) next.set(record.partition, after.toString());
-    }
-    const events = await this.visible(ctx, pollable, records);
+    const events: PolledEvent[] = [];
+    // Records the actor may not see move the position but do not end the wait.
+    do {
+      const records = await this.log.read(topic, next, {
+        maxRecords: limit - events.length,
+        waitMs: Math.max(0, deadline - this.now()),
+      });
+      if (records.length === 0) break;
+      for (const record of records) {
+        const after = BigInt(record.offset) + 1n;
+        if (after > BigInt(next.get(record.partition) ?? '0')) next.set(record.partition, after.toString());
+      }
+      events.push(...(await this.visible(ctx, pollable, records)));
+    } while (events.length === 0 && this.now() < deadline);
     return { offsetId: encodeOffsetId(topic, next), count: events.length, events };
   }
 
