@@ -193,6 +193,31 @@ for (const family of FAMILIES) {
       expect(order.indexOf('TAG')).toBeLessThan(order.indexOf('DEPRECATION'));
     });
 
+    it('produces a RUN COMPLETED event for a completed assertion run (a time-series change log)', async () => {
+      const assertion = `urn:li:assertion:events_${run}`;
+      await write(assertion, 'assertionRunEvent', {
+        timestampMillis: Date.now(),
+        runId: `run_${run}`,
+        asserteeUrn: dataset,
+        assertionUrn: assertion,
+        status: 'COMPLETE',
+        result: { type: 'SUCCESS' },
+      });
+      const { events } = await eventsAfter(start, assertion, (seen) =>
+        seen.some((e) => e.category === 'RUN'),
+      );
+      expect(events.find((e) => e.category === 'RUN')).toMatchObject({
+        entityType: 'assertion',
+        operation: 'COMPLETED',
+        parameters: {
+          runResult: 'COMPLETE',
+          runId: `run_${run}`,
+          asserteeUrn: dataset,
+          assertionResult: 'SUCCESS',
+        },
+      });
+    });
+
     it('answers 403 with an empty body without GET_PLATFORM_EVENTS and for topics that cannot be polled', async () => {
       for (const who of [noRole, reader]) {
         const res = await poll(who, `topic=${PLATFORM_EVENTS}&pollTimeoutSeconds=0`);

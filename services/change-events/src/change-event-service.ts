@@ -43,7 +43,7 @@ export interface ChangeEventProducer {
 const CLOCK_SKEW_MS = 5 * 60 * 1000;
 
 /**
- * The entity change event producer: each versioned change log becomes the ecosystem's entity change
+ * The entity change event producer: each change log (versioned, and time-series for assertion runs) becomes the ecosystem's entity change
  * events (the timeline's diff of its previous and new value), produced on the platform-event topic keyed
  * by the entity's urn, one batch's events in one produce, committed after the produce is acknowledged.
  * Exactly one event per change: every event carries an id derived from its change log (see
@@ -56,12 +56,15 @@ export async function startChangeEventProducer(deps: ChangeEventProducerDeps): P
   const { log, topics, logger } = deps;
   await log.ensureTopics([
     { name: topics.metadataChangeLogVersioned },
+    { name: topics.metadataChangeLogTimeseries },
     { name: topics.platformEvent },
     { name: deadLetterTopicOf(deps.groupId) },
   ]);
   const produced = new ProducedEvents(log, topics.platformEvent, deps.rememberedEvents ?? 100_000);
-  /** Per partition, the offset after the last batch this run finished: a batch elsewhere is not a continuation. */
-  const continuing = new Map<number, string>();
+  /** Per topic partition, the offset after the last batch this run finished: a batch elsewhere is not a continuation. */
+  const continuing = new Map<string, string>();
+  const partitionOf = (batch: { topic: string; partition: number }) =>
+    `${batch.topic}\u0000${batch.partition}`;
   const policy = new FailurePolicy({
     groupId: deps.groupId,
     logger,
@@ -70,7 +73,7 @@ export async function startChangeEventProducer(deps: ChangeEventProducerDeps): P
   });
   const consumer: Consumer = await log.consume({
     groupId: deps.groupId,
-    topics: [topics.metadataChangeLogVersioned],
+    topics: [topics.metadataChangeLogVersioned, topics.metadataChangeLogTimeseries],
     fromBeginning: true,
     maxBatchSize: deps.maxBatchSize,
     ...(deps.batchWaitMs ? { batchWaitMs: deps.batchWaitMs } : {}),
@@ -78,7 +81,7 @@ export async function startChangeEventProducer(deps: ChangeEventProducerDeps): P
       const first = batch.records[0];
       if (first === undefined) return;
       try {
-        if (continuing.get(batch.partition) !== first.offset) {
+        if (continuing.get(partitionOf(batch)) !== first.offset) {
           const since = Math.min(...batch.records.map((r) => r.timestamp)) - CLOCK_SKEW_MS;
           const learnt = await produced.learnSince(since);
           logger.debug(
@@ -99,10 +102,10 @@ export async function startChangeEventProducer(deps: ChangeEventProducerDeps): P
           for (const e of events) produced.add(e.id);
         }
         const last = batch.records[batch.records.length - 1]!;
-        continuing.set(batch.partition, (BigInt(last.offset) + 1n).toString());
+        continuing.set(partitionOf(batch), (BigInt(last.offset) + 1n).toString());
       } catch (error) {
         // Whatever was produced before the failure is learnt again before the redelivery is processed.
-        continuing.delete(batch.partition);
+        continuing.delete(partitionOf(batch));
         throw error;
       }
     }),

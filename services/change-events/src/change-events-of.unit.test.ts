@@ -162,6 +162,38 @@ describe('entity change events of a change log', () => {
     ).toEqual([['LIFECYCLE', 'REINSTATE']]);
   });
 
+  it('reports a completed assertion run as RUN COMPLETED with its result', () => {
+    const assertion = 'urn:li:assertion:a1';
+    const out = events(
+      record({
+        entityType: 'assertion',
+        entityUrn: assertion,
+        aspectName: 'assertionRunEvent',
+        aspect: genericAspectFromJson({
+          timestampMillis: 5,
+          runId: 'run-1',
+          asserteeUrn: DATASET,
+          assertionUrn: assertion,
+          status: 'COMPLETE',
+          result: { type: 'FAILURE' },
+        }),
+      }),
+    );
+    expect(out.map((e) => e.event)).toEqual([
+      expect.objectContaining({
+        entityType: 'assertion',
+        category: 'RUN',
+        operation: 'COMPLETED',
+        parameters: {
+          runResult: 'COMPLETE',
+          runId: 'run-1',
+          asserteeUrn: DATASET,
+          assertionResult: 'FAILURE',
+        },
+      }),
+    ]);
+  });
+
   it('gives the same ids for the same change log delivered again, or produced again for the same proposal', () => {
     const mcl = { aspectName: 'globalTags', aspect: tags('urn:li:tag:a', 'urn:li:tag:b') };
     const once = events(record(mcl)).map((e) => e.id);

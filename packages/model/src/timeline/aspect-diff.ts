@@ -22,6 +22,7 @@ import { editableSchemaMetadataChanges } from './editable-schema-diff.js';
 import { glossaryTermChanges, tagChanges } from './label-diffs.js';
 import { entityKeyChanges, LIFECYCLE_KEY_ASPECTS, statusChanges } from './lifecycle-diffs.js';
 import { ownershipChanges } from './ownership-diff.js';
+import { assertionRunChanges } from './run-diffs.js';
 import { schemaMetadataChanges } from './schema-diff.js';
 
 /** Two versions of one aspect of one entity: what a diff compares. */
@@ -121,6 +122,7 @@ const DIFFERS: Readonly<Record<string, AspectDiffer>> = {
     diff: (a, b, urn) => (b === undefined ? [] : relatedTermChanges(a, b, urn)),
   },
   versionProperties: { categories: ['VERSIONING'], diff: (a, b, urn, _c, s) => versionChanges(a, b, urn, s) },
+  assertionRunEvent: { categories: ['RUN'], diff: (a, b, urn, _c, s) => assertionRunChanges(a, b, urn, s) },
   status: { categories: ['LIFECYCLE'], diff: (a, b, urn, _c, s) => statusChanges(a, b, urn, s) },
   ...Object.fromEntries(
     LIFECYCLE_KEY_ASPECTS.map((aspect): [string, AspectDiffer] => [
