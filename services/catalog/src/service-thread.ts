@@ -28,7 +28,8 @@ import type { ThreadKind, ThreadMessage } from './thread-messages.js';
 const { config, kind } = workerData as { config: CatalogConfig; kind: ThreadKind };
 const port = parentPort;
 if (!port) throw new Error('service-thread runs only as a worker thread');
-const logger = childLogger(createLogger({ name: 'catalog', level: config.logLevel }), { component: kind });
+const rootLogger = createLogger({ name: 'catalog', level: config.logLevel });
+const logger = childLogger(rootLogger, { component: kind });
 // Each part at its own priority, as it runs alone: the indexer and the audit consumer keep eventually
 // consistent read models and by default yield the CPU to the write path under load.
 runAtNice(config.nice[kind], logger);
@@ -69,7 +70,7 @@ if (kind === 'audit') {
   const changeEvents = await startChangeEventProducer({
     log,
     topics: config.adapters.topics,
-    logger: childLogger(logger, { component: 'change-events' }),
+    logger: childLogger(rootLogger, { component: 'change-events' }),
     groupId: config.changeEvents.groupId,
     maxBatchSize: config.changeEvents.maxBatchSize,
     batchWaitMs: config.changeEvents.batchWaitMs,
