@@ -114,6 +114,25 @@ export interface PartitionLag {
   readonly lag: number;
 }
 
+/** Where a partition's stored records start and where the next one goes. */
+export interface PartitionOffsets {
+  readonly partition: number;
+  /** The first offset still stored (the end when retention emptied the partition). */
+  readonly start: string;
+  /** The offset the next produced record will get. */
+  readonly end: string;
+}
+
+export interface ReadOptions {
+  /** Upper bound on the records returned (≥ 1). */
+  readonly maxRecords: number;
+  /**
+   * How long to wait for a first record when none is there yet; the read returns as soon as it has one
+   * (and what else is at hand). Default 0: answer with what is stored now.
+   */
+  readonly waitMs?: number;
+}
+
 export interface EventLog {
   /** Creates the topics that do not exist yet (idempotent). */
   ensureTopics(topics: readonly TopicSpec[]): Promise<void>;
@@ -124,6 +143,19 @@ export interface EventLog {
   produce(topic: string, records: readonly ProduceRecord[]): Promise<readonly RecordPosition[]>;
   /** Starts a consumer in a group; several groups read the same topic independently. */
   consume(options: ConsumeOptions): Promise<Consumer>;
+  /** Each partition of a topic, in partition order, with its first stored offset and its end. */
+  offsets(topic: string): Promise<readonly PartitionOffsets[]>;
+  /**
+   * Per partition, the first offset whose record timestamp is at or after `timestamp` (Kafka's
+   * offsetsForTimes), or the partition's end when no record is that recent.
+   */
+  offsetsForTime(topic: string, timestamp: number): Promise<ReadonlyMap<number, string>>;
+  /**
+   * Reads records without a consumer group, from the given next offsets (an offset below the log start
+   * reads from the start; partitions not given are not read), in offset order per partition. Nothing is
+   * committed: the caller keeps the positions (each record's offset + 1).
+   */
+  read(topic: string, from: ReadonlyMap<number, string>, options: ReadOptions): Promise<readonly LogRecord[]>;
   /** Per-partition lag of a group on a topic. */
   lag(groupId: string, topic: string): Promise<readonly PartitionLag[]>;
   /**

@@ -6,6 +6,7 @@ import type {
   MetadataChangeProposal,
   PlatformEvent,
 } from './event-types.js';
+import { avroJsonOf } from './avro-json.js';
 import { eventSchemaTypes, SchemaIds } from './schemas/event-schemas.js';
 import { SerdeError } from './serde-error.js';
 
@@ -122,6 +123,30 @@ export function decodeEvent<K extends EventKind>(kind: K, buf: Buffer): EventsBy
   }
   // The schema guarantees the shape; toPlain only removes nulls and copies bytes.
   return decodeBody(reader.type, body, undefined) as EventsByKind[K];
+}
+
+/**
+ * A record of one of our own schemas of `kind` as the text of its Avro JSON encoding (unions wrapped,
+ * bytes as ISO-8859-1 characters), the form the ecosystem's events poll serves.
+ */
+export function eventAsAvroJson(kind: EventKind, buf: Buffer): string {
+  const { schemaId, body } = readSchemaId(buf);
+  const reader = readers[kind];
+  if (!reader.ids.includes(schemaId)) {
+    throw new SerdeError(
+      'unknown-schema-id',
+      `schema id ${schemaId} is not a ${reader.type.name ?? kind} schema`,
+    );
+  }
+  let decoded: { value: unknown; offset: number };
+  try {
+    decoded = reader.type.decode(body, 0);
+  } catch (cause) {
+    throw new SerdeError('malformed', `malformed ${reader.type.name ?? 'Avro'} record`, { cause });
+  }
+  if (decoded.offset !== body.length)
+    throw new SerdeError('malformed', `malformed ${reader.type.name ?? 'Avro'} record`);
+  return JSON.stringify(avroJsonOf(reader.type, decoded.value));
 }
 
 export interface EventDecoder {

@@ -146,7 +146,10 @@ export function redactUrl(url: string): string {
  * names never share a group (Kafka clients assign a group's partitions across all its members'
  * topics, whatever each member subscribed to).
  */
-export function defaultConsumerGroup(role: 'persistence' | 'indexer' | 'audit', topics: TopicNames): string {
+export function defaultConsumerGroup(
+  role: 'persistence' | 'indexer' | 'audit' | 'change_events',
+  topics: TopicNames,
+): string {
   const topic = role === 'persistence' ? topics.metadataChangeProposal : topics.metadataChangeLogVersioned;
   const standard =
     role === 'persistence'

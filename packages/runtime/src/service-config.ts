@@ -14,7 +14,7 @@ export function readLogLevel(env: EnvReader): string {
   );
 }
 
-export type ConsumerRole = 'persistence' | 'indexer' | 'audit';
+export type ConsumerRole = 'persistence' | 'indexer' | 'audit' | 'change_events';
 
 /** What a consumer service reads beyond the adapters: its group, batches and failure policy. */
 export interface ConsumerSettings {

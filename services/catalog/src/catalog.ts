@@ -1,4 +1,5 @@
 import { startAuditConsumer } from '@catalog/audit';
+import { startChangeEventProducer } from '@catalog/change-events';
 import { composeGateway, startHttpServer } from '@catalog/gateway';
 import { startIndexer } from '@catalog/indexer';
 import { startPersistence } from '@catalog/persistence';
@@ -212,13 +213,25 @@ async function startConsumersHere(
     recordedEventTypes: config.audit.recordedEventTypes,
     actorFilters: config.audit.actorFilters,
   });
+  const changeEvents = await startChangeEventProducer({
+    log,
+    topics: config.adapters.topics,
+    logger: childLogger(logger, { component: 'change-events' }),
+    groupId: config.changeEvents.groupId,
+    maxBatchSize: config.changeEvents.maxBatchSize,
+    batchWaitMs: config.changeEvents.batchWaitMs,
+    maxAttempts: config.changeEvents.maxAttempts,
+  });
   return {
-    ready: Promise.all([persistence.ready, indexer.ready, auditConsumer.ready]).then(() => undefined),
+    ready: Promise.all([persistence.ready, indexer.ready, auditConsumer.ready, changeEvents.ready]).then(
+      () => undefined,
+    ),
     threads: () => Promise.resolve([]),
     stop: async () => {
       await persistence.stop();
       await indexer.stop();
       await auditConsumer.stop();
+      await changeEvents.stop();
       await schemas.close();
     },
   };

@@ -1,8 +1,15 @@
 import { readAuditSection, type AuditSettings } from '@catalog/audit';
+import { readChangeEventsSection } from '@catalog/change-events';
 import { readGatewaySection, type GatewayConfig } from '@catalog/gateway';
 import { readIndexerSection, type IndexerConfig } from '@catalog/indexer';
 import { readPersistenceSection, type PersistenceConfig } from '@catalog/persistence';
-import { EnvReader, readAdapterSettings, readLogLevel, readProcessNice } from '@catalog/runtime';
+import {
+  EnvReader,
+  readAdapterSettings,
+  readLogLevel,
+  readProcessNice,
+  type ConsumerSettings,
+} from '@catalog/runtime';
 
 /** The all-in-one process: the gateway's and the consumers' settings over one set of adapters. */
 export interface CatalogConfig extends GatewayConfig {
@@ -16,6 +23,8 @@ export interface CatalogConfig extends GatewayConfig {
   >;
   /** The audit consumer: its group, batch size, retention and what it records. */
   readonly audit: AuditSettings;
+  /** The entity change event producer (it runs beside the audit consumer, on its thread). */
+  readonly changeEvents: ConsumerSettings;
   /** Run persistence, the indexer and the audit consumer in worker threads (other cores) rather than on the HTTP event loop. */
   readonly consumerThreads: boolean;
   /**
@@ -48,6 +57,7 @@ export function readCatalogConfig(
     persistence: readPersistenceSection(env, adapters.topics),
     indexer: readIndexerSection(env, adapters.topics),
     audit: readAuditSection(env, adapters.topics),
+    changeEvents: readChangeEventsSection(env, adapters.topics),
     consumerThreads: env.bool('CATALOG_CONSUMER_THREADS', true),
     nice: readNice(env),
     threadYoungGenerationMb: env.int(

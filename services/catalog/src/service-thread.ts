@@ -4,6 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { startAuditConsumer } from '@catalog/audit';
+import { startChangeEventProducer } from '@catalog/change-events';
 import { createEventDecoder } from '@catalog/events';
 import { startIndexer } from '@catalog/indexer';
 import { startPersistence } from '@catalog/persistence';
@@ -27,7 +28,8 @@ import type { ThreadKind, ThreadMessage } from './thread-messages.js';
 const { config, kind } = workerData as { config: CatalogConfig; kind: ThreadKind };
 const port = parentPort;
 if (!port) throw new Error('service-thread runs only as a worker thread');
-const logger = childLogger(createLogger({ name: 'catalog', level: config.logLevel }), { component: kind });
+const rootLogger = createLogger({ name: 'catalog', level: config.logLevel });
+const logger = childLogger(rootLogger, { component: kind });
 // Each part at its own priority, as it runs alone: the indexer and the audit consumer keep eventually
 // consistent read models and by default yield the CPU to the write path under load.
 runAtNice(config.nice[kind], logger);
@@ -64,7 +66,18 @@ if (kind === 'audit') {
     actorFilters: config.audit.actorFilters,
   });
   closers.push(() => service.stop());
-  await service.ready;
+  // The change event producer shares the audit consumer's thread: both only read the change logs.
+  const changeEvents = await startChangeEventProducer({
+    log,
+    topics: config.adapters.topics,
+    logger: childLogger(rootLogger, { component: 'change-events' }),
+    groupId: config.changeEvents.groupId,
+    maxBatchSize: config.changeEvents.maxBatchSize,
+    batchWaitMs: config.changeEvents.batchWaitMs,
+    maxAttempts: config.changeEvents.maxAttempts,
+  });
+  closers.push(() => changeEvents.stop());
+  await Promise.all([service.ready, changeEvents.ready]);
 } else if (kind === 'persistence') {
   const store = await openAspectStore(config.adapters, logger);
   closers.push(() => store.close());

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { readAuditConfig } from '@catalog/audit';
+import { readChangeEventsConfig } from '@catalog/change-events';
 import { readGatewayConfig } from '@catalog/gateway';
 import { readIndexerConfig } from '@catalog/indexer';
 import { readPersistenceConfig } from '@catalog/persistence';
@@ -30,6 +31,7 @@ const readers: Record<string, Set<string>> = {
   persistence: variablesRead(readPersistenceConfig),
   indexer: variablesRead(readIndexerConfig),
   audit: variablesRead(readAuditConfig),
+  'change-events': variablesRead(readChangeEventsConfig),
   'system-update': variablesRead((env) => readSystemUpdateConfig(env, [])),
   catalog: variablesRead(readCatalogConfig),
 };
@@ -42,12 +44,12 @@ describe('deployment files set only variables the services read', () => {
   };
 
   it('has one compose service per deployable, each running its own entry point', () => {
-    for (const name of ['gateway', 'persistence', 'indexer', 'audit', 'system-update']) {
+    for (const name of ['gateway', 'persistence', 'indexer', 'audit', 'change-events', 'system-update']) {
       expect(compose.services[name]?.command, name).toEqual([`services/${name}/dist/main.js`]);
     }
   });
 
-  for (const name of ['gateway', 'persistence', 'indexer', 'audit', 'system-update']) {
+  for (const name of ['gateway', 'persistence', 'indexer', 'audit', 'change-events', 'system-update']) {
     it(`compose service ${name}: every variable is read by its config, and the distributed ones are set`, () => {
       const env = Object.keys(compose.services[name]?.environment ?? {});
       const read = readers[name]!;
@@ -78,6 +80,7 @@ describe('deployment files set only variables the services read', () => {
       .filter((d) => d.kind === 'Deployment');
     expect(deployments.map((d) => d.metadata.name).sort()).toEqual([
       'catalog-audit',
+      'catalog-change-events',
       'catalog-gateway',
       'catalog-indexer',
       'catalog-persistence',
@@ -128,10 +131,13 @@ describe('deployment files set only variables the services read', () => {
   });
 
   it('the all-in-one catalog reads everything its parts read', () => {
-    for (const part of ['gateway', 'persistence', 'indexer', 'audit']) {
+    for (const part of ['gateway', 'persistence', 'indexer', 'audit', 'change-events']) {
       const missing = [...readers[part]!].filter(
-        // The catalog has one instance and serves health on its HTTP port.
-        (v) => !readers['catalog']!.has(v) && !['GATEWAY_INSTANCE_ID', 'HEALTH_PORT'].includes(v),
+        // The catalog has one instance and serves health on its HTTP port; its change event producer
+        // runs on the audit consumer's thread, at that thread's nice.
+        (v) =>
+          !readers['catalog']!.has(v) &&
+          !['GATEWAY_INSTANCE_ID', 'HEALTH_PORT', 'CHANGE_EVENTS_NICE'].includes(v),
       );
       expect(missing, `catalog ignores ${part} variables`).toEqual([]);
     }
@@ -142,7 +148,7 @@ describe('deployment files set only variables the services read', () => {
       string,
       { environment?: Record<string, string>; healthcheck?: { test?: string[] } }
     >;
-    for (const name of ['gateway', 'persistence', 'indexer', 'audit']) {
+    for (const name of ['gateway', 'persistence', 'indexer', 'audit', 'change-events']) {
       const service = services[name]!;
       const port = name === 'gateway' ? service.environment?.['PORT'] : service.environment?.['HEALTH_PORT'];
       expect(port, `${name} sets its port`).toMatch(/^[1-9]\d*$/);
@@ -171,7 +177,7 @@ describe('deployment files set only variables the services read', () => {
           },
       )
       .filter((d) => d.kind === 'Deployment');
-    expect(deployments).toHaveLength(4);
+    expect(deployments).toHaveLength(5);
     for (const deployment of deployments) {
       const service = deployment.metadata.name.replace('catalog-', '');
       const [container] = deployment.spec.template.spec.containers;

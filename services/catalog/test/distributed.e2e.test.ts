@@ -8,6 +8,8 @@ import { expectAuditedExactlyOnce } from './audited-writes.js';
 import { expectIndexedAsStored } from './indexed-writes.js';
 import {
   SYSTEM_AUTH_HEADERS,
+  SYSTEM_CLIENT_AUTHORIZATION,
+  callAs,
   datasetUrn,
   dropIndices,
   enc,
@@ -48,6 +50,7 @@ describe.skipIf(real.skip !== undefined)(
       indexerHealth = `http://127.0.0.1:${healthPort}`;
       start('services/indexer/src/main.ts', { HEALTH_PORT: String(healthPort) });
       start('services/audit/src/main.ts', { AUDIT_MAX_BATCH: '7' });
+      start('services/change-events/src/main.ts', { CHANGE_EVENTS_MAX_BATCH: '7', HEALTH_PORT: '0' });
       await waitForHealth(base, gateway);
     }, 180_000);
 
@@ -195,6 +198,71 @@ describe.skipIf(real.skip !== undefined)(
         expect(
           await expectAuditedExactlyOnce(base, [...writers.acked.keys()], since, 120_000),
         ).toBeGreaterThanOrEqual(150);
+      },
+    );
+
+    it(
+      'produces every change event exactly once when the change event producer is killed -9 mid-stream',
+      { timeout: 300_000 },
+      async () => {
+        const poll = async (query: string): Promise<{ offsetId: string; events: { value: string }[] }> => {
+          const res = await callAs(
+            base,
+            'GET',
+            `/openapi/v1/events/poll?topic=PlatformEvent_v1&${query}`,
+            SYSTEM_CLIENT_AUTHORIZATION,
+          );
+          expect(res.status, res.text).toBe(200);
+          return res.body as { offsetId: string; events: { value: string }[] };
+        };
+        const from = (await poll('pollTimeoutSeconds=0')).offsetId;
+        const writers = startWriters(() => base, 'eventkill', 6, 2);
+        await waitUntil(
+          async () => writers.total(),
+          (n) => n >= 100,
+          60_000,
+        );
+        const producer = children.find((c) =>
+          c.process.spawnargs.some((a) => a.includes('services/change-events')),
+        )!;
+        producer.process.kill('SIGKILL');
+        await producer.exited;
+        const atKill = writers.total();
+        await waitUntil(
+          async () => writers.total(),
+          (n) => n >= atKill + 50,
+          60_000,
+        );
+        start('services/change-events/src/main.ts', { CHANGE_EVENTS_MAX_BATCH: '7', HEALTH_PORT: '0' });
+        await writers.stop();
+        expect(writers.errors).toEqual([]);
+        const expected = new Set([...writers.acked.values()].flat());
+        const seen = new Map<string, number>();
+        let offsetId = from;
+        await waitUntil(
+          async () => {
+            const page = await poll(
+              `offsetId=${encodeURIComponent(offsetId)}&pollTimeoutSeconds=1&limit=5000`,
+            );
+            offsetId = page.offsetId;
+            for (const e of page.events) {
+              const envelope = JSON.parse(e.value) as { name: string; payload: { value: string } };
+              if (envelope.name !== 'entityChangeEvent') continue;
+              const event = JSON.parse(envelope.payload.value) as {
+                category: string;
+                parameters?: { description?: string };
+              };
+              const value = event.parameters?.description;
+              if (event.category === 'DOCUMENTATION' && value !== undefined && expected.has(value))
+                seen.set(value, (seen.get(value) ?? 0) + 1);
+            }
+            return seen.size;
+          },
+          (n) => n >= expected.size,
+          120_000,
+        );
+        expect(seen.size).toBe(expected.size);
+        expect([...seen.values()].filter((n) => n !== 1)).toEqual([]);
       },
     );
 

@@ -285,6 +285,13 @@ const OPENAPI: readonly ReadRoute[] = [
     name: 'OpenAPI POST /openapi/v1/events/audit/search?includeRaw=true',
     request: () => post('/openapi/v1/events/audit/search?includeRaw=true&size=1000', {}),
   },
+  ...['PlatformEvent_v1', 'MetadataChangeLog_Versioned_v1', 'MetadataChangeLog_Timeseries_v1'].map(
+    (topic) => ({
+      name: `OpenAPI GET /openapi/v1/events/poll?topic=${topic} (every event of the last day)`,
+      request: () =>
+        get(`/openapi/v1/events/poll?topic=${topic}&lookbackWindowDays=1&limit=5000&pollTimeoutSeconds=0`),
+    }),
+  ),
   { name: 'GET /actuator/prometheus', request: () => get('/actuator/prometheus') },
   {
     name: 'OpenAPI GET /openapi/operations/throttle/requests',

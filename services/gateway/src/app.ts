@@ -43,6 +43,7 @@ import { timeseriesApiRouter } from './openapi/timeseries/timeseries-v2.js';
 import { timelineApiRouter } from './openapi/timeline/timeline-router.js';
 import { TIMELINE_V1_OPERATION, TIMELINE_V2_OPERATION } from './openapi/timeline/timeline-operations.js';
 import { auditEventsRouter } from './openapi/audit-events/audit-search-router.js';
+import { eventsPollRouter } from './openapi/events-poll/events-poll-router.js';
 import type { ConsumerGroups } from './application/consumer-lag.js';
 import { mountIndexDocumentRoutes } from './operations/index-document-routes.js';
 import { mountOperationRoutes } from './operations/operation-routes.js';
@@ -417,6 +418,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   const timelineApi = { timeline: application.timeline, logger };
   app.use('/openapi/v2/timeline/v1', timelineApiRouter(timelineApi, TIMELINE_V2_OPERATION));
   app.use('/openapi/timeline/v1', timelineApiRouter(timelineApi, TIMELINE_V1_OPERATION));
+  app.use('/openapi/v1/events', eventsPollRouter({ eventsPoll: application.eventsPoll, logger }));
   app.use(
     '/openapi/v1/tracking',
     trackingRouter({ tracking: application.tracking, logger, maxBodyBytes: settings.maxBodyBytes }),

@@ -7,8 +7,11 @@ import type {
   ConsumeOptions,
   Consumer,
   EventLog,
+  LogRecord,
   PartitionLag,
+  PartitionOffsets,
   ProduceRecord,
+  ReadOptions,
   RecordPosition,
   TopicSpec,
 } from '../port.js';
@@ -21,7 +24,7 @@ import {
   type PlacedRecord,
   type TopicRow,
 } from './log-database.js';
-import { formatOffset } from './offsets.js';
+import { formatOffset, parseOffset } from './offsets.js';
 import { ProduceQueue } from './produce-queue.js';
 import { RetentionEnforcer } from './retention-enforcer.js';
 import { TopicSignals } from './topic-signals.js';
@@ -255,6 +258,75 @@ export class EmbeddedEventLog implements EventLog {
     return consumer;
   }
 
+  async offsets(topic: string): Promise<readonly PartitionOffsets[]> {
+    this.assertOpen();
+    const row = this.topic(topic);
+    return Array.from({ length: row.partitions }, (_, partition) => ({
+      partition,
+      start: formatOffset(this.db.earliestOffset(row.id, partition)),
+      end: formatOffset(this.db.endOffset(row.id, partition)),
+    }));
+  }
+
+  async offsetsForTime(topic: string, timestamp: number): Promise<ReadonlyMap<number, string>> {
+    this.assertOpen();
+    const row = this.topic(topic);
+    const out = new Map<number, string>();
+    for (let partition = 0; partition < row.partitions; partition++) {
+      out.set(partition, formatOffset(this.db.offsetForTime(row.id, partition, timestamp)));
+    }
+    return out;
+  }
+
+  async read(
+    topic: string,
+    from: ReadonlyMap<number, string>,
+    options: ReadOptions,
+  ): Promise<readonly LogRecord[]> {
+    this.assertOpen();
+    positiveInteger(options.maxRecords, 'maxRecords');
+    const row = this.topic(topic);
+    const starts = [...from].map(([partition, offset]) => {
+      if (!Number.isInteger(partition) || partition < 0 || partition >= row.partitions)
+        throw new RangeError(`${topic} has no partition ${partition}`);
+      return { partition, offset: parseOffset(offset) };
+    });
+    this.channel(topic);
+    const deadline = Date.now() + Math.max(0, options.waitMs ?? 0);
+    for (;;) {
+      const seen = this.signals.version(topic);
+      const records: LogRecord[] = [];
+      for (const { partition, offset } of starts) {
+        const left = options.maxRecords - records.length;
+        if (left <= 0) break;
+        for (const r of this.db.fetch(row.id, partition, offset, left)) {
+          records.push({
+            topic,
+            partition,
+            offset: formatOffset(r.offset),
+            key: r.key,
+            value: r.value,
+            headers: r.headers,
+            timestamp: r.timestamp,
+          });
+        }
+      }
+      const remaining = deadline - Date.now();
+      if (records.length > 0 || remaining <= 0 || this.closed) return records;
+      // A produce in this process wakes the wait at once; one in another process (its channel message)
+      // too, and the short cap covers a producer that posts no message.
+      await new Promise<void>((resolve) => {
+        const wake = (): void => {
+          clearTimeout(timer);
+          this.signals.unsubscribe(topic, wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, Math.min(remaining, READ_RECHECK_MS));
+        if (!this.signals.subscribe(topic, seen, wake)) wake();
+      });
+    }
+  }
+
   async lag(groupId: string, topic: string): Promise<readonly PartitionLag[]> {
     this.assertOpen();
     const row = this.topic(topic);
@@ -377,6 +449,9 @@ export class EmbeddedEventLog implements EventLog {
     if (this.closed) throw new Error('the event log is closed');
   }
 }
+
+/** How often a waiting read looks again without a produce signal. */
+const READ_RECHECK_MS = 250;
 
 /** A retention bound: -1 (none) or a non-negative integer. */
 function retentionValue(value: number, name: string): number {

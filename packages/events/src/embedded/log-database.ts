@@ -358,6 +358,16 @@ export class LogDatabase {
     return records;
   }
 
+  /** The first offset whose record timestamp is at or after `timestamp`, else the partition's end. */
+  offsetForTime(topicId: number, partition: number, timestamp: number): number {
+    const legacy = this.statements.legacyAtTime.get(topicId, partition, timestamp)?.offset;
+    if (legacy !== null && legacy !== undefined) return legacy;
+    const row = this.statements.batchAtTime.get(topicId, partition, timestamp);
+    if (row === undefined) return this.endOffset(topicId, partition);
+    const records = decodeBatch(row.base_offset, row.count, row.codec, row.payload, 0, row.count);
+    return records.find((r) => r.timestamp >= timestamp)?.offset ?? row.base_offset + row.count;
+  }
+
   /** The offset the next record of the partition will get. */
   endOffset(topicId: number, partition: number): number {
     return this.statements.partitionEnd.get(topicId, partition)?.next_offset ?? 0;

@@ -123,6 +123,8 @@ export interface LogStatements {
   readonly insertBatch: Database.Statement<[number, number, number, number, number, number, number, Buffer]>;
   readonly legacyFetch: Database.Statement<[number, number, number, number], LegacyRecordRow>;
   readonly batchFetch: Database.Statement<[number, number, number, number], BatchRow>;
+  readonly legacyAtTime: Database.Statement<[number, number, number], { offset: number | null }>;
+  readonly batchAtTime: Database.Statement<[number, number, number], BatchRow>;
   readonly legacyEarliest: Database.Statement<[number, number], { offset: number }>;
   readonly batchEarliest: Database.Statement<[number, number], { offset: number }>;
   readonly committed: Database.Statement<[string, number, number], { next_offset: number }>;
@@ -197,6 +199,14 @@ export function prepareStatements(db: Database.Database): LogStatements {
     batchFetch: db.prepare<[number, number, number, number], BatchRow>(
       `SELECT base_offset, count, codec, payload FROM record_batches
        WHERE topic_id = ? AND partition = ? AND last_offset >= ? ORDER BY last_offset LIMIT ?`,
+    ),
+    legacyAtTime: db.prepare<[number, number, number], { offset: number | null }>(
+      'SELECT min(offset) AS offset FROM records WHERE topic_id = ? AND partition = ? AND timestamp >= ?',
+    ),
+    // max_timestamp, not the first record's: a batch may hold records produced with older timestamps.
+    batchAtTime: db.prepare<[number, number, number], BatchRow>(
+      `SELECT base_offset, count, codec, payload FROM record_batches
+       WHERE topic_id = ? AND partition = ? AND max_timestamp >= ? ORDER BY last_offset LIMIT 1`,
     ),
     legacyEarliest: db.prepare<[number, number], { offset: number }>(
       'SELECT offset FROM records WHERE topic_id = ? AND partition = ? ORDER BY offset LIMIT 1',

@@ -6,8 +6,11 @@ import type {
   ConsumeOptions,
   Consumer,
   EventLog,
+  LogRecord,
   PartitionLag,
+  PartitionOffsets,
   ProduceRecord,
+  ReadOptions,
   RecordPosition,
   TopicSpec,
 } from '../port.js';
@@ -15,6 +18,7 @@ import { KafkaLogConsumer, type KafkaConsumerSettings } from './kafka-consumer.j
 import { kafkaLogCreator, kafkajsLevel, type KafkaLogLevel } from './kafka-logger.js';
 import { offsetsFromMetadata } from './kafka-records.js';
 import { ProduceBatcher } from './produce-batcher.js';
+import { kafkaOffsets, kafkaOffsetsForTime, kafkaRead } from './kafka-reader.js';
 import { retryRetriable } from './retry-retriable.js';
 
 export interface KafkaEventLogOptions {
@@ -187,6 +191,29 @@ export class KafkaEventLog implements EventLog {
     );
     this.consumers.add(consumer);
     return consumer;
+  }
+
+  async offsets(topic: string): Promise<readonly PartitionOffsets[]> {
+    this.assertOpen();
+    await this.ensureTopics([{ name: topic }]);
+    return kafkaOffsets(this.admin, topic);
+  }
+
+  async offsetsForTime(topic: string, timestamp: number): Promise<ReadonlyMap<number, string>> {
+    this.assertOpen();
+    await this.ensureTopics([{ name: topic }]);
+    return kafkaOffsetsForTime(this.admin, topic, timestamp);
+  }
+
+  async read(
+    topic: string,
+    from: ReadonlyMap<number, string>,
+    options: ReadOptions,
+  ): Promise<readonly LogRecord[]> {
+    this.assertOpen();
+    positiveInteger(options.maxRecords, 'maxRecords');
+    await this.ensureTopics([{ name: topic }]);
+    return kafkaRead(this.kafka, this.admin, this.logger, topic, from, options);
   }
 
   async lag(groupId: string, topic: string): Promise<readonly PartitionLag[]> {

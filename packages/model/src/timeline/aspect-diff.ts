@@ -16,10 +16,13 @@ import {
   institutionalMemoryChanges,
   namedDocumentationChanges,
 } from './documentation-diffs.js';
+import { deprecationChanges } from './deprecation-diff.js';
 import { documentChanges } from './document-diff.js';
 import { editableSchemaMetadataChanges } from './editable-schema-diff.js';
 import { glossaryTermChanges, tagChanges } from './label-diffs.js';
+import { entityKeyChanges, LIFECYCLE_KEY_ASPECTS, statusChanges } from './lifecycle-diffs.js';
 import { ownershipChanges } from './ownership-diff.js';
+import { assertionRunChanges } from './run-diffs.js';
 import { schemaMetadataChanges } from './schema-diff.js';
 
 /** Two versions of one aspect of one entity: what a diff compares. */
@@ -91,6 +94,10 @@ const DIFFERS: Readonly<Record<string, AspectDiffer>> = {
     categories: ['DOCUMENTATION', 'TAG', 'GLOSSARY_TERM'],
     diff: (a, b, urn, c, s) => editableSchemaMetadataChanges(a, b, urn, c, s),
   },
+  deprecation: {
+    categories: ['DEPRECATION'],
+    diff: (a, b, urn, _c, s) => deprecationChanges(a, b, urn, s),
+  },
   domains: { categories: ['DOMAIN'], diff: (a, b, urn, _c, s) => domainChanges(a, b, urn, s) },
   structuredProperties: {
     categories: ['STRUCTURED_PROPERTY'],
@@ -121,6 +128,14 @@ const DIFFERS: Readonly<Record<string, AspectDiffer>> = {
     diff: (a, b, urn) => (b === undefined ? [] : relatedTermChanges(a, b, urn)),
   },
   versionProperties: { categories: ['VERSIONING'], diff: (a, b, urn, _c, s) => versionChanges(a, b, urn, s) },
+  assertionRunEvent: { categories: ['RUN'], diff: (a, b, urn, _c, s) => assertionRunChanges(a, b, urn, s) },
+  status: { categories: ['LIFECYCLE'], diff: (a, b, urn, _c, s) => statusChanges(a, b, urn, s) },
+  ...Object.fromEntries(
+    LIFECYCLE_KEY_ASPECTS.map((aspect): [string, AspectDiffer] => [
+      aspect,
+      { categories: ['LIFECYCLE'], diff: (a, b, urn, _c, s) => entityKeyChanges(a, b, urn, s) },
+    ]),
+  ),
   documentInfo: {
     categories: ['LIFECYCLE', 'DOCUMENTATION', 'PARENT', 'RELATED_ENTITIES'],
     diff: (a, b, urn, c, s) => documentChanges(a, b, urn, c, s),

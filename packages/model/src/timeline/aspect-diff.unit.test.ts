@@ -368,7 +368,7 @@ describe('aspectChangeEvents, per category', () => {
   });
 
   it('an aspect no diff knows, or a category it does not cover, has no events', () => {
-    expect(diff('status', { removed: false }, { removed: true })).toEqual([]);
+    expect(diff('datasetUsageStatistics', { removed: false }, { removed: true })).toEqual([]);
     expect(
       diff(
         'globalTags',

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../wait-for.js';
 import { eventLogDeliveryCases } from './event-log-delivery.cases.js';
 import { eventLogGroupCases } from './event-log-groups.cases.js';
+import { eventLogReadCases } from './event-log-reads.cases.js';
 import {
   collector,
   ConsumerTracker,
@@ -184,5 +185,6 @@ export function eventLogContract(
 
     eventLogDeliveryCases(context);
     eventLogGroupCases(context);
+    eventLogReadCases(context);
   });
 }

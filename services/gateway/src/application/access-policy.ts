@@ -368,6 +368,18 @@ export class AccessPolicy {
     });
   }
 
+  /**
+   * Polling a topic's events: `privilege` is the topic's (GET_PLATFORM_EVENTS for the platform events,
+   * GET_METADATA_CHANGE_LOG_EVENTS for the change logs), asked whatever the REST toggle says, as the
+   * ecosystem's events API does.
+   */
+  async pollEvents(ctx: RequestContext, privilege: string, topic: string): Promise<void> {
+    await this.require(ctx, {
+      privileges: [[privilege]],
+      message: `${actorOf(ctx)} is unauthorized to poll the events of ${topic}.`,
+    });
+  }
+
   /** Counting stored aspects (the ecosystem's COUNTS READ). */
   async readCounts(ctx: RequestContext): Promise<void> {
     await this.requireForEntity(ctx, {

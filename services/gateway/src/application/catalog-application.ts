@@ -9,6 +9,7 @@ import { IndexDocuments } from './index-documents.js';
 import { IndexRestore } from './index-restore.js';
 import type { EventLog, TopicNames } from '@catalog/events';
 import { CatalogSearch } from './catalog-search.js';
+import { EventsPoll } from './events-poll.js';
 import type { GatewayAuth } from '../auth/gateway-auth.js';
 import type { NativeUserService } from './native-user-service.js';
 import { AccessPolicy } from './access-policy.js';
@@ -199,6 +200,8 @@ export interface CatalogApplication {
   readonly timeline: EntityTimeline;
   /** The audit event search. */
   readonly auditEvents: AuditSearch;
+  /** The events poll: platform events and change logs after a position, under their privileges. */
+  readonly eventsPoll: EventsPoll;
   /** One request's batched entity reads, as its actor may see them (GraphQL's per-request loader). */
   entityLoader(ctx: RequestContext, pacing?: ReadPacing): ActorEntityLoader;
   /** Searches, scrolls, aggregations and autocompletion. */
@@ -318,6 +321,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     usage: new UsageSummaries(new TimeseriesReads(deps.readModels.timeseries, policy)),
     timeline,
     auditEvents: new AuditSearch(deps.audit, policy),
+    eventsPoll: new EventsPoll(deps.log, deps.topics, policy, deps.logger),
     analytics: new AnalyticsHighlights(deps.readModels.search, deps.audit, policy),
     analyticsCharts: new AnalyticsCharts(
       deps.readModels.search,

@@ -1,3 +1,4 @@
+import { EVENTS_POLL_OPERATION } from '../events-poll/events-poll-operation.js';
 import { entityRegistry } from '@catalog/model';
 import type { ApiGroup, JsonSchema, Operation, ResponseSpec } from '../../api-contract/operation.js';
 import { GRAPHQL_OPERATIONS } from '../../graphql/graphql-operations.js';
@@ -34,6 +35,7 @@ export function allOperations(): Operation[] {
     TRACE_WRITE_OPERATION,
     TRACKING_OPERATION,
     ...Object.values(REGISTRY_OPERATIONS),
+    EVENTS_POLL_OPERATION,
     ...Object.values(RESTLI_OPERATIONS),
     ...OPERATION_ENDPOINTS,
     ...GRAPHQL_OPERATIONS,
