@@ -10,7 +10,7 @@ import {
   waitUntil,
   type TestCatalog,
 } from './harness.js';
-import { signUpUser } from './test-users.js';
+import { grantPolicy, signUpUser } from './test-users.js';
 
 const bearer = (token: string) => `Bearer ${token}`;
 
@@ -98,15 +98,10 @@ for (const family of FAMILIES) {
         }),
       });
       expect(res.status).toBe(200);
-      await ok(admin, 'mutation($input: PolicyUpdateInput!) { createPolicy(input: $input) }', {
-        input: {
-          type: 'METADATA',
-          name: `assertion editors ${run}`,
-          state: 'ACTIVE',
-          privileges: ['EDIT_ENTITY_ASSERTIONS'],
-          resources: { allResources: false, resources: [dataset] },
-          actors: { users: [editorUrn], allUsers: false, allGroups: false, resourceOwners: false },
-        },
+      await grantPolicy(base, admin, {
+        privileges: ['EDIT_ENTITY_ASSERTIONS'],
+        users: [editorUrn],
+        resources: [dataset],
       });
     }, 60_000);
     afterAll(async () => {

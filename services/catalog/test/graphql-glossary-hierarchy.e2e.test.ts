@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from './families.js';
 import { graphql, graphqlData } from './graphql-client.js';
 import { ingest, logIn, proposal, startTestCatalog, type TestCatalog } from './harness.js';
-import { signUpUser } from './test-users.js';
+import { grantPolicy, signUpUser } from './test-users.js';
 
 const MOVE = 'mutation($input: UpdateParentNodeInput!) { updateParentNode(input: $input) }';
 const PARENTS = 'query($urn: String!) { glossaryTerm(urn: $urn) { parentNodes { nodes { urn } } } }';
@@ -63,26 +63,11 @@ for (const family of FAMILIES) {
         expect(res.status, res.text).toBe(200);
       }
       // The steward manages the children of the middle and the other node only.
-      await graphqlData(
-        base,
-        'mutation($input: PolicyUpdateInput!) { createPolicy(input: $input) }',
-        {
-          input: {
-            type: 'METADATA',
-            name: `glossary steward ${run}`,
-            state: 'ACTIVE',
-            privileges: ['MANAGE_GLOSSARY_CHILDREN'],
-            resources: { allResources: false, resources: [middle, other] },
-            actors: {
-              users: [`urn:li:corpuser:gh_steward_${run}@example.com`],
-              allUsers: false,
-              allGroups: false,
-              resourceOwners: false,
-            },
-          },
-        },
-        { headers: { Authorization: admin } },
-      );
+      await grantPolicy(base, admin, {
+        privileges: ['MANAGE_GLOSSARY_CHILDREN'],
+        users: [`urn:li:corpuser:gh_steward_${run}@example.com`],
+        resources: [middle!, other!],
+      });
     }, 300_000);
     afterAll(async () => catalog?.dispose());
 

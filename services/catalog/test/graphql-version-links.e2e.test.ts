@@ -12,6 +12,7 @@ import {
   waitUntil,
   type TestCatalog,
 } from './harness.js';
+import { grantPolicy, signUpUser } from './test-users.js';
 
 const bearer = (token: string) => `Bearer ${token}`;
 
@@ -66,38 +67,15 @@ for (const family of FAMILIES) {
       return res.status === 200 ? (res.body as { value: Record<string, unknown> }).value : undefined;
     };
 
-    async function signUp(email: string): Promise<string> {
-      const invite = await ok(admin, 'mutation { createInviteToken(input: {}) { inviteToken } }');
-      const { inviteToken } = invite['createInviteToken'] as { inviteToken: string };
-      const res = await callAs(base, 'POST', '/signUp', undefined, {
-        fullName: email,
-        email,
-        password: 'a long password 1',
-        inviteToken,
-        title: 'Analyst',
-      });
-      expect(res.status, res.text).toBe(200);
-      return bearer(await logIn(base, email, 'a long password 1'));
-    }
-
     const grantEdit = (resources: string[]) =>
-      ok(admin, 'mutation($input: PolicyUpdateInput!) { createPolicy(input: $input) }', {
-        input: {
-          type: 'METADATA',
-          name: `vl edit ${resources.join(' ')}`,
-          state: 'ACTIVE',
-          privileges: ['EDIT_ENTITY'],
-          resources: { allResources: false, resources },
-          actors: { users: [editorUrn], allUsers: false, allGroups: false, resourceOwners: false },
-        },
-      });
+      grantPolicy(base, admin, { privileges: ['EDIT_ENTITY'], users: [editorUrn], resources });
 
     beforeAll(async () => {
       catalog = await startTestCatalog(family.env());
       base = catalog.baseUrl;
       admin = bearer(await logIn(base));
-      noRole = await signUp(`vlnorole_${run}@example.com`);
-      editor = await signUp(`vleditor_${run}@example.com`);
+      noRole = await signUpUser(base, admin, `vlnorole_${run}@example.com`);
+      editor = await signUpUser(base, admin, `vleditor_${run}@example.com`);
       const res = await fetch(`${base}/aspects?action=ingestProposalBatch`, {
         method: 'POST',
         headers: { ...SYSTEM_AUTH_HEADERS, 'Content-Type': 'application/json', 'X-Wait-For-Index': 'true' },

@@ -39,3 +39,37 @@ export async function signUpUser(
     );
   return `Bearer ${await logIn(base, email, TEST_USER_PASSWORD)}`;
 }
+
+/**
+ * An active METADATA policy (created by the admin) granting `users` the `privileges` on `resources`, or
+ * on every resource when none is named; its urn.
+ */
+export async function grantPolicy(
+  base: string,
+  adminAuthorization: string,
+  grant: {
+    readonly privileges: readonly string[];
+    readonly users: readonly string[];
+    readonly resources?: readonly string[];
+  },
+): Promise<string> {
+  const { createPolicy } = await graphqlData<{ createPolicy: string }>(
+    base,
+    'mutation($input: PolicyUpdateInput!) { createPolicy(input: $input) }',
+    {
+      input: {
+        type: 'METADATA',
+        name: `test grant ${grant.privileges.join(' ')} ${Math.random().toString(36).slice(2, 8)}`,
+        state: 'ACTIVE',
+        privileges: grant.privileges,
+        resources:
+          grant.resources === undefined
+            ? { allResources: true }
+            : { allResources: false, resources: grant.resources },
+        actors: { users: grant.users, allUsers: false, allGroups: false, resourceOwners: false },
+      },
+    },
+    { headers: { Authorization: adminAuthorization } },
+  );
+  return createPolicy;
+}
