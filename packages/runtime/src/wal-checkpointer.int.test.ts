@@ -48,7 +48,7 @@ async function walUnderOverlappingReaders(
 ): Promise<{ largest: number; cuts: number }> {
   const setup = new Database(file);
   setup.pragma('journal_mode = WAL');
-  setup.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB NOT NULL)');
+  setup.exec('CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, body BLOB NOT NULL)');
   setup.close();
   const writer = new Worker(
     `const { workerData, parentPort } = require('node:worker_threads');
@@ -143,9 +143,17 @@ describe('WalCheckpointer', () => {
       new Database(file).close();
       checkpointer.watch(file);
       try {
-        // The bounded run goes on longer: on a loaded machine a TRUNCATE can find the readers overlapping
-        // for seconds on end (a CI run saw no cut in 2.5 s), and the assertion is about the cuts.
+        // The bounded run goes on until it has seen two cuts (at most four rounds of 6 s): on a loaded
+        // machine a TRUNCATE can find the readers overlapping for seconds on end (CI runs saw no cut in
+        // 2.5 s, then one in 6 s), and the assertion is about the cuts, not how soon they come.
         seen[name] = await walUnderOverlappingReaders(file, name === 'bounded' ? 6_000 : 2_500);
+        for (let round = 1; name === 'bounded' && seen[name].cuts < 2 && round < 4; round++) {
+          const more = await walUnderOverlappingReaders(file, 6_000);
+          seen[name] = {
+            largest: Math.max(seen[name].largest, more.largest),
+            cuts: seen[name].cuts + more.cuts,
+          };
+        }
       } finally {
         checkpointer.unwatch(file);
       }
