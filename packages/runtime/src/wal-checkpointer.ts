@@ -188,8 +188,8 @@ export class WalCheckpointer {
         intervalMs: this.intervalMs,
         truncateAtBytes: this.truncateAtBytes,
         truncateWaitMs: TRUNCATE_WAIT_MS,
-        retryMs: TRUNCATE_RETRY_MS,
-        retryMaxMs: TRUNCATE_RETRY_MAX_MS,
+        retryMs: this.truncateRetryMs,
+        retryMaxMs: this.truncateRetryMaxMs,
       },
     });
     worker.unref();
