@@ -65,6 +65,7 @@ const truncateIfLong = (file, watched, frames) => {
       watched.retryAt = 0;
       parentPort.postMessage({ type: 'truncated', file, frames });
     } else {
+      parentPort.postMessage({ type: 'heldOff', file, frames });
       watched.retryAt = now + watched.pauseMs;
       watched.pauseMs = Math.min(watched.pauseMs * 2, workerData.retryMaxMs);
     }
@@ -117,7 +118,19 @@ function positiveInteger(name: string, value: number): number {
 const MAX_RESTARTS = 3;
 
 type ThreadReport =
-  { type: 'failed'; file: string; message: string } | { type: 'truncated'; file: string; frames: number };
+  | { type: 'failed'; file: string; message: string }
+  | { type: 'truncated' | 'heldOff'; file: string; frames: number };
+
+/** What the thread did to one file since it was first watched. */
+export interface WalCheckpointStats {
+  /** TRUNCATE checkpoints that emptied the WAL. */
+  truncated: number;
+  /** TRUNCATE checkpoints that readers or a writer held off (retried after a pause). */
+  heldOff: number;
+  /** Checkpoints or opens that failed, and the last reason. */
+  failed: number;
+  lastFailure?: string;
+}
 
 /**
  * Checkpoints SQLite files in WAL mode from a thread of its own, so that no commit on an event loop
@@ -133,6 +146,7 @@ export class WalCheckpointer {
   private readonly truncateRetryMs: number;
   private readonly truncateRetryMaxMs: number;
   private restarts = 0;
+  private readonly counts = new Map<string, WalCheckpointStats>();
 
   constructor(private readonly options: WalCheckpointerOptions = {}) {
     this.intervalMs = positiveInteger('intervalMs', options.intervalMs ?? 250);
@@ -167,6 +181,20 @@ export class WalCheckpointer {
     if (this.watchers.size === 0) this.stop();
   }
 
+  /** What the thread did to the file so far (zeros for a file it never reported on). */
+  stats(file: string): WalCheckpointStats {
+    return { ...(this.counts.get(file) ?? { truncated: 0, heldOff: 0, failed: 0 }) };
+  }
+
+  private count(report: ThreadReport): void {
+    let stats = this.counts.get(report.file);
+    if (stats === undefined) this.counts.set(report.file, (stats = { truncated: 0, heldOff: 0, failed: 0 }));
+    if (report.type === 'failed') {
+      stats.failed++;
+      stats.lastFailure = report.message;
+    } else stats[report.type]++;
+  }
+
   /** Files currently watched. */
   get files(): readonly string[] {
     return [...this.watchers.keys()];
@@ -194,6 +222,8 @@ export class WalCheckpointer {
     });
     worker.unref();
     worker.on('message', (report: ThreadReport) => {
+      this.count(report);
+      if (report.type === 'heldOff') return;
       if (report.type === 'failed')
         this.options.logger?.warn({ file: report.file, reason: report.message }, 'WAL checkpoint failed');
       else this.options.logger?.debug({ file: report.file, frames: report.frames }, 'WAL truncated');
