@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import type { Request } from 'express';
 import type { EventSource, RequestOrigin } from '@catalog/auth';
 
@@ -23,7 +23,8 @@ export function requestOriginOf(req: Request): RequestOrigin {
     sourceIp: req.ip ?? req.socket.remoteAddress ?? '',
     userAgent: req.get('user-agent') ?? '',
     eventSource: eventSourceOf(req.path),
-    traceId: traceIdOf(req.get('traceparent')) ?? newTraceId(),
+    // The request logging already took it (or made one) as the request's id: one id per request.
+    traceId: req.traceId ?? traceIdOf(req.get('traceparent')) ?? newTraceId(),
     // Set by the request logging (requestLogging) before any route.
     ...(typeof req.id === 'string' ? { requestId: req.id } : {}),
   };
@@ -31,11 +32,23 @@ export function requestOriginOf(req: Request): RequestOrigin {
 
 /** The trace id of a valid W3C `traceparent` header value (not the all-zero one), else undefined. */
 export function traceIdOf(traceparent: string | undefined): string | undefined {
-  const match = TRACEPARENT.exec(traceparent?.trim().toLowerCase() ?? '');
+  if (traceparent === undefined) return undefined;
+  const match = TRACEPARENT.exec(traceparent.trim().toLowerCase());
   return match?.[1] !== undefined && match[1] !== NO_TRACE ? match[1] : undefined;
 }
 
+/** Random bytes drawn in blocks: one call to the generator per 512 trace ids, not one per request. */
+const POOL = Buffer.alloc(4096);
+let poolOffset = POOL.length;
+
 /** A new trace id: the time in microseconds (16 hex digits) then 8 random bytes, so ids sort by time. */
 export function newTraceId(): string {
-  return (BigInt(Date.now()) * 1000n).toString(16).padStart(16, '0') + randomBytes(8).toString('hex');
+  if (poolOffset === POOL.length) {
+    randomFillSync(POOL);
+    poolOffset = 0;
+  }
+  const random = POOL.toString('hex', poolOffset, poolOffset + 8);
+  poolOffset += 8;
+  // Microseconds since the epoch stay below 2^53 until the year 2255: exact as a double.
+  return (Date.now() * 1000).toString(16).padStart(16, '0') + random;
 }

@@ -1,4 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
+import { chunkBytes } from './body-length.js';
 
 const LIMIT = Symbol('responseSizeLimit');
 
@@ -40,9 +41,7 @@ export function enforceResponseSizeLimits(prototype: Response): void {
     value: function (this: Limited, ...args: unknown[]): Response {
       const limit = this[LIMIT];
       if (limit !== undefined && !limit.refused && !this.headersSent && this.statusCode < 400) {
-        const body = args[0];
-        const size =
-          typeof body === 'string' ? Buffer.byteLength(body) : Buffer.isBuffer(body) ? body.length : 0;
+        const size = chunkBytes(this, args[0], args[1], true);
         if (size > limit.maxBytes) {
           limit.refused = true;
           this.removeHeader('Content-Length');

@@ -5,8 +5,8 @@
  * once stays, reading 0 once its window holds nobody, as the ecosystem publishes empty windows as 0).
  */
 export class ActiveIdentities {
-  /** `${metric}\u0000${actorClass}` → identity → when last seen (ms). */
-  private readonly seen = new Map<string, Map<string, number>>();
+  /** metric → actor class → identity → when last seen (ms). */
+  private readonly seen = new Map<string, Map<string, Map<string, number>>>();
 
   constructor(
     private readonly windowMs: number,
@@ -16,9 +16,10 @@ export class ActiveIdentities {
   record(identity: string, actorClass: string, metrics: readonly string[]): void {
     const at = this.now();
     for (const metric of metrics) {
-      const key = `${metric}\u0000${actorClass}`;
-      let identities = this.seen.get(key);
-      if (identities === undefined) this.seen.set(key, (identities = new Map()));
+      let byClass = this.seen.get(metric);
+      if (byClass === undefined) this.seen.set(metric, (byClass = new Map()));
+      let identities = byClass.get(actorClass);
+      if (identities === undefined) byClass.set(actorClass, (identities = new Map()));
       identities.delete(identity);
       identities.set(identity, at);
     }
@@ -28,15 +29,15 @@ export class ActiveIdentities {
   counts(): { metric: string; actorClass: string; count: number }[] {
     const since = this.now() - this.windowMs;
     const result: { metric: string; actorClass: string; count: number }[] = [];
-    for (const [key, identities] of this.seen) {
-      // Insertion order is last-seen order (record re-inserts), so the stale ones come first.
-      for (const [identity, at] of identities) {
-        if (at >= since) break;
-        identities.delete(identity);
+    for (const [metric, byClass] of this.seen)
+      for (const [actorClass, identities] of byClass) {
+        // Insertion order is last-seen order (record re-inserts), so the stale ones come first.
+        for (const [identity, at] of identities) {
+          if (at >= since) break;
+          identities.delete(identity);
+        }
+        result.push({ metric, actorClass, count: identities.size });
       }
-      const [metric, actorClass] = key.split('\u0000') as [string, string];
-      result.push({ metric, actorClass, count: identities.size });
-    }
     return result;
   }
 }

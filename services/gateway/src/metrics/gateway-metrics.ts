@@ -63,9 +63,12 @@ export interface GatewayMetricsOptions {
 export class GatewayMetrics {
   readonly registry = new Registry();
   private readonly httpRequests: Histogram<'method' | 'uri' | 'status' | 'outcome' | 'exception'>;
-  private readonly requestCount: Counter<UsageLabel>;
-  private readonly inputBytes: Counter<UsageLabel>;
-  private readonly outputBytes: Counter<UsageLabel>;
+  /**
+   * The usage counters' totals by label values, added to per request with one map lookup and handed to
+   * the three counters when they are scraped (prom-client validates and hashes the labels on every
+   * call, three times per request otherwise). The label values are few: enumerations and known classes.
+   */
+  private readonly usageTotals = new Map<string, UsageTotals>();
   private readonly identities: ActiveIdentities;
   private readonly storeCalls: Histogram<'operation' | 'outcome'>;
   private readonly indexCalls: Histogram<'index' | 'operation' | 'outcome'>;
@@ -87,24 +90,36 @@ export class GatewayMetrics {
       'request_api',
       'auth_channel',
     ] as const;
-    this.requestCount = new Counter({
-      name: 'datahub_request_count_total',
-      help: 'API requests by usage operation, actor class, agent class, API and authentication channel',
-      labelNames: usageLabels,
-      registers,
-    });
-    this.inputBytes = new Counter({
-      name: 'datahub_usage_input_bytes_total',
-      help: 'Request body bytes (Content-Length) of recorded API requests',
-      labelNames: usageLabels,
-      registers,
-    });
-    this.outputBytes = new Counter({
-      name: 'datahub_usage_output_bytes_total',
-      help: 'Response body bytes of recorded API requests',
-      labelNames: usageLabels,
-      registers,
-    });
+    const totals = this.usageTotals;
+    const usageCounter = (name: string, help: string, value: (t: UsageTotals) => number | undefined) =>
+      new Counter({
+        name,
+        help,
+        labelNames: usageLabels,
+        registers,
+        collect() {
+          this.reset();
+          for (const t of totals.values()) {
+            const amount = value(t);
+            if (amount !== undefined) this.inc(t.labels, amount);
+          }
+        },
+      });
+    usageCounter(
+      'datahub_request_count_total',
+      'API requests by usage operation, actor class, agent class, API and authentication channel',
+      (t) => t.requests,
+    );
+    usageCounter(
+      'datahub_usage_input_bytes_total',
+      'Request body bytes (Content-Length) of recorded API requests',
+      (t) => t.inputBytes,
+    );
+    usageCounter(
+      'datahub_usage_output_bytes_total',
+      'Response body bytes of recorded API requests',
+      (t) => t.outputBytes,
+    );
     this.identities = new ActiveIdentities(options.activeWindowMs ?? DEFAULT_ACTIVE_WINDOW_MS);
     const identities = this.identities;
     new Gauge({
@@ -178,16 +193,21 @@ export class GatewayMetrics {
 
   /** One request the usage taxonomy classifies (see request-usage.ts). */
   recordUsage(usage: UsageRecord): void {
-    const labels: Record<UsageLabel, string> = {
-      usage_operation: usage.operation,
-      actor_class: usage.actorClass,
-      agent_class: usage.agentClass,
-      request_api: usage.api,
-      auth_channel: usage.authChannel,
-    };
-    this.requestCount.inc(labels);
-    if (usage.inputBytes !== undefined) this.inputBytes.inc(labels, usage.inputBytes);
-    if (usage.outputBytes !== undefined) this.outputBytes.inc(labels, usage.outputBytes);
+    const key = `${usage.operation}\u0000${usage.actorClass}\u0000${usage.agentClass}\u0000${usage.api}\u0000${usage.authChannel}`;
+    let totals = this.usageTotals.get(key);
+    if (totals === undefined) {
+      const labels: Record<UsageLabel, string> = {
+        usage_operation: usage.operation,
+        actor_class: usage.actorClass,
+        agent_class: usage.agentClass,
+        request_api: usage.api,
+        auth_channel: usage.authChannel,
+      };
+      this.usageTotals.set(key, (totals = { labels, requests: 0 }));
+    }
+    totals.requests++;
+    if (usage.inputBytes !== undefined) totals.inputBytes = (totals.inputBytes ?? 0) + usage.inputBytes;
+    if (usage.outputBytes !== undefined) totals.outputBytes = (totals.outputBytes ?? 0) + usage.outputBytes;
     this.identities.record(usage.actorUrn, usage.actorClass, identityMetricsOf(usage.operation));
   }
 
@@ -208,6 +228,14 @@ export class GatewayMetrics {
 }
 
 type UsageLabel = 'usage_operation' | 'actor_class' | 'agent_class' | 'request_api' | 'auth_channel';
+
+/** One label set's usage so far; the byte totals only once a request of it had a size to count. */
+interface UsageTotals {
+  readonly labels: Record<UsageLabel, string>;
+  requests: number;
+  inputBytes?: number;
+  outputBytes?: number;
+}
 
 function timerOf<L extends string>(
   histogram: Histogram<L | 'outcome'>,

@@ -33,25 +33,32 @@ export function requestMetrics(
     const context = contextOf(res);
     if (context === undefined) return;
     const { path, action } = pathAndAction(req.originalUrl);
-    const usage = requestUsage({
-      method: req.method,
-      path,
-      ...(action !== undefined ? { action } : {}),
-      body: req.body as unknown,
-    });
+    const usage = requestUsage(
+      action !== undefined
+        ? { method: req.method, path, action, body: req.body as unknown }
+        : { method: req.method, path, body: req.body as unknown },
+    );
     if (usage === undefined) return;
-    const inputBytes = Number(req.headers['content-length']);
+    const contentLength = req.headers['content-length'];
+    const inputBytes = contentLength === undefined ? undefined : Number(contentLength);
+    const actorUrn = context.authentication.actorUrn;
+    const agentClass = agentClassCached(req.headers['user-agent']);
+    const authChannel = authChannelOf(context);
     const outputBytes = res.writableFinished ? bodyBytesOf(res) : undefined;
-    const recordAs = (actorClass: UsageRecord['actorClass']): void =>
-      metrics.recordUsage({
-        ...usage,
-        actorUrn: context.authentication.actorUrn,
+    const recordAs = (actorClass: UsageRecord['actorClass']): void => {
+      const record: { -readonly [K in keyof UsageRecord]: UsageRecord[K] } = {
+        api: usage.api,
+        operation: usage.operation,
+        actorUrn,
         actorClass,
-        agentClass: agentClassOf(req.headers['user-agent']),
-        authChannel: authChannelOf(context),
-        ...(Number.isSafeInteger(inputBytes) && inputBytes >= 0 ? { inputBytes } : {}),
-        ...(outputBytes !== undefined ? { outputBytes } : {}),
-      });
+        agentClass,
+        authChannel,
+      };
+      if (inputBytes !== undefined && Number.isSafeInteger(inputBytes) && inputBytes >= 0)
+        record.inputBytes = inputBytes;
+      if (outputBytes !== undefined) record.outputBytes = outputBytes;
+      metrics.recordUsage(record);
+    };
     const known = knownActorClass(context);
     if (known !== undefined) return recordAs(known);
     actorFlags(context.authentication.actorUrn)
@@ -65,6 +72,21 @@ export function requestMetrics(
     res.once('close', () => record(req, res, started));
     next();
   };
+}
+
+/** User-Agent → agent class, for the few agents a catalog sees (cleared should it fill up). */
+const AGENT_CLASSES = new Map<string, string>();
+const MAX_AGENTS = 1_000;
+
+function agentClassCached(userAgent: string | undefined): string {
+  if (userAgent === undefined) return agentClassOf(undefined);
+  let agentClass = AGENT_CLASSES.get(userAgent);
+  if (agentClass === undefined) {
+    agentClass = agentClassOf(userAgent);
+    if (AGENT_CLASSES.size >= MAX_AGENTS) AGENT_CLASSES.clear();
+    AGENT_CLASSES.set(userAgent, agentClass);
+  }
+  return agentClass;
 }
 
 /** The path without its query, and `?action=` when the query has one (parsed only then). */

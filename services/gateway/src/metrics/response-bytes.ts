@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { chunkBytes } from '../http/body-length.js';
 
 const BODY_BYTES = Symbol('bodyBytes');
 
@@ -16,7 +17,7 @@ export function countResponseBodies(prototype: Response): void {
     configurable: true,
     writable: true,
     value: function (this: Counted, ...args: unknown[]): boolean {
-      add(this, args[0], args[1]);
+      add(this, args[0], args[1], false);
       return write.apply(this, args);
     },
   });
@@ -24,7 +25,7 @@ export function countResponseBodies(prototype: Response): void {
     configurable: true,
     writable: true,
     value: function (this: Counted, ...args: unknown[]): Response {
-      if (typeof args[0] !== 'function') add(this, args[0], args[1]);
+      if (typeof args[0] !== 'function') add(this, args[0], args[1], true);
       return end.apply(this, args);
     },
   });
@@ -35,10 +36,7 @@ export function bodyBytesOf(res: Response): number {
   return (res as Counted)[BODY_BYTES] ?? 0;
 }
 
-function add(res: Counted, chunk: unknown, encoding: unknown): void {
-  let bytes = 0;
-  if (typeof chunk === 'string')
-    bytes = Buffer.byteLength(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
-  else if (chunk instanceof Uint8Array) bytes = chunk.byteLength;
+function add(res: Counted, chunk: unknown, encoding: unknown, ending: boolean): void {
+  const bytes = chunkBytes(res, chunk, encoding, ending);
   if (bytes > 0) res[BODY_BYTES] = (res[BODY_BYTES] ?? 0) + bytes;
 }

@@ -6,14 +6,17 @@ const CLIENT_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
 /**
  * A request's id: the trace id of its W3C `traceparent`, else its `X-Request-Id` (when it is a sane
- * token: it is echoed in a header and written to logs), else a new one in the trace-id format.
+ * token: it is echoed in a header and written to logs), else a new one in the trace-id format. With it,
+ * the trace id when the id is one (taken from `traceparent` or made here): a client's `X-Request-Id` is
+ * an id but no trace id.
  */
-export function requestIdOf(req: IncomingMessage): string {
+export function requestIdsOf(req: IncomingMessage): { id: string; traceId?: string } {
   const traceparent = req.headers['traceparent'];
   const traced = traceIdOf(typeof traceparent === 'string' ? traceparent : undefined);
-  if (traced !== undefined) return traced;
+  if (traced !== undefined) return { id: traced, traceId: traced };
   const given = req.headers['x-request-id'];
   const candidate = (typeof given === 'string' ? given : given?.[0])?.trim();
-  if (candidate !== undefined && CLIENT_REQUEST_ID.test(candidate)) return candidate;
-  return newTraceId();
+  if (candidate !== undefined && CLIENT_REQUEST_ID.test(candidate)) return { id: candidate };
+  const made = newTraceId();
+  return { id: made, traceId: made };
 }

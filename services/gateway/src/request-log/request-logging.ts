@@ -1,12 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Logger } from '@catalog/runtime';
-import { requestIdOf } from './request-id.js';
+import { requestIdsOf } from './request-id.js';
 
 declare module 'node:http' {
   interface IncomingMessage {
-    /** The request's id (see requestIdOf), set first thing by requestLogging. */
+    /** The request's id (see requestIdsOf), set first thing by requestLogging. */
     id?: string;
+    /** Its W3C trace id when the id is one (not a client's X-Request-Id), set with it. */
+    traceId?: string;
   }
 }
 
@@ -29,16 +31,12 @@ const PROBE_PATHS = new Set(['/health', '/health/live', '/health/ready']);
 export function requestLogging(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
-    const id = requestIdOf(req);
+    const { id, traceId } = requestIdsOf(req);
     req.id = id;
+    if (traceId !== undefined) req.traceId = traceId;
     res.setHeader(REQUEST_ID_HEADER, id);
-    const done = (): void => {
-      res.off('finish', done);
-      res.off('close', done);
-      logLine(logger, req, res, id, started);
-    };
-    res.on('finish', done);
-    res.on('close', done);
+    // `close` follows `finish` on every response, and comes alone when the connection closed first.
+    res.once('close', () => logLine(logger, req, res, id, started));
     next();
   };
 }
