@@ -34,14 +34,15 @@ export function responseSizeLimit(
 
 /** Installs the check of responseSizeLimit on the app's response prototype. */
 export function enforceResponseSizeLimits(prototype: Response): void {
-  const end = prototype.end as (this: Limited, ...args: unknown[]) => Response;
+  // Fixed arity, as end takes at most three arguments: no rest array per response.
+  const end = prototype.end as (this: Limited, a?: unknown, b?: unknown, c?: unknown) => Response;
   Object.defineProperty(prototype, 'end', {
     configurable: true,
     writable: true,
-    value: function (this: Limited, ...args: unknown[]): Response {
+    value: function (this: Limited, chunk?: unknown, encoding?: unknown, callback?: unknown): Response {
       const limit = this[LIMIT];
       if (limit !== undefined && !limit.refused && !this.headersSent && this.statusCode < 400) {
-        const size = chunkBytes(this, args[0], args[1], true);
+        const size = chunkBytes(this, chunk, encoding, true);
         if (size > limit.maxBytes) {
           limit.refused = true;
           this.removeHeader('Content-Length');
@@ -56,7 +57,7 @@ export function enforceResponseSizeLimits(prototype: Response): void {
           return this;
         }
       }
-      return end.apply(this, args);
+      return end.call(this, chunk, encoding, callback);
     },
   });
 }

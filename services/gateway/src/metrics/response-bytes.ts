@@ -11,22 +11,23 @@ type Counted = Response & { [BODY_BYTES]?: number };
  * wrapper per request. Read with bodyBytesOf.
  */
 export function countResponseBodies(prototype: Response): void {
-  const write = prototype.write as (this: Counted, ...args: unknown[]) => boolean;
-  const end = prototype.end as (this: Counted, ...args: unknown[]) => Response;
+  // Fixed arity (write and end take at most three arguments, each optional): no rest array per call.
+  const write = prototype.write as (this: Counted, a?: unknown, b?: unknown, c?: unknown) => boolean;
+  const end = prototype.end as (this: Counted, a?: unknown, b?: unknown, c?: unknown) => Response;
   Object.defineProperty(prototype, 'write', {
     configurable: true,
     writable: true,
-    value: function (this: Counted, ...args: unknown[]): boolean {
-      add(this, args[0], args[1], false);
-      return write.apply(this, args);
+    value: function (this: Counted, chunk?: unknown, encoding?: unknown, callback?: unknown): boolean {
+      add(this, chunk, encoding, false);
+      return write.call(this, chunk, encoding, callback);
     },
   });
   Object.defineProperty(prototype, 'end', {
     configurable: true,
     writable: true,
-    value: function (this: Counted, ...args: unknown[]): Response {
-      if (typeof args[0] !== 'function') add(this, args[0], args[1], true);
-      return end.apply(this, args);
+    value: function (this: Counted, chunk?: unknown, encoding?: unknown, callback?: unknown): Response {
+      if (typeof chunk !== 'function') add(this, chunk, encoding, true);
+      return end.call(this, chunk, encoding, callback);
     },
   });
 }
