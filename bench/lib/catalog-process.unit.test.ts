@@ -40,7 +40,7 @@ describe('parseStartScript', () => {
 
   it("reads the repository's own start script", () => {
     const start = catalogStartCommand();
-    expect(start.nodeFlags).toContain('--max-semi-space-size=2');
+    expect(start.nodeFlags).toContain('--max-semi-space-size=8');
     expect(start.env).toHaveProperty('MALLOC_MMAP_THRESHOLD_');
   });
 });
