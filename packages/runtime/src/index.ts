@@ -78,3 +78,4 @@ export {
   type HealthReportingConsumer,
 } from './health/consumer-health.js';
 export { outageOf } from './outage.js';
+export { runConsumerService, type ConsumerServiceParts, type RunningConsumer } from './consumer-service.js';
