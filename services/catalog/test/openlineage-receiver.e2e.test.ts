@@ -259,3 +259,34 @@ describe('the OpenLineage receiver', () => {
     );
   });
 });
+
+describe('the OpenLineage receiver with DATAHUB_OPENLINEAGE_* settings', () => {
+  let configured: TestCatalog;
+  afterAll(async () => configured?.dispose());
+
+  it('names the datasets and the flow with the environment and platform instance of the settings', async () => {
+    configured = await startTestCatalog({
+      DATAHUB_OPENLINEAGE_ENV: 'dev',
+      DATAHUB_OPENLINEAGE_PLATFORM_INSTANCE: 'eu-1',
+    });
+    const authorization = `Bearer ${await logIn(configured.baseUrl)}`;
+    const res = await fetch(`${configured.baseUrl}${PATH}`, {
+      method: 'POST',
+      headers: asJson(authorization),
+      body: JSON.stringify(runEvent('START', '0190f5d8-4f35-7b6a-9a3c-2f1e6c1d0a88')),
+    });
+    expect(res.status).toBe(202);
+    const devJob = `urn:li:dataJob:(urn:li:dataFlow:(airflow,etl_${run},eu-1),etl_${run}.count_orders)`;
+    const io = await waitUntil(
+      async () =>
+        (
+          (await get(configured.baseUrl, `/entitiesV2/${enc(devJob)}`)).body as {
+            aspects?: Record<string, { value: { inputDatasetEdges: { destinationUrn: string }[] } }>;
+          }
+        ).aspects?.['dataJobInputOutput']?.value,
+      (v) => v !== undefined,
+      20_000,
+    );
+    expect(io.inputDatasetEdges.map((e) => e.destinationUrn)).toEqual([source.replace(',PROD)', ',DEV)')]);
+  }, 120_000);
+});
