@@ -111,11 +111,11 @@ describe('the OpenLineage receiver', () => {
     const res = await send(JSON.stringify(runEvent('START', runId)), asJson(admin));
     expect(res.status, res.text).toBe(202);
     expect(res.text).toBe('');
-    const io = await waitUntil(
+    const io = (await waitUntil(
       async () => (await aspectsOf(job))['dataJobInputOutput']?.value,
       (v) => v !== undefined,
       20_000,
-    );
+    ))!;
     expect((io['inputDatasetEdges'] as { destinationUrn: string }[]).map((e) => e.destinationUrn)).toEqual([
       source,
     ]);
@@ -287,6 +287,6 @@ describe('the OpenLineage receiver with DATAHUB_OPENLINEAGE_* settings', () => {
       (v) => v !== undefined,
       20_000,
     );
-    expect(io.inputDatasetEdges.map((e) => e.destinationUrn)).toEqual([source.replace(',PROD)', ',DEV)')]);
+    expect(io!.inputDatasetEdges.map((e) => e.destinationUrn)).toEqual([source.replace(',PROD)', ',DEV)')]);
   }, 120_000);
 });
