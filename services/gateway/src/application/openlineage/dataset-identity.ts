@@ -75,8 +75,10 @@ function platformAndName(
   const fileSystem = FILE_SYSTEM_PLATFORMS[scheme];
   if (fileSystem === undefined) return { platform: PLATFORM_OF_SCHEME[scheme] ?? scheme, name };
   const joined = namespace.endsWith('/') || name.startsWith('/') ? namespace + name : `${namespace}/${name}`;
-  const path = withoutPartition(joined.replace(/\/+$/, ''), settings.filePartitionPattern);
-  const rest = path.slice(path.indexOf('://') + 3);
+  const rest = withoutPartition(
+    joined.slice(joined.indexOf('://') + 3).replace(/\/+$/, ''),
+    settings.filePartitionPattern,
+  );
   // A local file keeps its leading slash (`file:///tmp/x` is `/tmp/x`); a bucket path starts at the bucket.
   return { platform: fileSystem, name: fileSystem === 'file' ? rest : rest.replace(/^\//, '') };
 }

@@ -214,6 +214,12 @@ describe('dataset identity', () => {
     );
   });
 
+  it('leaves out a dataset whose namespace and name give no name', () => {
+    expect(identityOf('s3://', '')).toBeUndefined();
+    expect(identityOf('file://', '/')).toBeUndefined();
+    expect(identityOf('', 'orders')).toBeUndefined();
+  });
+
   it('follows a TABLE symlink to the Glue or Hive table', () => {
     const glue = {
       symlinks: {
