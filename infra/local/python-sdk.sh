@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Creates (once, cached) a Python venv with the ecosystem's SDK and CLI (acryl-datahub) and its Actions
-# framework (acryl-datahub-actions, whose events source the compat suite runs) and prints its path.
+# Creates (once, cached) a Python venv with the ecosystem's SDK and CLI (acryl-datahub), its Actions
+# framework (acryl-datahub-actions, whose events source the compat suite runs) and the OpenLineage
+# Python client (openlineage-python, which the compat suite emits lineage events with), and prints its path.
 #
 #   VENV="$(bash infra/local/python-sdk.sh)" && "$VENV/bin/datahub" version
 # shellcheck source-path=SCRIPTDIR
@@ -10,9 +11,10 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 DATAHUB_VERSION=1.7.0.17
+OPENLINEAGE_VERSION=1.54.0
 PYTHON="${PYTHON:-python3}"
 VENV="$CACHE_DIR/venv"
-MARKER="$VENV/.acryl-datahub-kafka-actions-$DATAHUB_VERSION"
+MARKER="$VENV/.acryl-datahub-kafka-actions-$DATAHUB_VERSION-openlineage-$OPENLINEAGE_VERSION"
 
 venv_ok() { [[ -f "$MARKER" ]] && "$VENV/bin/datahub" version >/dev/null 2>&1; }
 
@@ -26,12 +28,13 @@ install_locked() {
     rm -rf "$VENV"
     "$PYTHON" -m venv "$VENV"
   fi
-  log "python-sdk: installing acryl-datahub==$DATAHUB_VERSION and acryl-datahub-actions==$DATAHUB_VERSION"
+  log "python-sdk: installing acryl-datahub==$DATAHUB_VERSION, acryl-datahub-actions==$DATAHUB_VERSION and openlineage-python==$OPENLINEAGE_VERSION"
   rm -f "$VENV"/.acryl-datahub-*
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "acryl-datahub[datahub-kafka]==$DATAHUB_VERSION" \
-    "acryl-datahub-actions==$DATAHUB_VERSION" >&2
+    "acryl-datahub-actions==$DATAHUB_VERSION" "openlineage-python==$OPENLINEAGE_VERSION" >&2
   "$VENV/bin/datahub" version >&2 || die "python-sdk: the datahub CLI does not run"
   "$VENV/bin/python" -c 'import datahub_actions' || die "python-sdk: acryl-datahub-actions does not import"
+  "$VENV/bin/python" -c 'import openlineage.client' || die "python-sdk: openlineage-python does not import"
   touch "$MARKER"
 }
 

@@ -57,6 +57,12 @@ import { requestContextIfAny, requestContextOf } from './auth/request-context.js
 import type { IndexWaiter } from './ingest/index-waiter.js';
 import { registryModelsRouter } from './openapi/registry/registry-router.js';
 import { trackingRouter } from './openapi/tracking/tracking-router.js';
+import {
+  OPENLINEAGE_BASE_PATH,
+  openLineageRouter,
+  sendOpenLineageUnauthenticated,
+} from './openapi/openlineage/openlineage-router.js';
+import type { OpenLineageSettings } from './application/openlineage/openlineage-settings.js';
 import { traceApiRouter } from './openapi/trace/trace-router.js';
 import type { FailedWrites } from './application/write-traces.js';
 import {
@@ -114,6 +120,8 @@ export interface GatewaySettings extends IngestSettings {
   readonly corsAllowedOrigins: readonly string[];
   /** What one GraphQL request may cost and return; the defaults when absent. */
   readonly graphql?: GraphQLLimits;
+  /** The DATAHUB_OPENLINEAGE_* settings of the OpenLineage receiver; the ecosystem's defaults when absent. */
+  readonly openLineage?: OpenLineageSettings;
 }
 
 export interface ReadModels {
@@ -202,6 +210,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     failedIndexing: deps.failedIndexing,
     logger,
     analyticsEnabled: settings.analyticsEnabled ?? true,
+    ...(settings.openLineage ? { openLineage: settings.openLineage } : {}),
     systemInfo: {
       version: settings.serverVersion,
       configuration: flattenConfiguration({
@@ -262,7 +271,11 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   // cross-site request forgery checks right after it (they need to know the credential was the cookie).
   app.use(corsPolicy(settings.corsAllowedOrigins));
   // Who acts, and where from, is established once here for every route after it.
-  app.use(authenticationMiddleware(auth, logger));
+  app.use(
+    authenticationMiddleware(auth, logger, [
+      { pathPrefix: `${OPENLINEAGE_BASE_PATH}/`, send: sendOpenLineageUnauthenticated },
+    ]),
+  );
   app.use(crossSiteRequestGuard(settings.corsAllowedOrigins));
   const authDeps = { sessions: application.sessions, logger, maxBodyBytes: settings.maxBodyBytes };
   app.use(
@@ -422,6 +435,10 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.use(
     '/openapi/v1/tracking',
     trackingRouter({ tracking: application.tracking, logger, maxBodyBytes: settings.maxBodyBytes }),
+  );
+  app.use(
+    OPENLINEAGE_BASE_PATH,
+    openLineageRouter({ ingest: application.openLineage, logger, maxBodyBytes: settings.maxBodyBytes }),
   );
   app.use(
     '/openapi/v1/registry/models',

@@ -13,6 +13,12 @@ import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import type { GatewaySettings } from './app.js';
 import { DEFAULT_GRAPHQL_LIMITS as GRAPHQL, type GraphQLLimits } from './graphql/bounds/graphql-limits.js';
+import {
+  DEFAULT_OPENLINEAGE_SETTINGS as OPENLINEAGE,
+  FABRIC_TYPES,
+  type FabricType,
+  type OpenLineageSettings,
+} from './application/openlineage/openlineage-settings.js';
 
 export interface GatewayConfig {
   readonly port: number;
@@ -77,6 +83,7 @@ export function readGatewaySection(
       trustedProxies: trustedProxies(env),
       corsAllowedOrigins: corsAllowedOrigins(env),
       graphql: graphqlLimits(env),
+      openLineage: openLineageSettings(env),
     },
   };
 }
@@ -107,6 +114,55 @@ function graphqlLimits(env: EnvReader): GraphQLLimits {
     maxEntities: env.int('GRAPHQL_MAX_ENTITIES', GRAPHQL.maxEntities, { min: 1 }),
     maxResponseBytes: env.int('GRAPHQL_MAX_RESPONSE_BYTES', GRAPHQL.maxResponseBytes, { min: 1024 }),
     timeoutMs: env.int('GRAPHQL_TIMEOUT_MS', GRAPHQL.timeoutMs, { min: 100 }),
+  };
+}
+
+/**
+ * The OpenLineage receiver's DATAHUB_OPENLINEAGE_* settings (the ecosystem's names and defaults). An
+ * environment is one of the fabric types, in any case; a partition pattern must compile.
+ */
+function openLineageSettings(env: EnvReader): OpenLineageSettings {
+  const fabric = (name: string): FabricType | undefined => {
+    const value = env.optionalString(name)?.toUpperCase();
+    if (value === undefined || value === '') return undefined;
+    if ((FABRIC_TYPES as readonly string[]).includes(value)) return value as FabricType;
+    env.invalid(name, `must be one of ${FABRIC_TYPES.join(', ')}, got "${value}"`);
+    return undefined;
+  };
+  const text = (name: string): string | undefined => {
+    const value = env.optionalString(name)?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const pattern = text('DATAHUB_OPENLINEAGE_FILE_PARTITION_REGEXP_PATTERN');
+  if (pattern !== undefined) {
+    try {
+      new RegExp(pattern);
+    } catch (error) {
+      env.invalid('DATAHUB_OPENLINEAGE_FILE_PARTITION_REGEXP_PATTERN', (error as Error).message);
+    }
+  }
+  const optional = {
+    env: fabric('DATAHUB_OPENLINEAGE_ENV'),
+    orchestrator: text('DATAHUB_OPENLINEAGE_ORCHESTRATOR'),
+    pipelineName: text('DATAHUB_OPENLINEAGE_PIPELINE_NAME'),
+    platformInstance: text('DATAHUB_OPENLINEAGE_PLATFORM_INSTANCE'),
+    commonDatasetEnv: fabric('DATAHUB_OPENLINEAGE_COMMON_DATASET_ENV'),
+    commonDatasetPlatformInstance: text('DATAHUB_OPENLINEAGE_COMMON_DATASET_PLATFORM_INSTANCE'),
+    platform: text('DATAHUB_OPENLINEAGE_PLATFORM'),
+    filePartitionPattern: pattern,
+  };
+  return {
+    ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
+    materializeDataset: env.bool('DATAHUB_OPENLINEAGE_MATERIALIZE_DATASET', OPENLINEAGE.materializeDataset),
+    includeSchemaMetadata: env.bool(
+      'DATAHUB_OPENLINEAGE_INCLUDE_SCHEMA_METADATA',
+      OPENLINEAGE.includeSchemaMetadata,
+    ),
+    captureColumnLevelLineage: env.bool(
+      'DATAHUB_OPENLINEAGE_CAPTURE_COLUMN_LEVEL_LINEAGE',
+      OPENLINEAGE.captureColumnLevelLineage,
+    ),
+    usePatch: env.bool('DATAHUB_OPENLINEAGE_USE_PATCH', OPENLINEAGE.usePatch),
   };
 }
 

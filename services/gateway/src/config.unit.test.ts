@@ -54,3 +54,58 @@ describe('gateway configuration: DATAHUB_ANALYTICS_ENABLED', () => {
     );
   });
 });
+
+describe('gateway configuration: DATAHUB_OPENLINEAGE_*', () => {
+  it('has the ecosystem defaults', () => {
+    expect(readGatewayConfig({}).http.openLineage).toEqual({
+      materializeDataset: true,
+      includeSchemaMetadata: true,
+      captureColumnLevelLineage: true,
+      usePatch: false,
+    });
+  });
+
+  it('reads every setting, an environment in any case', () => {
+    expect(
+      readGatewayConfig({
+        DATAHUB_OPENLINEAGE_ENV: 'dev',
+        DATAHUB_OPENLINEAGE_ORCHESTRATOR: 'dagster',
+        DATAHUB_OPENLINEAGE_PIPELINE_NAME: 'nightly',
+        DATAHUB_OPENLINEAGE_PLATFORM_INSTANCE: 'eu-1',
+        DATAHUB_OPENLINEAGE_COMMON_DATASET_ENV: 'QA',
+        DATAHUB_OPENLINEAGE_COMMON_DATASET_PLATFORM_INSTANCE: 'warehouse',
+        DATAHUB_OPENLINEAGE_PLATFORM: 'custom',
+        DATAHUB_OPENLINEAGE_MATERIALIZE_DATASET: 'false',
+        DATAHUB_OPENLINEAGE_INCLUDE_SCHEMA_METADATA: 'false',
+        DATAHUB_OPENLINEAGE_CAPTURE_COLUMN_LEVEL_LINEAGE: 'false',
+        DATAHUB_OPENLINEAGE_USE_PATCH: 'true',
+        DATAHUB_OPENLINEAGE_FILE_PARTITION_REGEXP_PATTERN: '/dt=.*',
+      }).http.openLineage,
+    ).toEqual({
+      env: 'DEV',
+      orchestrator: 'dagster',
+      pipelineName: 'nightly',
+      platformInstance: 'eu-1',
+      commonDatasetEnv: 'QA',
+      commonDatasetPlatformInstance: 'warehouse',
+      platform: 'custom',
+      filePartitionPattern: '/dt=.*',
+      materializeDataset: false,
+      includeSchemaMetadata: false,
+      captureColumnLevelLineage: false,
+      usePatch: true,
+    });
+  });
+
+  it('refuses an unknown environment or a pattern that does not compile, naming the variable', () => {
+    expect(() => readGatewayConfig({ DATAHUB_OPENLINEAGE_ENV: 'STAGING' })).toThrow(
+      /DATAHUB_OPENLINEAGE_ENV/,
+    );
+    expect(() => readGatewayConfig({ DATAHUB_OPENLINEAGE_COMMON_DATASET_ENV: 'x' })).toThrow(
+      /DATAHUB_OPENLINEAGE_COMMON_DATASET_ENV/,
+    );
+    expect(() => readGatewayConfig({ DATAHUB_OPENLINEAGE_FILE_PARTITION_REGEXP_PATTERN: '(' })).toThrow(
+      /DATAHUB_OPENLINEAGE_FILE_PARTITION_REGEXP_PATTERN/,
+    );
+  });
+});

@@ -29,6 +29,11 @@ import { LogicalParents } from './logical-parents.js';
 import { WriteTraces, type FailedWrites } from './write-traces.js';
 import { RegistryModels } from './registry-models.js';
 import { UsageTracking } from './usage-tracking.js';
+import { OpenLineageIngest } from './openlineage-ingest.js';
+import {
+  DEFAULT_OPENLINEAGE_SETTINGS,
+  type OpenLineageSettings,
+} from './openlineage/openlineage-settings.js';
 import { GlossaryHierarchy } from './glossary-hierarchy.js';
 import { EntityCreation } from './entity-creation.js';
 import { EntityLookups } from './entity-lookups.js';
@@ -107,6 +112,8 @@ export interface CatalogApplicationDeps {
   };
   /** DATAHUB_ANALYTICS_ENABLED: whether the analytics charts are served (default true). */
   readonly analyticsEnabled?: boolean;
+  /** The DATAHUB_OPENLINEAGE_* settings (the ecosystem's defaults when absent). */
+  readonly openLineage?: OpenLineageSettings;
 }
 
 /**
@@ -242,6 +249,8 @@ export interface CatalogApplication {
   readonly registryModels: RegistryModels;
   /** The web app's usage events, published for analytics. */
   readonly tracking: UsageTracking;
+  /** OpenLineage events of lineage producers, written as data flows, jobs, runs and lineage. */
+  readonly openLineage: OpenLineageIngest;
 }
 
 export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogApplication {
@@ -374,5 +383,6 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     ),
     registryModels: new RegistryModels(policy),
     tracking: new UsageTracking(deps.log, deps.topics.dataHubUsageEvent),
+    openLineage: new OpenLineageIngest(proposals, deps.openLineage ?? DEFAULT_OPENLINEAGE_SETTINGS),
   };
 }

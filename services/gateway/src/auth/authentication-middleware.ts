@@ -59,13 +59,26 @@ const ANONYMOUS: Authentication = {
 };
 
 /**
+ * An interface whose 401 has its own body (the OpenLineage receiver's error shape): requests under
+ * `pathPrefix` without valid credentials are answered by `send`.
+ */
+export interface UnauthenticatedAnswer {
+  readonly pathPrefix: string;
+  readonly send: (res: Response) => void;
+}
+
+/**
  * Establishes who a request acts as, once, before any route: the authentication chain over the
  * `Authorization` header, the login cookie and (auth off) `X-DataHub-Actor`. Without valid credentials
- * a protected path answers 401 with the ecosystem's text (GraphQL too: HTTP 401, not a GraphQL error);
- * a public path goes on anonymously. Why a credential was refused is logged at debug, never the
- * credential.
+ * a protected path answers 401 with the ecosystem's text (GraphQL too: HTTP 401, not a GraphQL error),
+ * or the body of its interface's own answer; a public path goes on anonymously. Why a credential was
+ * refused is logged at debug, never the credential.
  */
-export function authenticationMiddleware(auth: GatewayAuth, logger: Logger): RequestHandler {
+export function authenticationMiddleware(
+  auth: GatewayAuth,
+  logger: Logger,
+  answers: readonly UnauthenticatedAnswer[] = [],
+): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const origin = requestOriginOf(req);
     const isPublic = isPublicPath(req.path);
@@ -101,6 +114,11 @@ export function authenticationMiddleware(auth: GatewayAuth, logger: Logger): Req
         if (isPublic) {
           setRequestContext(res, { authentication: ANONYMOUS, origin });
           next();
+          return;
+        }
+        const answer = answers.find((a) => req.path.startsWith(a.pathPrefix));
+        if (answer !== undefined) {
+          answer.send(res);
           return;
         }
         res.status(401).json({

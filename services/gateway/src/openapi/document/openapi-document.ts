@@ -17,6 +17,7 @@ import { TRACE_WRITE_OPERATION } from '../trace/trace-operations.js';
 import { TRACKING_OPERATION } from '../tracking/tracking-operations.js';
 import { REGISTRY_OPERATIONS } from '../registry/registry-operations.js';
 import { EXCLUDED_ENTITIES, entityApiComponents } from './entity-components.js';
+import { OPENLINEAGE_OPERATION } from '../openlineage/openlineage-operations.js';
 import { isPublicPath } from '../../auth/authentication-middleware.js';
 
 type Json = Record<string, unknown>;
@@ -34,6 +35,7 @@ export function allOperations(): Operation[] {
     AUDIT_SEARCH_OPERATION,
     TRACE_WRITE_OPERATION,
     TRACKING_OPERATION,
+    OPENLINEAGE_OPERATION,
     ...Object.values(REGISTRY_OPERATIONS),
     EVENTS_POLL_OPERATION,
     ...Object.values(RESTLI_OPERATIONS),
@@ -47,7 +49,7 @@ const TITLES: Record<ApiGroup, string> = {
   '10-openapi-v3': 'Entity API',
   '40-operations': 'Operations',
   '50-openapi-v2': 'Entity API (v2, deprecated)',
-  '60-openapi-v1': 'OpenAPI v1 (relationships, audit events)',
+  '60-openapi-v1': 'OpenAPI v1 (relationships, audit events, OpenLineage)',
   '70-restli': 'Rest.li endpoints',
   '80-graphql': 'GraphQL',
   '90-schema-registry': 'Schema registry',

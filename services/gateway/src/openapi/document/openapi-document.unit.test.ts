@@ -26,6 +26,7 @@ describe('openApiDocument', () => {
       '/relationships',
       '/openapi/relationships/v1',
       '/openapi/v1/events/audit/search',
+      '/openapi/openlineage/api/v1/lineage',
       '/openapi/v2/timeseries/{entityName}/{aspectName}',
       '/gms/operations',
       '/api/graphql',
