@@ -201,7 +201,9 @@ export function registerReadTools(server: McpServer, t: ToolContext): void {
         count: args.max_results,
         facets: true,
         maxAggValues: 3,
-        schemaFieldsAsDatasets: column === null,
+        // A column's lineage reaches columns, shown as the datasets holding them (the ecosystem's grouping),
+        // the columns themselves at the ends of the paths.
+        schemaFieldsAsDatasets: true,
         ...(parsed.includeRemoved ? { includeRemoved: true } : {}),
       });
       const found = await summaries(
@@ -210,9 +212,9 @@ export function registerReadTools(server: McpServer, t: ToolContext): void {
       );
       const results = page.hits.flatMap((hit) => {
         const entity = found.get(hit.urn);
-        return entity === undefined
-          ? []
-          : [{ entity, degree: hit.degree, ...(column === null ? {} : { paths: hit.paths }) }];
+        if (entity === undefined) return [];
+        if (column === null) return [{ entity, degree: hit.degree }];
+        return [{ entity, degree: hit.degree, lineageColumns: lineageColumns(hit), paths: hit.paths }];
       });
       const fitted = fitToBudget(results, t.budgetBytes);
       const key = args.upstream ? 'upstreams' : 'downstreams';
@@ -255,12 +257,13 @@ export function registerReadTools(server: McpServer, t: ToolContext): void {
         const hit = await findTarget(
           t,
           source,
-          target,
+          args.target_urn,
           direction === 'upstream' ? 'UPSTREAM' : 'DOWNSTREAM',
-          !args.source_column,
         );
-        if (hit === undefined) continue;
-        const paths = hit.paths.map((path) => ({ path }));
+        // A target column keeps the paths that end at it (the dataset is reached through its columns).
+        const ending = hit?.paths.filter((path) => !args.target_column || path.at(-1) === target) ?? [];
+        if (hit === undefined || ending.length === 0) continue;
+        const paths = ending.map((path) => ({ path }));
         const fitted = fitToBudget(paths, t.budgetBytes);
         return jsonResult({
           metadata: {
@@ -340,13 +343,19 @@ export function registerReadTools(server: McpServer, t: ToolContext): void {
   );
 }
 
+/** The columns of a hit (a dataset reached through its columns) that end its paths. */
+function lineageColumns(hit: LineageHit): string[] {
+  const prefix = `urn:li:schemaField:(${hit.urn},`;
+  const ends = hit.paths.flatMap((path) => path.at(-1) ?? []);
+  return [...new Set(ends.filter((u) => u.startsWith(prefix)).map((u) => u.slice(prefix.length, -1)))];
+}
+
 /** The lineage hit of `target` reached from `source`, at any number of hops, if the actor may see it. */
 async function findTarget(
   t: ToolContext,
   source: string,
   target: string,
   direction: 'UPSTREAM' | 'DOWNSTREAM',
-  asDatasets: boolean,
 ): Promise<LineageHit | undefined> {
   const page = await t.app.lineage.searchAcross(t.ctx, {
     urn: source,
@@ -356,7 +365,7 @@ async function findTarget(
     filter: { or: [{ and: [{ field: 'degree', values: ['1', '2', '3+'], condition: 'EQUAL' }] }] },
     start: 0,
     count: PATH_SCAN,
-    schemaFieldsAsDatasets: asDatasets,
+    schemaFieldsAsDatasets: true,
   });
   return page.hits.find((hit) => hit.urn === target);
 }

@@ -139,7 +139,8 @@ class Parser {
     const value = unquote(this.next(`a value after ${field} ${operator}`));
     if (operator === '!=') return leaf(field, 'EQUAL', [value], true);
     const condition = COMPARISONS[operator];
-    if (condition === undefined) throw new ValidationError(`Unknown operator "${operator}" after ${field}`);
+    if (condition === undefined)
+      throw new ValidationError(`Unknown operator "${operator}" after ${field} in the filter`);
     return leaf(field, condition, [value], false);
   }
 }

@@ -55,7 +55,7 @@ entity_urns). Needs the privilege to edit tags on each entity.`,
 with entity_urns). Find term urns with search (filter "entity_type = glossaryTerm"). Needs the privilege to
 edit glossary terms on each entity.`,
   remove_terms: `Remove glossary terms (term_urns) from entities (entity_urns) or their columns (column_paths aligned
-with entity_urns).`,
+with entity_urns, one field path or null per entity). Needs the privilege to edit glossary terms.`,
   add_owners: `Make users or groups (owner_urns: urn:li:corpuser:..., urn:li:corpGroup:...) owners of entities
 (entity_urns). ownership_type: an ownership type urn (urn:li:ownershipType:...) or a name such as
 TECHNICAL_OWNER, BUSINESS_OWNER, DATA_STEWARD. Needs the privilege to edit owners.`,
@@ -63,13 +63,14 @@ TECHNICAL_OWNER, BUSINESS_OWNER, DATA_STEWARD. Needs the privilege to edit owner
 ownership_type when given.`,
   set_domains: `Put entities (entity_urns) into a domain (domain_urn; an entity has at most one). Find domains with
 search (filter "entity_type = domain").`,
-  remove_domains: `Take entities (entity_urns) out of their domain.`,
+  remove_domains: `Take entities (entity_urns) out of their domain, leaving them in none. To move them to another
+domain, use set_domains instead (it replaces the current one).`,
   update_description: `Change the documentation of an entity (entity_urn) or of one of its columns (column_path).
 operation: "replace" (the default) sets description, "append" adds it after the current text, "remove"
 clears it. Read the current text first with get_entities or list_schema_fields.`,
   add_structured_properties: `Set structured property values on entities: property_values maps a property urn
 (urn:li:structuredProperty:...) to its list of values (strings; numbers for number properties), entity_urns
 lists the entities. get_entities on the property urn shows its type and allowed values.`,
-  remove_structured_properties: `Remove structured properties (property_urns) and their values from entities
-(entity_urns).`,
+  remove_structured_properties: `Remove structured properties (property_urns) and all their values from entities
+(entity_urns). get_entities shows which properties an entity has.`,
 } as const;
