@@ -32,6 +32,7 @@ import { roleMutationResolvers, roleMutationSchema } from './mutations/role-muta
 import { policyResolvers, policySchema } from './policies/policies.js';
 import { queryEntityResolvers, queryEntitySchema } from './queries/query-entity.js';
 import { listQueriesResolvers, listQueriesSchema } from './queries/list-queries.js';
+import { entityDetailsResolvers, entityDetailsSchema } from './entity-details/entity-details.js';
 import { testResolvers, testSchema } from './tests/tests.js';
 import { schemaHistoryResolvers, schemaHistorySchema } from './timeline/schema-history.js';
 import { timelineResolvers, timelineSchema } from './timeline/timeline.js';
@@ -95,6 +96,7 @@ export function catalogTypeDefs(): string[] {
     versionPropertiesSchema,
     queryEntitySchema,
     listQueriesSchema,
+    entityDetailsSchema,
   ];
 }
 
@@ -145,5 +147,6 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     versionPropertiesResolvers(),
     queryEntityResolvers(),
     listQueriesResolvers(),
+    entityDetailsResolvers(),
   ];
 }
