@@ -303,6 +303,14 @@ for (const family of FAMILIES) {
           { headers: { Authorization: admin } },
         )
       ).createStructuredProperty;
+      const { urn: score } = (
+        await graphqlData<{ createStructuredProperty: { urn: string } }>(
+          base,
+          'mutation($q: String!) { createStructuredProperty(input: {qualifiedName: $q, valueType: "urn:li:dataType:datahub.number", entityTypes: ["urn:li:entityType:datahub.dataset"]}) { urn } }',
+          { q: `io.mcp.score_${run}` },
+          { headers: { Authorization: admin } },
+        )
+      ).createStructuredProperty;
       const edits: [string, Json][] = [
         ['add_terms', { term_urns: [term], entity_urns: [enriched] }],
         ['add_tags', { tag_urns: [tag], entity_urns: [enriched], column_paths: ['email'] }],
@@ -320,7 +328,10 @@ for (const family of FAMILIES) {
           'update_description',
           { entity_urn: enriched, operation: 'append', description: 'Refreshed hourly.' },
         ],
-        ['add_structured_properties', { property_values: { [property]: ['gold'] }, entity_urns: [enriched] }],
+        [
+          'add_structured_properties',
+          { property_values: { [property]: ['gold'], [score]: ['0.95'] }, entity_urns: [enriched] },
+        ],
       ];
       for (const [name, args] of edits) {
         const result = await call(admin_client, name, args);
@@ -332,7 +343,10 @@ for (const family of FAMILIES) {
         owners: [{ owner: 'urn:li:corpuser:datahub', type: 'urn:li:ownershipType:__system__data_steward' }],
         domain,
         description: 'Orders with customers\n\nRefreshed hourly.',
-        structuredProperties: [{ property, values: ['gold'] }],
+        structuredProperties: expect.arrayContaining([
+          { property, values: ['gold'] },
+          { property: score, values: [0.95] },
+        ]),
       });
       const fields = await call(admin_client, 'list_schema_fields', { urn: enriched });
       expect((fields.value['fields'] as Json[])[0]).toMatchObject({ fieldPath: 'email', tags: [tag] });
@@ -341,7 +355,7 @@ for (const family of FAMILIES) {
         ['remove_terms', { term_urns: [term], entity_urns: [enriched] }],
         ['remove_owners', { owner_urns: ['urn:li:corpuser:datahub'], entity_urns: [enriched] }],
         ['remove_domains', { entity_urns: [enriched] }],
-        ['remove_structured_properties', { property_urns: [property], entity_urns: [enriched] }],
+        ['remove_structured_properties', { property_urns: [property, score], entity_urns: [enriched] }],
         ['update_description', { entity_urn: enriched, operation: 'remove' }],
       ] as [string, Json][]) {
         const result = await call(admin_client, name, args);

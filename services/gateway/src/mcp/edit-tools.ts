@@ -43,6 +43,24 @@ function ownerOf(ownerUrn: string, ownershipType: string): OwnerInput {
   return { ownerUrn, type: name, ownershipTypeUrn: `urn:li:ownershipType:__system__${name.toLowerCase()}` };
 }
 
+const NUMBER_TYPE = 'urn:li:dataType:datahub.number';
+
+/**
+ * Values as the property's definition types them: numbers for a number property (a model sends "0.95"
+ * as readily as 0.95), strings otherwise. An unknown property is left for the application to refuse.
+ */
+async function typedValues(t: ToolContext, propertyUrn: string, values: readonly (string | number)[]) {
+  const [definition] = await t.app.entities.latest(t.ctx, propertyUrn, ['propertyDefinition']);
+  const numeric = definition?.value['valueType'] === NUMBER_TYPE;
+  return values.map((v) => {
+    if (!numeric) return { stringValue: String(v) };
+    const number = typeof v === 'number' ? v : Number(v);
+    if (!Number.isFinite(number) || (typeof v === 'string' && v.trim() === ''))
+      throw new ValidationError(`${propertyUrn} takes numbers, got ${JSON.stringify(v)}`);
+    return { numberValue: number };
+  });
+}
+
 /** The edits, registered only when TOOLS_IS_MUTATION_ENABLED; each is decided by the application as the actor. */
 export function registerEditTools(server: McpServer, t: ToolContext): void {
   for (const [name, kind, add] of [
@@ -174,10 +192,12 @@ export function registerEditTools(server: McpServer, t: ToolContext): void {
       annotations: EDIT,
     },
     async (args) => {
-      const params = Object.entries(args.property_values).map(([structuredPropertyUrn, values]) => ({
-        structuredPropertyUrn,
-        values: values.map((v) => (typeof v === 'number' ? { numberValue: v } : { stringValue: v })),
-      }));
+      const params = await Promise.all(
+        Object.entries(args.property_values).map(async ([structuredPropertyUrn, values]) => ({
+          structuredPropertyUrn,
+          values: await typedValues(t, structuredPropertyUrn, values),
+        })),
+      );
       for (const assetUrn of args.entity_urns)
         await t.app.structuredProperties.upsertValues(t.ctx, {
           assetUrn,
