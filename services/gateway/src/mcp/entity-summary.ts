@@ -114,6 +114,37 @@ export function entitySummary(urn: string, aspects: readonly StoredAspect[]): Re
   return summary;
 }
 
+/** Aspects a summary reads besides an entity type's own `*Properties`, `*Info` and key aspects. */
+const SUMMARY_ASPECTS = new Set([
+  'globalTags',
+  'glossaryTerms',
+  'ownership',
+  'domains',
+  'container',
+  'subTypes',
+  'deprecation',
+  'structuredProperties',
+  'schemaMetadata',
+  'status',
+  'dataPlatformInstance',
+  'querySubjects',
+]);
+
+/**
+ * The aspects of an entity type that entitySummary reads: a search page of wide datasets reads their
+ * names, labels and schema, not every aspect they hold.
+ */
+export function summaryAspects(entity: string): string[] {
+  const spec = entityRegistry.getEntity(entity);
+  if (spec === undefined) return [];
+  return [...spec.aspects.values()]
+    .filter((a) => a.kind === 'versioned')
+    .map((a) => a.name)
+    .filter(
+      (name) => SUMMARY_ASPECTS.has(name) || /(Properties|Info|Key)$/.test(name) || name === spec.keyAspect,
+    );
+}
+
 /** A schema field as list_schema_fields returns it: editable documentation and labels merged in. */
 export interface FieldSummary {
   readonly fieldPath: string;

@@ -1,7 +1,13 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { LineageHit } from '../application/lineage.js';
-import { entitySummary, schemaFields, type FieldSummary } from './entity-summary.js';
+import {
+  entityNameOfUrn,
+  entitySummary,
+  schemaFields,
+  summaryAspects,
+  type FieldSummary,
+} from './entity-summary.js';
 import { fitToBudget, pageInfo } from './result-budget.js';
 import { parseToolFilter } from './search-filter.js';
 import { FILTER_HELP, TOOL_DESCRIPTIONS } from './tool-descriptions.js';
@@ -31,9 +37,24 @@ const SEARCHED_TYPES = [...new Set(DEFAULT_SEARCH_TYPES.map(entityOfType))];
 
 const strList = z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v : [v]));
 
+/** The summaries of the entities of `urns` the actor may read (the others are absent), one read per type. */
 async function summaries(t: ToolContext, urns: readonly string[]) {
-  const { urns: readable, aspects } = await t.app.entities.latestOfReadable(t.ctx, urns);
-  return new Map(readable.map((urn) => [urn, entitySummary(urn, aspects.get(urn) ?? [])]));
+  const byType = new Map<string, string[]>();
+  for (const urn of urns) {
+    const entity = entityNameOfUrn(urn) ?? '';
+    byType.set(entity, [...(byType.get(entity) ?? []), urn]);
+  }
+  const found = new Map<string, Record<string, unknown>>();
+  for (const [entity, group] of byType) {
+    const names = summaryAspects(entity);
+    const { urns: readable, aspects } = await t.app.entities.latestOfReadable(
+      t.ctx,
+      group,
+      names.length === 0 ? undefined : names,
+    );
+    for (const urn of readable) found.set(urn, entitySummary(urn, aspects.get(urn) ?? []));
+  }
+  return found;
 }
 
 function degreeFilter(maxHops: number): Criterion {
