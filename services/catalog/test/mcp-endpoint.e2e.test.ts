@@ -220,6 +220,13 @@ for (const family of FAMILIES) {
         tags: [tag],
         schemaFieldCount: 3,
       });
+      const missing = await call(admin_client, 'get_entities', {
+        urns: [datasetUrn(`mcp_${run}.missing`), 'not-a-urn'],
+      });
+      expect(missing.value['entities']).toEqual([
+        { urn: datasetUrn(`mcp_${run}.missing`), error: expect.stringMatching(/not found/i) },
+        { urn: 'not-a-urn', error: expect.stringMatching(/not a valid urn/i) },
+      ]);
     });
 
     it('list_schema_fields puts the columns matching the keywords first and counts them', async () => {

@@ -12,10 +12,11 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 const arr = (v: unknown): Json[] =>
   Array.isArray(v) ? (v as Json[]).filter((x) => typeof x === 'object') : [];
 
-/** The registry entity of a urn, or undefined for a malformed one. */
+/** The registry entity of a urn, or undefined for a malformed one or one of no known entity type. */
 export function entityNameOfUrn(urn: string): string | undefined {
   try {
-    return parseUrn(urn).entityType;
+    const entity = parseUrn(urn).entityType;
+    return entityRegistry.getEntity(entity) === undefined ? undefined : entity;
   } catch {
     return undefined;
   }

@@ -41,8 +41,8 @@ const strList = z.union([z.string(), z.array(z.string())]).transform((v) => (Arr
 async function summaries(t: ToolContext, urns: readonly string[]) {
   const byType = new Map<string, string[]>();
   for (const urn of urns) {
-    const entity = entityNameOfUrn(urn) ?? '';
-    byType.set(entity, [...(byType.get(entity) ?? []), urn]);
+    const entity = entityNameOfUrn(urn);
+    if (entity !== undefined) byType.set(entity, [...(byType.get(entity) ?? []), urn]);
   }
   const found = new Map<string, Record<string, unknown>>();
   for (const [entity, group] of byType) {
@@ -52,7 +52,11 @@ async function summaries(t: ToolContext, urns: readonly string[]) {
       group,
       names.length === 0 ? undefined : names,
     );
-    for (const urn of readable) found.set(urn, entitySummary(urn, aspects.get(urn) ?? []));
+    // An entity with nothing stored does not exist.
+    for (const urn of readable) {
+      const stored = aspects.get(urn) ?? [];
+      if (stored.length > 0) found.set(urn, entitySummary(urn, stored));
+    }
   }
   return found;
 }
@@ -121,7 +125,11 @@ export function registerReadTools(server: McpServer, t: ToolContext): void {
       const asked = [...new Set(urns)].slice(0, MAX_URNS);
       const found = await summaries(t, asked);
       const entities = asked.map(
-        (urn) => found.get(urn) ?? { urn, error: 'Not found, or not readable with your privileges' },
+        (urn) =>
+          found.get(urn) ??
+          (entityNameOfUrn(urn) === undefined
+            ? { urn, error: 'Not a valid urn (urn:li:<entity type>:<key>)' }
+            : { urn, error: 'Not found, or not readable with your privileges' }),
       );
       const fitted = fitToBudget(entities, t.budgetBytes);
       const left = asked.slice(fitted.items.length);
