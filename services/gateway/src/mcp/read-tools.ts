@@ -13,7 +13,7 @@ import { parseToolFilter } from './search-filter.js';
 import { FILTER_HELP, TOOL_DESCRIPTIONS } from './tool-descriptions.js';
 import { jsonResult, schemaFieldUrn, type ToolContext } from './tool-context.js';
 import { DEFAULT_SEARCH_TYPES, entityOfType } from '../graphql/entities/entity-types.js';
-import type { Criterion } from '../application/entity-search.js';
+import type { Criterion, SortCriterion } from '../application/entity-search.js';
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 /** Facets the search tool returns: what a model filters by next. */
@@ -61,6 +61,9 @@ async function summaries(t: ToolContext, urns: readonly string[]) {
   return found;
 }
 
+const sortOrder = (order: 'asc' | 'desc'): SortCriterion['order'] =>
+  order === 'asc' ? 'ASCENDING' : 'DESCENDING';
+
 function degreeFilter(maxHops: number): Criterion {
   const values = maxHops <= 1 ? ['1'] : maxHops === 2 ? ['1', '2'] : ['1', '2', '3+'];
   return { field: 'degree', values, condition: 'EQUAL' };
@@ -93,10 +96,8 @@ export function registerReadTools(server: McpServer, t: ToolContext): void {
         facets: SEARCH_FACETS,
         maxAggValues: 5,
         ...(parsed.includeRemoved ? { includeRemoved: true } : {}),
-        ...(args.sort_by
-          ? { sort: [{ field: args.sort_by, order: args.sort_order === 'asc' ? 'ASCENDING' : 'DESCENDING' }] }
-          : {}),
-      } as Parameters<typeof t.app.search.search>[1]);
+        ...(args.sort_by ? { sort: [{ field: args.sort_by, order: sortOrder(args.sort_order) }] } : {}),
+      });
       const found = await summaries(
         t,
         page.hits.map((h) => h.urn),
