@@ -8,7 +8,7 @@ const CHILD_LOGGER = {
 };
 
 /**
- * The gateway's interfaces (Rest.li, OpenAPI, GraphQL, the login routes, operations, the schema
+ * The gateway's interfaces (Rest.li, OpenAPI, GraphQL, the login routes, operations, MCP, the schema
  * registry) are thin adapters over the application layer (services/gateway/src/application): they parse,
  * call one use-case operation with the request's context, and format. They never reach a port or ask
  * for a privilege themselves, so the read policy cannot differ between routes. This rule keeps it so.
@@ -19,6 +19,7 @@ const INTERFACE_FILES = [
   'services/gateway/src/graphql/**/*.ts',
   'services/gateway/src/identity/**/*.ts',
   'services/gateway/src/operations/**/*.ts',
+  'services/gateway/src/mcp/**/*.ts',
   'services/gateway/src/schema-registry/**/*.ts',
 ];
 const THROUGH_THE_APPLICATION =

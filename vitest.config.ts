@@ -8,6 +8,10 @@ export default defineConfig({
   resolve: { conditions: ['source', 'module', 'node', 'development|production'] },
   ssr: { resolve: { conditions: ['source', 'module', 'node', 'development|production'] } },
   test: {
+    // A dependency that publishes its TypeScript under the `source` condition (eventsource-parser, which
+    // the MCP SDK's client uses) is transformed by vite like our own sources, and so is the SDK that
+    // imports it, instead of both being loaded by Node.
+    server: { deps: { inline: [/@modelcontextprotocol\/sdk/, 'eventsource-parser'] } },
     projects: [
       {
         extends: true,

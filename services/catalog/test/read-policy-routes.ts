@@ -20,11 +20,15 @@ export interface WalkSeed {
   readonly runId: string;
 }
 
-/** One HTTP request of a row: GraphQL rows are a POST of `{query, variables}` to /api/graphql. */
+/**
+ * One HTTP request of a row: GraphQL rows are a POST of `{query, variables}` to /api/graphql, MCP rows a
+ * JSON-RPC `tools/call` to /mcp (with the Accept header streamable HTTP requires).
+ */
 export interface WalkRequest {
   readonly method: 'GET' | 'POST';
   readonly path: string;
   readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface ReadRoute {
@@ -501,4 +505,36 @@ const GRAPHQL: readonly ReadRoute[] = [
   ),
 ];
 
-export const READ_ROUTES: readonly ReadRoute[] = [...RESTLI, ...OPENAPI, ...GRAPHQL];
+const mcpRow = (
+  name: string,
+  tool: string,
+  args: (seed: WalkSeed) => Record<string, unknown>,
+): ReadRoute => ({
+  name: `MCP ${name}`,
+  request: (seed) => ({
+    method: 'POST',
+    path: '/mcp',
+    body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: args(seed) } },
+    headers: { Accept: 'application/json, text/event-stream' },
+  }),
+});
+
+/** The MCP tools that read entities: every target by urn, and the searches that could list them. */
+const MCP: readonly ReadRoute[] = [
+  ...TARGETS.map((t) =>
+    mcpRow(`get_entities({${t.key}})`, 'get_entities', (seed) => ({ urns: urnOf(seed, t) })),
+  ),
+  mcpRow('get_entities(every seeded, dataset)', 'get_entities', (seed) => ({
+    urns: [...TARGETS.map((t) => urnOf(seed, t)), seed.dataset],
+  })),
+  mcpRow('search(*)', 'search', () => ({ query: '*', num_results: 50 })),
+  mcpRow('search(entity_type = corp_user)', 'search', () => ({
+    query: '*',
+    filter: 'entity_type = corp_user',
+    num_results: 50,
+  })),
+  mcpRow('search(walk)', 'search', () => ({ query: 'walk', num_results: 50 })),
+  mcpRow('list_schema_fields({dataset})', 'list_schema_fields', (seed) => ({ urn: seed.dataset })),
+];
+
+export const READ_ROUTES: readonly ReadRoute[] = [...RESTLI, ...OPENAPI, ...GRAPHQL, ...MCP];

@@ -56,7 +56,7 @@ function formsOf(value: string): string[] {
 }
 
 async function send(base: string, authorization: string, req: WalkRequest): Promise<JsonResponse> {
-  return callAs(base, req.method, req.path, authorization, req.body);
+  return callAs(base, req.method, req.path, authorization, req.body, { ...req.headers });
 }
 
 /** Whether the system client's answer shows that the row is a valid request (so the walk really reads). */
@@ -65,6 +65,9 @@ function answered(row: ReadRoute, res: JsonResponse): string | undefined {
   const errors = (res.body as { errors?: unknown } | undefined)?.errors;
   if (row.name.startsWith('GraphQL') && errors !== undefined)
     return `GraphQL errors: ${JSON.stringify(errors).slice(0, 300)}`;
+  const rpc = res.body as { error?: unknown; result?: { isError?: boolean } } | undefined;
+  if (row.name.startsWith('MCP') && (rpc?.error !== undefined || rpc?.result?.isError === true))
+    return `MCP error: ${res.text.slice(0, 300)}`;
   return undefined;
 }
 

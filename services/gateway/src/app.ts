@@ -100,6 +100,8 @@ import { corsPolicy } from './auth/cors-policy.js';
 import { crossSiteRequestGuard } from './auth/cross-site-request-guard.js';
 import { identityUserUrn } from './auth/identity-endpoint.js';
 import { gmsAuthRouter, loginRouter } from './identity/auth-router.js';
+import { mcpRouter } from './mcp/mcp-router.js';
+import type { McpSettings } from './mcp/mcp-server.js';
 import type { NativeUserService } from './application/native-user-service.js';
 
 export interface GatewaySettings extends IngestSettings {
@@ -122,6 +124,8 @@ export interface GatewaySettings extends IngestSettings {
   readonly graphql?: GraphQLLimits;
   /** The DATAHUB_OPENLINEAGE_* settings of the OpenLineage receiver; the ecosystem's defaults when absent. */
   readonly openLineage?: OpenLineageSettings;
+  /** The MCP endpoint's edit tools and result size; edits off and 60,000 bytes when absent. */
+  readonly mcp?: McpSettings;
 }
 
 export interface ReadModels {
@@ -157,6 +161,12 @@ export interface GatewayDeps {
 }
 
 type Handler = (req: Request, res: Response) => Promise<void> | void;
+
+/** The MCP endpoint's settings when the caller gives none: read tools only, results up to 60,000 bytes. */
+export const DEFAULT_MCP_SETTINGS: McpSettings = Object.freeze({
+  mutationToolsEnabled: false,
+  resultMaxBytes: 60_000,
+});
 
 /** Dispatches `?action=` of a Rest.li resource; an unknown action is a 400 naming the supported ones. */
 function actions(resource: string, table: Record<string, Handler>): Handler {
@@ -432,6 +442,16 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.use('/openapi/v2/timeline/v1', timelineApiRouter(timelineApi, TIMELINE_V2_OPERATION));
   app.use('/openapi/timeline/v1', timelineApiRouter(timelineApi, TIMELINE_V1_OPERATION));
   app.use('/openapi/v1/events', eventsPollRouter({ eventsPoll: application.eventsPoll, logger }));
+  app.use(
+    '/mcp',
+    mcpRouter({
+      app: application,
+      settings: settings.mcp ?? DEFAULT_MCP_SETTINGS,
+      serverVersion: settings.serverVersion,
+      maxBodyBytes: settings.maxBodyBytes,
+      logger,
+    }),
+  );
   app.use(
     '/openapi/v1/tracking',
     trackingRouter({ tracking: application.tracking, logger, maxBodyBytes: settings.maxBodyBytes }),

@@ -84,6 +84,11 @@ export function readGatewaySection(
       corsAllowedOrigins: corsAllowedOrigins(env),
       graphql: graphqlLimits(env),
       openLineage: openLineageSettings(env),
+      mcp: {
+        // The ecosystem MCP server's variable: edit tools are offered only when it is true.
+        mutationToolsEnabled: env.bool('TOOLS_IS_MUTATION_ENABLED', false),
+        resultMaxBytes: env.int('MCP_TOOL_RESULT_MAX_BYTES', 60_000, { min: 1024 }),
+      },
     },
   };
 }

@@ -11,6 +11,9 @@ import type { StoredEntities } from './stored-entities.js';
 const MANAGE_GLOBAL_VIEWS = ['MANAGE_GLOBAL_VIEWS'] as const;
 const ENTITY = 'dataHubView';
 const INFO = 'dataHubViewInfo';
+/** The one global settings entity and its aspect (the ecosystem's GLOBAL_SETTINGS_URN). */
+const GLOBAL_SETTINGS = 'urn:li:globalSettings:0';
+const GLOBAL_SETTINGS_INFO = 'globalSettingsInfo';
 
 export type ViewType = 'PERSONAL' | 'GLOBAL';
 
@@ -142,6 +145,34 @@ export class Views {
   /** Every global view, the newest first. */
   listGlobal(_ctx: RequestContext, query: ListQuery): Promise<ViewPage> {
     return this.list(query, (info) => info.type === 'GLOBAL');
+  }
+
+  /** The organization's default view (globalSettingsInfo `views.defaultView`), for anyone signed in. */
+  async globalDefaultView(_ctx: RequestContext): Promise<string | null> {
+    const info = await this.stored.aspect<{ views?: { defaultView?: string | null } | null }>(
+      GLOBAL_SETTINGS,
+      GLOBAL_SETTINGS_INFO,
+    );
+    return info?.views?.defaultView ?? null;
+  }
+
+  /** Sets (or, with null, clears) the default view; MANAGE_GLOBAL_VIEWS, and it must be a global view. */
+  async setGlobalDefaultView(ctx: RequestContext, viewUrn: string | null): Promise<void> {
+    if (!(await this.managesGlobal(ctx))) throw new ForbiddenError(UNAUTHORIZED_MESSAGE);
+    if (viewUrn !== null) {
+      requireUrnOf(viewUrn, [ENTITY], 'defaultView');
+      if ((await this.globalView(viewUrn)) === undefined)
+        throw new ValidationError(`${viewUrn} is not a global view`);
+    }
+    await writeDecided(this.proposals, ctx, [
+      {
+        urn: GLOBAL_SETTINGS,
+        entityType: 'globalSettings',
+        aspect: GLOBAL_SETTINGS_INFO,
+        changeType: 'PATCH',
+        value: [{ op: 'add', path: '/views', value: viewUrn === null ? {} : { defaultView: viewUrn } }],
+      },
+    ]);
   }
 
   /** A global view's info, or undefined: what a default view may be. */

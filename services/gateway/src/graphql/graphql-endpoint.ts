@@ -35,7 +35,10 @@ export interface GraphQLSettings {
  */
 function armor(limits: GraphQLLimits): EnvelopArmor {
   return new EnvelopArmor({
-    maxDepth: { n: limits.maxDepth },
+    // Depth counts fields only, as graphql-java's MaxQueryDepthInstrumentation does: a fragment spread or
+    // an inline fragment is no level of its own (mcp-server-datahub's entity query spreads fragments 38
+    // deep over 20 levels of fields).
+    maxDepth: { n: limits.maxDepth, flattenFragments: true },
     costLimit: { enabled: false },
     maxAliases: { n: limits.maxAliases },
     maxTokens: { n: 10_000 },

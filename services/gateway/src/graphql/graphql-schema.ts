@@ -31,6 +31,8 @@ import { formResolvers, formSchema } from './forms/forms.js';
 import { roleMutationResolvers, roleMutationSchema } from './mutations/role-mutations.js';
 import { policyResolvers, policySchema } from './policies/policies.js';
 import { queryEntityResolvers, queryEntitySchema } from './queries/query-entity.js';
+import { listQueriesResolvers, listQueriesSchema } from './queries/list-queries.js';
+import { entityDetailsResolvers, entityDetailsSchema } from './entity-details/entity-details.js';
 import { testResolvers, testSchema } from './tests/tests.js';
 import { schemaHistoryResolvers, schemaHistorySchema } from './timeline/schema-history.js';
 import { timelineResolvers, timelineSchema } from './timeline/timeline.js';
@@ -93,6 +95,8 @@ export function catalogTypeDefs(): string[] {
     versionLinkSchema,
     versionPropertiesSchema,
     queryEntitySchema,
+    listQueriesSchema,
+    entityDetailsSchema,
   ];
 }
 
@@ -142,5 +146,7 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     versionLinkResolvers(),
     versionPropertiesResolvers(),
     queryEntityResolvers(),
+    listQueriesResolvers(),
+    entityDetailsResolvers(),
   ];
 }

@@ -102,6 +102,7 @@ export function deprecation(value: Json | undefined) {
     decommissionTime: num(value['decommissionTime']),
     note: str(value['note']),
     actor: str(value['actor']),
+    actorEntity: refOf(value['actor']) ?? null,
   };
 }
 
@@ -143,12 +144,32 @@ export function schemaField(field: Json, owner: EntityRef) {
     nativeDataType: str(field['nativeDataType']),
     description: str(field['description']),
     isPartOfKey: field['isPartOfKey'] === true,
+    isPartitioningKey: typeof field['isPartitioningKey'] === 'boolean' ? field['isPartitioningKey'] : null,
+    jsonPath: str(field['jsonPath']),
     label: str(field['label']),
     tags: globalTags(field['globalTags'] as Json | undefined, owner),
     glossaryTerms: glossaryTerms(field['glossaryTerms'] as Json | undefined, owner),
     // The field as an entity, which carries the field's structured properties (and other aspects).
     schemaFieldEntity: schemaFieldRef(owner, fieldPath),
   };
+}
+
+/**
+ * A schema's platformSchema union as GraphQL's PlatformSchema: a key-value schema (Kafka) or a table schema
+ * (every other member's one schema text: `rawSchema`, `tableSchema`, `documentSchema`, ...).
+ */
+export function platformSchema(value: unknown) {
+  const member = unionMember(value);
+  if (member === undefined) return null;
+  const body = (member[1] ?? {}) as Json;
+  if (member[0].endsWith('KafkaSchema'))
+    return {
+      __typename: 'KeyValueSchema',
+      keySchema: str(body['keySchema']) ?? '',
+      valueSchema: str(body['documentSchema']) ?? '',
+    };
+  const schema = Object.values(body).find((v) => typeof v === 'string');
+  return { __typename: 'TableSchema', schema: typeof schema === 'string' ? schema : '' };
 }
 
 /** The schema field entity of a field of `parent`: `urn:li:schemaField:(<parent urn>,<field path>)`. */

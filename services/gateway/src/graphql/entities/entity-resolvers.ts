@@ -12,6 +12,7 @@ import {
   list,
   num,
   ownership,
+  platformSchema,
   schemaField,
   str,
 } from './aspect-views.js';
@@ -146,6 +147,9 @@ const COMMON: Record<string, Resolver> = {
 };
 
 /** `{name, description, externalUrl, customProperties}` of an info aspect, with the name's fallback. */
+/** A list of urns as entity references (foreign key fields). */
+const urnsOf = (value: unknown) => (Array.isArray(value) ? value.map((u) => refOf(u) ?? null) : []);
+
 function infoProperties(value: Json | undefined, ref: EntityRef, fallbackName: string) {
   if (value === undefined) return null;
   return {
@@ -166,6 +170,9 @@ function chartLike(value: Json | undefined, ref: EntityRef, fallbackName: string
     ...infoProperties(value, ref, fallbackName),
     chartUrl: str(value['chartUrl']),
     dashboardUrl: str(value['dashboardUrl']),
+    access: str(value['access']),
+    // chartInfo's chart type; dashboards have none (DashboardProperties has no such field).
+    type: str(value['type']),
     lastRefreshed: num(value['lastRefreshed']),
     created: auditStamp(changes['created']),
     lastModified: auditStamp(changes['lastModified']),
@@ -220,6 +227,15 @@ const SPECIFIC: Record<string, Record<string, Resolver>> = {
         hash: str(stored['hash']) ?? '',
         fields: list(stored['fields']).map((f) => schemaField(f, ref)),
         primaryKeys: Array.isArray(stored['primaryKeys']) ? stored['primaryKeys'] : null,
+        platformSchema: platformSchema(stored['platformSchema']),
+        foreignKeys: Array.isArray(stored['foreignKeys'])
+          ? list(stored['foreignKeys']).map((k) => ({
+              name: str(k['name']),
+              foreignDataset: refOf(k['foreignDataset']) ?? null,
+              foreignFields: urnsOf(k['foreignFields']),
+              sourceFields: urnsOf(k['sourceFields']),
+            }))
+          : null,
       };
     },
     editableSchemaMetadata: async (ref, _a, ctx) => {
@@ -230,6 +246,8 @@ const SPECIFIC: Record<string, Record<string, Resolver>> = {
           fieldPath: str(f['fieldPath']) ?? '',
           description: str(f['description']),
           globalTags: globalTags(f['globalTags'] as Json | undefined, ref),
+          // The deprecated name of globalTags, still selected by the ecosystem's clients.
+          tags: globalTags(f['globalTags'] as Json | undefined, ref),
           glossaryTerms: glossaryTerms(f['glossaryTerms'] as Json | undefined, ref),
         })),
       };
@@ -298,7 +316,13 @@ const SPECIFIC: Record<string, Record<string, Resolver>> = {
     status: corpUserStatusField,
     // Native users are those with credentials: their presence is shown, never their value.
     isNativeUser: async (ref, _a, ctx) => ctx.entities.stores(ref.urn, 'corpUserCredentials'),
-    properties: async (ref, _a, ctx) => userProperties(await aspect(ctx, ref, 'corpUserInfo')),
+    properties: async (ref, _a, ctx) => {
+      const value = await aspect(ctx, ref, 'corpUserInfo');
+      const properties = userProperties(value);
+      return properties === null
+        ? null
+        : { ...properties, customProperties: customProperties(value?.['customProperties'], ref) };
+    },
     info: async (ref, _a, ctx) => userInfo(await aspect(ctx, ref, 'corpUserInfo'), ref),
     editableProperties: async (ref, _a, ctx) => {
       const value = await aspect(ctx, ref, 'corpUserEditableInfo');
@@ -354,6 +378,7 @@ const SPECIFIC: Record<string, Record<string, Resolver>> = {
         sourceRef: str(value['sourceRef']),
         sourceUrl: str(value['sourceUrl']),
         customProperties: customProperties(value['customProperties'], ref),
+        rawSchema: str(value['rawSchema']),
       };
     },
   },
@@ -365,6 +390,7 @@ const SPECIFIC: Record<string, Record<string, Resolver>> = {
         : {
             name: str(value['name']) ?? str(keyOf(ref)['name']) ?? ref.urn,
             description: str(value['definition']),
+            customProperties: customProperties(value['customProperties'], ref),
           };
     },
   },

@@ -285,7 +285,7 @@ type Owner {
   associatedUrn: String!
 }
 type Ownership { owners: [Owner!] lastModified: AuditStamp! }
-type Deprecation { deprecated: Boolean! decommissionTime: Long note: String actor: String }
+type Deprecation { deprecated: Boolean! decommissionTime: Long note: String actor: String actorEntity: Entity }
 type DomainAssociation { domain: Domain! associatedUrn: String! }
 type InstitutionalMemory { elements: [InstitutionalMemoryMetadata!]! }
 type InstitutionalMemoryMetadata {
@@ -421,6 +421,17 @@ type SchemaMetadata {
   hash: String!
   fields: [SchemaField!]!
   primaryKeys: [String!]
+  platformSchema: PlatformSchema
+  foreignKeys: [ForeignKeyConstraint]
+}
+type TableSchema { schema: String! }
+type KeyValueSchema { keySchema: String! valueSchema: String! }
+union PlatformSchema = TableSchema | KeyValueSchema
+type ForeignKeyConstraint {
+  name: String
+  foreignFields: [SchemaFieldEntity]
+  sourceFields: [SchemaFieldEntity]
+  foreignDataset: Dataset
 }
 type SchemaField {
   fieldPath: String!
@@ -430,6 +441,8 @@ type SchemaField {
   nativeDataType: String
   description: String
   isPartOfKey: Boolean
+  isPartitioningKey: Boolean
+  jsonPath: String
   label: String
   tags: GlobalTags
   glossaryTerms: GlossaryTerms
@@ -439,12 +452,17 @@ type EditableSchemaMetadata { editableSchemaFieldInfo: [EditableSchemaFieldInfo!
 type EditableSchemaFieldInfo {
   fieldPath: String!
   description: String
+  tags: GlobalTags
   globalTags: GlobalTags
   glossaryTerms: GlossaryTerms
 }
+enum AccessLevel { PUBLIC PRIVATE }
+enum ChartType { BAR PIE SCATTER TABLE TEXT LINE AREA HISTOGRAM BOX_PLOT WORD_CLOUD COHORT }
 type ChartProperties {
   name: String!
   description: String
+  type: ChartType
+  access: AccessLevel
   externalUrl: String
   chartUrl: String
   customProperties: [CustomPropertiesEntry!]
@@ -459,6 +477,7 @@ type InputField { schemaFieldUrn: String schemaField: SchemaField }
 type DashboardProperties {
   name: String!
   description: String
+  access: AccessLevel
   externalUrl: String
   dashboardUrl: String
   customProperties: [CustomPropertiesEntry!]
@@ -492,6 +511,7 @@ type CorpUserProperties {
   firstName: String
   lastName: String
   fullName: String
+  customProperties: [CustomPropertiesEntry!]
 }
 type CorpUserEditableProperties {
   displayName: String
@@ -529,8 +549,9 @@ type GlossaryTermProperties {
   sourceRef: String
   sourceUrl: String
   customProperties: [CustomPropertiesEntry!]
+  rawSchema: String
 }
-type GlossaryNodeProperties { name: String! description: String }
+type GlossaryNodeProperties { name: String! description: String customProperties: [CustomPropertiesEntry!] }
 type ParentNodesResult { count: Int! nodes: [GlossaryNode!]! }
 type GlossaryNodeChildrenCount { termsCount: Int! nodesCount: Int! }
 type ContainerProperties {

@@ -66,6 +66,10 @@ extend type Dataset {
   ): EntityIncidentsResult
   health: [Health!]
 }
+extend type Chart { health: [Health!] }
+extend type Dashboard { health: [Health!] }
+extend type DataFlow { health: [Health!] }
+extend type DataJob { health: [Health!] }
 
 input IncidentSourceInput { type: IncidentSourceType! }
 input IncidentStatusInput { state: IncidentState! stage: IncidentStage message: String }
@@ -125,6 +129,38 @@ interface IncidentsArgs extends IncidentFilters {
   readonly count?: number | null;
 }
 
+/** An asset's health as the ecosystem reports it: its incidents (assertions are not counted here). */
+const health = async (ref: EntityRef, _a: unknown, ctx: GraphQLContext) => {
+  const { active, latest } = await ctx.services.app.incidents.health(ctx.auth, ref.urn);
+  if (active === 0)
+    return [
+      {
+        type: 'INCIDENTS',
+        reportedAt: null,
+        status: 'PASS',
+        message: null,
+        activeIncidentHealthDetails: null,
+        causes: null,
+      },
+    ];
+  const lastActivityAt = latest?.info.status.lastUpdated.time ?? null;
+  return [
+    {
+      type: 'INCIDENTS',
+      reportedAt: lastActivityAt ?? 0,
+      status: 'FAIL',
+      message: `${active} active incident${active > 1 ? 's' : ''}`,
+      activeIncidentHealthDetails: {
+        latestIncidentUrn: latest?.urn ?? null,
+        latestIncidentTitle: latest?.info.title ?? null,
+        lastActivityAt,
+        count: active,
+      },
+      causes: ['ACTIVE_INCIDENTS'],
+    },
+  ];
+};
+
 export function incidentResolvers() {
   const incidents = (ctx: GraphQLContext) => ctx.services.app.incidents;
   return {
@@ -160,37 +196,12 @@ export function incidentResolvers() {
         const page = await incidents(ctx).forEntity(ctx.auth, ref.urn, args, start, count);
         return { start, count, total: page.total, incidents: page.incidents.map(incidentRef) };
       },
-      health: async (ref: EntityRef, _a: unknown, ctx: GraphQLContext) => {
-        const { active, latest } = await incidents(ctx).health(ctx.auth, ref.urn);
-        if (active === 0)
-          return [
-            {
-              type: 'INCIDENTS',
-              reportedAt: null,
-              status: 'PASS',
-              message: null,
-              activeIncidentHealthDetails: null,
-              causes: null,
-            },
-          ];
-        const lastActivityAt = latest?.info.status.lastUpdated.time ?? null;
-        return [
-          {
-            type: 'INCIDENTS',
-            reportedAt: lastActivityAt ?? 0,
-            status: 'FAIL',
-            message: `${active} active incident${active > 1 ? 's' : ''}`,
-            activeIncidentHealthDetails: {
-              latestIncidentUrn: latest?.urn ?? null,
-              latestIncidentTitle: latest?.info.title ?? null,
-              lastActivityAt,
-              count: active,
-            },
-            causes: ['ACTIVE_INCIDENTS'],
-          },
-        ];
-      },
+      health,
     },
+    Chart: { health },
+    Dashboard: { health },
+    DataFlow: { health },
+    DataJob: { health },
     Mutation: {
       raiseIncident: (_r: unknown, args: { input: RaiseIncidentInput }, ctx: GraphQLContext) =>
         incidents(ctx).raise(ctx.auth, args.input),

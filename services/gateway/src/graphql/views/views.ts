@@ -34,16 +34,20 @@ input UpdateViewInput { name: String description: String definition: DataHubView
 input ListMyViewsInput { start: Int count: Int query: String viewType: DataHubViewType }
 input ListGlobalViewsInput { start: Int count: Int query: String }
 type ListViewsResult { start: Int! count: Int! total: Int! views: [DataHubView!]! }
+type GlobalViewsSettings { defaultView: String }
+input UpdateGlobalViewsSettingsInput { defaultView: String }
 
 extend type Query {
   listMyViews(input: ListMyViewsInput!): ListViewsResult
   listGlobalViews(input: ListGlobalViewsInput!): ListViewsResult
+  globalViewsSettings: GlobalViewsSettings
 }
 
 extend type Mutation {
   createView(input: CreateViewInput!): DataHubView
   updateView(urn: String!, input: UpdateViewInput!): DataHubView
   deleteView(urn: String!): Boolean
+  updateGlobalViewsSettings(input: UpdateGlobalViewsSettingsInput!): Boolean!
 }
 `;
 
@@ -120,8 +124,19 @@ export function viewResolvers() {
         args: { input: { start?: number | null; count?: number | null; query?: string | null } },
         ctx: GraphQLContext,
       ) => page(await views(ctx).listGlobal(ctx.auth, args.input)),
+      globalViewsSettings: async (_r: unknown, _a: unknown, ctx: GraphQLContext) => ({
+        defaultView: await views(ctx).globalDefaultView(ctx.auth),
+      }),
     },
     Mutation: {
+      updateGlobalViewsSettings: async (
+        _r: unknown,
+        args: { input: { defaultView?: string | null } },
+        ctx: GraphQLContext,
+      ) => {
+        await views(ctx).setGlobalDefaultView(ctx.auth, args.input.defaultView ?? null);
+        return true;
+      },
       createView: async (
         _r: unknown,
         args: {
