@@ -77,6 +77,10 @@ export function readGatewaySection(
       trustedProxies: trustedProxies(env),
       corsAllowedOrigins: corsAllowedOrigins(env),
       graphql: graphqlLimits(env),
+      webhooks: {
+        allowPrivate: env.bool('WEBHOOK_ALLOW_PRIVATE_DESTINATIONS', false),
+        timeoutMs: env.int('WEBHOOK_TIMEOUT_MS', 10_000, { min: 100, max: 300_000 }),
+      },
     },
   };
 }
