@@ -31,6 +31,13 @@ export interface WorkerDeps {
   readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
   readonly now: () => number;
   readonly random: () => number;
+  /** Told of an outage a worker waits out (the log, the store, the authorizer) and of its end, and of each dead letter. */
+  readonly health: WorkerHealth;
+}
+
+export interface WorkerHealth {
+  outage(urn: string, reason: string | undefined): void;
+  deadLettered(): void;
 }
 
 interface Delivery {
@@ -97,8 +104,10 @@ export class SubscriptionWorker {
     while (!this.stopped) {
       try {
         await this.step();
+        this.deps.health.outage(this.sub.urn, undefined);
       } catch (error) {
         // An outage of the log, the store or the authorizer: nothing moved; try again after a pause.
+        this.deps.health.outage(this.sub.urn, error instanceof Error ? error.message : String(error));
         this.deps.logger.warn({ err: error, webhook: this.sub.urn }, 'webhook delivery paused by an error');
         await this.sleep(IDLE_MS, true);
       }
@@ -250,6 +259,7 @@ export class SubscriptionWorker {
     const deadLetters = [...this.state.deadLetters.filter((d) => d.webhookId !== delivery.webhookId), letter];
     const consecutive = this.state.consecutiveDeadLetters + 1;
     const suspend = consecutive >= settings.suspendAfter;
+    this.deps.health.deadLettered();
     logger.warn(
       { webhook: this.sub.urn, webhookId: delivery.webhookId, error, attempts, suspend },
       'webhook delivery dead-lettered',

@@ -1,5 +1,5 @@
 import type { Consumer, EventLog, TopicNames } from '@catalog/events';
-import type { Logger } from '@catalog/runtime';
+import type { ConsumerFailureState, Logger } from '@catalog/runtime';
 import pLimit from 'p-limit';
 import type { WebhookDeliverySettings } from './settings.js';
 import type { DispatchSubscription, WebhookSource } from './subscription.js';
@@ -21,6 +21,8 @@ export interface WebhookDispatcher {
   readonly ready: Promise<void>;
   /** The subscriptions being delivered now (for health and tests). */
   subscriptions(): readonly string[];
+  /** Retrying while a worker waits out an outage (readiness fails naming it); dead letters of this process. */
+  failures(): ConsumerFailureState;
   stop(): Promise<void>;
 }
 
@@ -35,6 +37,18 @@ export async function startWebhookDispatcher(deps: WebhookDispatcherDeps): Promi
   const { log, topics, source, settings, logger } = deps;
   await log.ensureTopics([{ name: topics.platformEvent }]);
   const limit = pLimit(settings.maxConcurrent);
+  const outages = new Map<string, { since: number; reason: string }>();
+  let deadLettered = 0;
+  const now = deps.now ?? Date.now;
+  const health = {
+    outage: (urn: string, reason: string | undefined) => {
+      if (reason === undefined) outages.delete(urn);
+      else if (!outages.has(urn)) outages.set(urn, { since: now(), reason });
+    },
+    deadLettered: () => {
+      deadLettered += 1;
+    },
+  };
   const workerDeps = {
     log,
     topic: topics.platformEvent,
@@ -42,8 +56,9 @@ export async function startWebhookDispatcher(deps: WebhookDispatcherDeps): Promi
     settings,
     logger,
     limit: <T>(task: () => Promise<T>) => limit(task),
-    now: deps.now ?? Date.now,
+    now,
     random: deps.random ?? Math.random,
+    health,
   };
   const workers = new Map<string, SubscriptionWorker>();
   let stopped = false;
@@ -59,6 +74,7 @@ export async function startWebhookDispatcher(deps: WebhookDispatcherDeps): Promi
     for (const [urn, worker] of workers) {
       if (seen.has(urn)) continue;
       workers.delete(urn);
+      outages.delete(urn);
       await worker.stop(false);
     }
   };
@@ -89,6 +105,10 @@ export async function startWebhookDispatcher(deps: WebhookDispatcherDeps): Promi
   return {
     ready: consumer.ready,
     subscriptions: () => [...workers.keys()],
+    failures: () => {
+      const [first] = outages.values();
+      return { deadLettered, ...(first === undefined ? {} : { retrying: first }) };
+    },
     stop: async () => {
       stopped = true;
       clearInterval(timer);
