@@ -9,6 +9,8 @@ export interface DeliveryRequest {
   readonly timeoutMs: number;
   readonly allowPrivate: boolean;
   readonly now?: () => number;
+  /** Cuts the attempt short (the dispatcher stopping): answered as a retriable failure. */
+  readonly signal?: AbortSignal;
 }
 
 export type DeliveryOutcome =
@@ -47,7 +49,9 @@ export async function deliverOnce(request: DeliveryRequest): Promise<DeliveryOut
       headers,
       body: request.body,
       redirect: 'manual',
-      signal: AbortSignal.timeout(request.timeoutMs),
+      signal: request.signal
+        ? AbortSignal.any([AbortSignal.timeout(request.timeoutMs), request.signal])
+        : AbortSignal.timeout(request.timeoutMs),
     });
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');

@@ -60,6 +60,8 @@ export class SubscriptionWorker {
   private dirty = false;
   private lastFlush = 0;
   private stopped = false;
+  /** Aborts the request in flight when the worker stops (it is delivered again by the next run). */
+  private readonly stopping = new AbortController();
   private discard = false;
   /** The sleeps in progress, and whether a wake-up (not only stop) ends each. */
   private readonly sleepers = new Map<() => void, boolean>();
@@ -96,6 +98,7 @@ export class SubscriptionWorker {
     if (!keepState) this.dirty = false;
     this.discard = !keepState;
     this.stopped = true;
+    this.stopping.abort();
     this.wake();
     await this.done;
   }
@@ -217,6 +220,8 @@ export class SubscriptionWorker {
       if (this.stopped) return 'stopped';
       attempt += 1;
       last = await this.attempt(delivery);
+      // Cut short by stop: not a failure of the destination; the next run delivers it again.
+      if (!last.ok && this.stopped) return 'stopped';
       if (last.ok) {
         this.change({ consecutiveDeadLetters: 0, lastDeliveredAt: this.deps.now(), lastError: null });
         return 'delivered';
@@ -249,6 +254,7 @@ export class SubscriptionWorker {
         timeoutMs: this.deps.settings.timeoutMs,
         allowPrivate: this.deps.settings.allowPrivate,
         now: this.deps.now,
+        signal: this.stopping.signal,
       }),
     );
   }

@@ -12,7 +12,12 @@ import {
   type TestCatalog,
 } from './harness.js';
 import { grantPolicy, signUpUser } from './test-users.js';
-import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './webhook-receiver.js';
+import {
+  HANG,
+  startWebhookReceiver,
+  type ReceivedWebhook,
+  type WebhookReceiver,
+} from './webhook-receiver.js';
 
 /**
  * Webhook subscriptions end to end: managed through GraphQL, delivered by the dispatcher from the
@@ -90,6 +95,7 @@ for (const family of FAMILIES) {
       receiver = await startWebhookReceiver((path, seen) => {
         if (down.has(path)) return 500;
         if (path === '/flaky') return seen < 3 ? 503 : 200;
+        if (path === '/hangs') return HANG;
         return 200;
       });
       catalog = await startTestCatalog({ ...family.env(), ...DISPATCH_ENV });
@@ -307,6 +313,27 @@ for (const family of FAMILIES) {
       const deadIds = suspended.deadLetters.map((d) => d.webhookId);
       const deliveredIds = receiver.delivered('/down').map((r) => r.headers['webhook-id']);
       for (const id of deadIds) expect(deliveredIds).toContain(id);
+    });
+
+    it('keeps delivering to one subscription while another one’s destination does not answer', async () => {
+      const datasets = [datasetUrn(`wh_slow_a_${run}`), datasetUrn(`wh_slow_b_${run}`)];
+      const filter = { urns: datasets, categories: ['TAG'] };
+      await create({ name: 'hangs', url: receiver.url('/hangs'), filter });
+      await create({ name: 'answers', url: receiver.url('/answers'), filter });
+      await tag(datasets[0]!, ['S0']);
+      await waitUntil(
+        async () => receiver.hung.has('/hangs'),
+        (hung) => hung,
+        60_000,
+      );
+      for (let i = 1; i <= 3; i += 1) for (const d of datasets) await tag(d, [`S${i}`]);
+      // 7 events, while the other destination still holds its first request (WEBHOOK_TIMEOUT_MS is 10 s).
+      await waitUntil(
+        async () => receiver.delivered('/answers').length,
+        (n) => n >= 7,
+        60_000,
+      );
+      expect(receiver.received.filter((r) => r.path === '/hangs')).toEqual([]);
     });
 
     it('delivers nothing about entities the creator may not read', async () => {
