@@ -17,7 +17,11 @@ export interface WebhookDeliverySettings {
   readonly allowPrivate: boolean;
   /** How often subscriptions are read again (new, changed, paused, deleted ones, replay requests). */
   readonly refreshMs: number;
-  /** How often at most a subscription's delivery state is written while it delivers. */
+  /**
+   * How often at most a subscription's delivery state is written while it delivers (and when it goes
+   * idle): each write is a proposal on the write path, so this bounds what subscriptions add to it;
+   * after a kill -9 at most this long's deliveries are made again (same webhook ids).
+   */
   readonly stateFlushMs: number;
   /** Dead letters kept per subscription (the oldest go first). */
   readonly maxDeadLetters: number;
@@ -33,7 +37,7 @@ export const DEFAULT_DELIVERY_SETTINGS: WebhookDeliverySettings = {
   maxConcurrent: 32,
   allowPrivate: false,
   refreshMs: 1_000,
-  stateFlushMs: 250,
+  stateFlushMs: 2_000,
   maxDeadLetters: 100,
 };
 

@@ -60,6 +60,8 @@ export class SubscriptionWorker {
   private dirty = false;
   private lastFlush = 0;
   private stopped = false;
+  /** A wake-up came while the worker was not asleep. */
+  private woken = false;
   /** Aborts the request in flight when the worker stops (it is delivered again by the next run). */
   private readonly stopping = new AbortController();
   private discard = false;
@@ -87,7 +89,15 @@ export class SubscriptionWorker {
   }
 
   wake(): void {
-    for (const [done, wakeable] of this.sleepers) if (wakeable || this.stopped) done();
+    let woke = false;
+    for (const [done, wakeable] of this.sleepers)
+      if (wakeable || this.stopped) {
+        done();
+        woke = true;
+      }
+    // Not asleep (reading, delivering, writing state): the next idle sleep returns at once, so news
+    // that came meanwhile is read without waiting out the idle pause.
+    if (!woke) this.woken = true;
   }
 
   /**
@@ -337,6 +347,10 @@ export class SubscriptionWorker {
   /** Sleeps up to `ms`; stop ends it early, and so does a wake-up when `wakeable`. */
   private sleep(ms: number, wakeable = false): Promise<void> {
     if (this.stopped) return Promise.resolve();
+    if (wakeable && this.woken) {
+      this.woken = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
