@@ -315,6 +315,71 @@ for (const family of FAMILIES) {
       for (const id of deadIds) expect(deliveredIds).toContain(id);
     });
 
+    it('holds events while paused and delivers them on resume, to the url an update gave; testWebhook sends one signed message; a deleted webhook is gone', async () => {
+      const dataset = datasetUrn(`wh_pause_${run}`);
+      const { webhook: created, secret } = await create({
+        name: 'paused',
+        url: receiver.url('/before-update'),
+        filter: { urns: [dataset], categories: ['TAG'] },
+      });
+      const paused = data<{ pauseWebhook: { status: string } }>(
+        await gql(admin, 'mutation($urn: String!) { pauseWebhook(urn: $urn) { status } }', {
+          urn: created.urn,
+        }),
+      );
+      expect(paused.pauseWebhook.status).toBe('PAUSED');
+      const updated = data<{ updateWebhook: { url: string; status: string } }>(
+        await gql(
+          admin,
+          'mutation($input: UpdateWebhookInput!) { updateWebhook(input: $input) { url status } }',
+          {
+            input: { urn: created.urn, url: receiver.url('/after-update') },
+          },
+        ),
+      );
+      expect(updated.updateWebhook).toEqual({ url: receiver.url('/after-update'), status: 'PAUSED' });
+      await tag(dataset, ['P0']);
+      data(
+        await gql(admin, 'mutation($urn: String!) { resumeWebhook(urn: $urn) { status } }', {
+          urn: created.urn,
+        }),
+      );
+      await waitUntil(
+        async () => receiver.delivered('/after-update').length,
+        (n) => n >= 1,
+        60_000,
+      );
+      expect(eventOf(receiver.delivered('/after-update')[0]!).modifier).toBe('urn:li:tag:P0');
+      expect(receiver.received.filter((r) => r.path === '/before-update')).toEqual([]);
+
+      const tested = data<{ testWebhook: { delivered: boolean; statusCode: number; error: string | null } }>(
+        await gql(
+          admin,
+          'mutation($urn: String!) { testWebhook(urn: $urn) { delivered statusCode error } }',
+          {
+            urn: created.urn,
+          },
+        ),
+      );
+      expect(tested.testWebhook).toEqual({ delivered: true, statusCode: 200, error: null });
+      const test = receiver
+        .delivered('/after-update')
+        .find((r) => r.headers['webhook-id']!.startsWith('msg_test_'))!;
+      expect(new Webhook(secret!).verify(test.body, test.headers)).toMatchObject({ type: 'webhook.test' });
+
+      expect(
+        data<{ deleteWebhook: boolean }>(
+          await gql(admin, 'mutation($urn: String!) { deleteWebhook(urn: $urn) }', { urn: created.urn }),
+        ).deleteWebhook,
+      ).toBe(true);
+      const listed = data<{ webhooks: { urn: string }[] }>(await gql(admin, '{ webhooks { urn } }')).webhooks;
+      expect(listed.map((w) => w.urn)).not.toContain(created.urn);
+      const gone = await gql(admin, 'query($urn: String!) { webhook(urn: $urn) { urn } }', {
+        urn: created.urn,
+      });
+      expect(gone.errors?.[0]?.extensions?.['code']).toBe(404);
+    });
+
     it('keeps delivering to one subscription while another one’s destination does not answer', async () => {
       const datasets = [datasetUrn(`wh_slow_a_${run}`), datasetUrn(`wh_slow_b_${run}`)];
       const filter = { urns: datasets, categories: ['TAG'] };
