@@ -52,7 +52,7 @@ function sampleUrnFor(entity: string): string {
 }
 
 describe('entityRegistry', () => {
-  it('holds the pinned ecosystem registry (72 entities, 271 aspects) and the catalog\'s own entities', () => {
+  it("holds the pinned ecosystem registry (72 entities, 271 aspects) and the catalog's own entities", () => {
     const entities = entityRegistry.entities();
     expect(entities).toHaveLength(72 + CATALOG_REGISTRY_DATA.entities.length);
     const aspects = new Set(entities.flatMap((e) => [...e.aspects.keys()]));
@@ -60,7 +60,7 @@ describe('entityRegistry', () => {
     for (const name of Object.keys(SAMPLE_URNS)) expect(entityRegistry.getEntity(name), name).toBeDefined();
   });
 
-  it('registers the catalog\'s own webhook entity: its key round-trips, its secret is a restricted aspect', () => {
+  it("registers the catalog's own webhook entity: its key round-trips, its secret is a restricted aspect", () => {
     const webhook = entityRegistry.requireEntity('webhook');
     expect([...webhook.aspects.keys()]).toEqual([
       'webhookKey',
