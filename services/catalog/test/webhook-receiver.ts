@@ -8,6 +8,8 @@ export interface ReceivedWebhook {
   readonly body: string;
   /** What the destination answered. */
   readonly status: number;
+  /** When it arrived (Date.now()). */
+  readonly at: number;
 }
 
 /** What `answer` returns for a request left without an answer (a destination that hangs). */
@@ -30,6 +32,8 @@ export interface WebhookReceiver {
  */
 export async function startWebhookReceiver(
   answer: (path: string, seen: number) => number = () => 200,
+  /** Response headers by path (e.g. Retry-After). */
+  headersOf: (path: string) => Record<string, string> = () => ({}),
 ): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
   const hanging = new Set<string>();
@@ -48,8 +52,9 @@ export async function startWebhookReceiver(
       }
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
-      received.push({ path, headers, body: Buffer.concat(chunks).toString('utf8'), status });
+      received.push({ path, headers, body: Buffer.concat(chunks).toString('utf8'), status, at: Date.now() });
       res.statusCode = status;
+      for (const [name, value] of Object.entries(headersOf(path))) res.setHeader(name, value);
       res.end();
     });
   });

@@ -92,12 +92,16 @@ for (const family of FAMILIES) {
     const eventOf = (r: ReceivedWebhook) => JSON.parse(r.body) as ChangeEventBody;
 
     beforeAll(async () => {
-      receiver = await startWebhookReceiver((path, seen) => {
-        if (down.has(path)) return 500;
-        if (path === '/flaky') return seen < 3 ? 503 : 200;
-        if (path === '/hangs') return HANG;
-        return 200;
-      });
+      receiver = await startWebhookReceiver(
+        (path, seen) => {
+          if (down.has(path)) return 500;
+          if (path === '/flaky') return seen < 3 ? 503 : 200;
+          if (path === '/hangs') return HANG;
+          if (path === '/busy') return seen < 1 ? 429 : 200;
+          return 200;
+        },
+        (path) => (path === '/busy' ? { 'Retry-After': '2' } : {}),
+      );
       catalog = await startTestCatalog({ ...family.env(), ...DISPATCH_ENV });
       base = catalog.baseUrl;
       admin = `Bearer ${await logIn(base)}`;
@@ -240,6 +244,26 @@ for (const family of FAMILIES) {
           .map((e) => e.modifier);
         expect(order).toEqual(tags.map((t) => `urn:li:tag:${t}`));
       }
+    });
+
+    it('waits as long as a 429’s Retry-After asks before the next attempt', async () => {
+      const dataset = datasetUrn(`wh_busy_${run}`);
+      await create({
+        name: 'busy',
+        url: receiver.url('/busy'),
+        filter: { urns: [dataset], categories: ['TAG'] },
+      });
+      await tag(dataset, ['B0']);
+      await waitUntil(
+        async () => receiver.delivered('/busy').length,
+        (n) => n >= 1,
+        60_000,
+      );
+      const [refused, accepted] = receiver.received.filter((r) => r.path === '/busy');
+      expect(refused!.status).toBe(429);
+      expect(accepted!.headers['webhook-id']).toBe(refused!.headers['webhook-id']);
+      // The backoff alone would have waited at most WEBHOOK_BACKOFF_MAX_MS (100 ms).
+      expect(accepted!.at - refused!.at).toBeGreaterThanOrEqual(1_900);
     });
 
     it('suspends a subscription that keeps failing and says so, keeps its dead letters with the last error, and after a resume delivers what came meanwhile and replays the dead letters', async () => {
