@@ -3,6 +3,7 @@ import { startChangeEventProducer } from '@catalog/change-events';
 import { composeGateway, startHttpServer } from '@catalog/gateway';
 import { startIndexer } from '@catalog/indexer';
 import { startPersistence } from '@catalog/persistence';
+import { startWebhookDispatcher } from '@catalog/webhooks';
 import { awaitIdentityBootstrap, bootstrapIdentity, bootstrapTypeEntities } from '@catalog/system-update';
 import {
   childLogger,
@@ -106,6 +107,18 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
       },
     });
     lifecycle.onClose('gateway', () => gateway.close());
+    if (config.webhookDispatcher.enabled) {
+      const dispatcher = await startWebhookDispatcher({
+        log,
+        topics: config.adapters.topics,
+        source: gateway.webhookSource,
+        settings: config.webhookDispatcher.delivery,
+        logger: childLogger(logger, { component: 'webhooks' }),
+        groupId: config.webhookDispatcher.groupId,
+      });
+      lifecycle.onClose('webhook dispatcher', () => dispatcher.stop());
+      await dispatcher.ready;
+    }
     const server = await startHttpServer(gateway.app, config.port, config.host, {
       requestTimeoutMs: config.requestTimeoutMs,
     });

@@ -1,5 +1,6 @@
 import { readAuditSection, type AuditSettings } from '@catalog/audit';
 import { readChangeEventsSection } from '@catalog/change-events';
+import { readWebhookDispatcherSection, type WebhookDispatcherSection } from '@catalog/webhooks';
 import { readGatewaySection, type GatewayConfig } from '@catalog/gateway';
 import { readIndexerSection, type IndexerConfig } from '@catalog/indexer';
 import { readPersistenceSection, type PersistenceConfig } from '@catalog/persistence';
@@ -25,6 +26,13 @@ export interface CatalogConfig extends GatewayConfig {
   readonly audit: AuditSettings;
   /** The entity change event producer (it runs beside the audit consumer, on its thread). */
   readonly changeEvents: ConsumerSettings;
+  /**
+   * The webhook dispatcher (on the HTTP thread: it waits on destinations, it does not compute). Here
+   * loopback and private destinations are allowed by default (WEBHOOK_ALLOW_PRIVATE_DESTINATIONS=false
+   * refuses them): the all-in-one catalog is the single-host and development form, where the receiver
+   * is often on the same host. Link-local and metadata addresses are refused whatever it says.
+   */
+  readonly webhookDispatcher: WebhookDispatcherSection;
   /** Run persistence, the indexer and the audit consumer in worker threads (other cores) rather than on the HTTP event loop. */
   readonly consumerThreads: boolean;
   /**
@@ -50,8 +58,18 @@ export function readCatalogConfig(
 ): Readonly<CatalogConfig> {
   const env = new EnvReader(source);
   const adapters = readAdapterSettings(env);
+  const gateway = readGatewaySection(env, adapters.topics);
+  const webhookDispatcher = readWebhookDispatcherSection(env, adapters.topics, true);
   const config: CatalogConfig = {
-    ...readGatewaySection(env, adapters.topics),
+    ...gateway,
+    http: {
+      ...gateway.http,
+      webhooks: {
+        allowPrivate: webhookDispatcher.delivery.allowPrivate,
+        timeoutMs: webhookDispatcher.delivery.timeoutMs,
+      },
+    },
+    webhookDispatcher,
     logLevel: readLogLevel(env),
     adapters,
     persistence: readPersistenceSection(env, adapters.topics),

@@ -9,6 +9,7 @@ import { readGatewayConfig } from '@catalog/gateway';
 import { readIndexerConfig } from '@catalog/indexer';
 import { readPersistenceConfig } from '@catalog/persistence';
 import { readSystemUpdateConfig } from '@catalog/system-update';
+import { readWebhookDispatcherConfig } from '@catalog/webhook-dispatcher';
 import { readCatalogConfig } from '../src/index.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -32,6 +33,7 @@ const readers: Record<string, Set<string>> = {
   indexer: variablesRead(readIndexerConfig),
   audit: variablesRead(readAuditConfig),
   'change-events': variablesRead(readChangeEventsConfig),
+  'webhook-dispatcher': variablesRead(readWebhookDispatcherConfig),
   'system-update': variablesRead((env) => readSystemUpdateConfig(env, [])),
   catalog: variablesRead(readCatalogConfig),
 };
@@ -44,12 +46,28 @@ describe('deployment files set only variables the services read', () => {
   };
 
   it('has one compose service per deployable, each running its own entry point', () => {
-    for (const name of ['gateway', 'persistence', 'indexer', 'audit', 'change-events', 'system-update']) {
+    for (const name of [
+      'gateway',
+      'persistence',
+      'indexer',
+      'audit',
+      'change-events',
+      'webhook-dispatcher',
+      'system-update',
+    ]) {
       expect(compose.services[name]?.command, name).toEqual([`services/${name}/dist/main.js`]);
     }
   });
 
-  for (const name of ['gateway', 'persistence', 'indexer', 'audit', 'change-events', 'system-update']) {
+  for (const name of [
+    'gateway',
+    'persistence',
+    'indexer',
+    'audit',
+    'change-events',
+    'webhook-dispatcher',
+    'system-update',
+  ]) {
     it(`compose service ${name}: every variable is read by its config, and the distributed ones are set`, () => {
       const env = Object.keys(compose.services[name]?.environment ?? {});
       const read = readers[name]!;
@@ -84,6 +102,7 @@ describe('deployment files set only variables the services read', () => {
       'catalog-gateway',
       'catalog-indexer',
       'catalog-persistence',
+      'catalog-webhook-dispatcher',
     ]);
     for (const deployment of deployments) {
       const service = deployment.metadata.name.replace('catalog-', '');
@@ -131,13 +150,26 @@ describe('deployment files set only variables the services read', () => {
   });
 
   it('the all-in-one catalog reads everything its parts read', () => {
-    for (const part of ['gateway', 'persistence', 'indexer', 'audit', 'change-events']) {
+    for (const part of [
+      'gateway',
+      'persistence',
+      'indexer',
+      'audit',
+      'change-events',
+      'webhook-dispatcher',
+    ]) {
       const missing = [...readers[part]!].filter(
         // The catalog has one instance and serves health on its HTTP port; its change event producer
         // runs on the audit consumer's thread, at that thread's nice.
         (v) =>
           !readers['catalog']!.has(v) &&
-          !['GATEWAY_INSTANCE_ID', 'HEALTH_PORT', 'CHANGE_EVENTS_NICE'].includes(v),
+          ![
+            'GATEWAY_INSTANCE_ID',
+            'HEALTH_PORT',
+            'CHANGE_EVENTS_NICE',
+            // The dispatcher's outcome listener; in the catalog the gateway's instance listens.
+            'WEBHOOK_DISPATCHER_INSTANCE_ID',
+          ].includes(v),
       );
       expect(missing, `catalog ignores ${part} variables`).toEqual([]);
     }
@@ -148,7 +180,14 @@ describe('deployment files set only variables the services read', () => {
       string,
       { environment?: Record<string, string>; healthcheck?: { test?: string[] } }
     >;
-    for (const name of ['gateway', 'persistence', 'indexer', 'audit', 'change-events']) {
+    for (const name of [
+      'gateway',
+      'persistence',
+      'indexer',
+      'audit',
+      'change-events',
+      'webhook-dispatcher',
+    ]) {
       const service = services[name]!;
       const port = name === 'gateway' ? service.environment?.['PORT'] : service.environment?.['HEALTH_PORT'];
       expect(port, `${name} sets its port`).toMatch(/^[1-9]\d*$/);
@@ -177,7 +216,7 @@ describe('deployment files set only variables the services read', () => {
           },
       )
       .filter((d) => d.kind === 'Deployment');
-    expect(deployments).toHaveLength(5);
+    expect(deployments).toHaveLength(6);
     for (const deployment of deployments) {
       const service = deployment.metadata.name.replace('catalog-', '');
       const [container] = deployment.spec.template.spec.containers;

@@ -22,7 +22,8 @@ const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 import type { ProposalSubmitter } from './ingest/proposal-submitter.js';
 import type { ProposalOutcome } from '@catalog/runtime';
 import { mountGraphQL } from './graphql/graphql-endpoint.js';
-import { createCatalogApplication } from './application/catalog-application.js';
+import { createCatalogApplication, type CatalogApplication } from './application/catalog-application.js';
+import type { WebhookSettings } from './application/webhook-admin.js';
 import type { GraphQLLimits } from './graphql/bounds/graphql-limits.js';
 import { stringify as stringifyYaml } from 'yaml';
 import { API_GROUPS, type ApiGroup } from './api-contract/operation.js';
@@ -126,6 +127,8 @@ export interface GatewaySettings extends IngestSettings {
   readonly openLineage?: OpenLineageSettings;
   /** The MCP endpoint's edit tools and result size; edits off and 60,000 bytes when absent. */
   readonly mcp?: McpSettings;
+  /** WEBHOOK_ALLOW_PRIVATE_DESTINATIONS and WEBHOOK_TIMEOUT_MS as the webhook operations use them. */
+  readonly webhooks?: WebhookSettings;
 }
 
 export interface ReadModels {
@@ -158,6 +161,8 @@ export interface GatewayDeps {
   readonly readinessChecks?: readonly ReadinessCheck[];
   /** The process's other JavaScript threads' memory, listed in the consumer-lag memory report. */
   readonly threads?: () => Promise<readonly ThreadMemory[]>;
+  /** Given the application once built: what the composition hands to processes beside HTTP (the webhook dispatcher). */
+  readonly onApplication?: (application: CatalogApplication) => void;
 }
 
 type Handler = (req: Request, res: Response) => Promise<void> | void;
@@ -221,6 +226,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     logger,
     analyticsEnabled: settings.analyticsEnabled ?? true,
     ...(settings.openLineage ? { openLineage: settings.openLineage } : {}),
+    ...(settings.webhooks === undefined ? {} : { webhooks: settings.webhooks }),
     systemInfo: {
       version: settings.serverVersion,
       configuration: flattenConfiguration({
@@ -242,6 +248,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       ...(deps.threads ? { threads: deps.threads } : {}),
     },
   });
+  deps.onApplication?.(application);
   const app = express();
   // Defined once on the response prototype: the body count (metrics), then, outside it, the size
   // limit (a refused body is not counted; its replacement is).

@@ -18,6 +18,8 @@ import { startAuthCacheInvalidation } from './auth/auth-cache-invalidation.js';
 import { createGatewayAuth } from './auth/create-gateway-auth.js';
 import type { GatewayAuth } from './auth/gateway-auth.js';
 import { NativeUserService } from './application/native-user-service.js';
+import type { CatalogApplication } from './application/catalog-application.js';
+import type { WebhookSource } from '@catalog/webhooks';
 import { ProposalSubmitter } from './ingest/proposal-submitter.js';
 import { IndexWaiter } from './ingest/index-waiter.js';
 import { deadLetteredChangeLog, FailedWriteLog, refusedProposal } from './ingest/failed-write-log.js';
@@ -45,6 +47,8 @@ export interface GatewayParts {
 export interface ComposedGateway {
   readonly app: Express;
   readonly auth: GatewayAuth;
+  /** The catalog's webhook subscriptions, as the webhook dispatcher reads and writes them. */
+  readonly webhookSource: WebhookSource;
   /** Stops what the gateway started besides HTTP (its cache-invalidation consumer). */
   close(): Promise<void>;
 }
@@ -122,6 +126,7 @@ export async function composeGateway(parts: GatewayParts): Promise<ComposedGatew
     groupId: `gateway-indexer-dead-letters-${parts.instanceId}`,
     logger: parts.logger,
   });
+  let application: CatalogApplication | undefined;
   const app = createGatewayApp({
     store: parts.store,
     log: parts.log,
@@ -139,10 +144,15 @@ export async function composeGateway(parts: GatewayParts): Promise<ComposedGatew
     auth,
     nativeUsers,
     ...(parts.threads ? { threads: parts.threads } : {}),
+    onApplication: (built) => {
+      application = built;
+    },
   });
+  if (application === undefined) throw new Error('the gateway app was built without its application');
   return {
     app,
     auth,
+    webhookSource: application.webhookDeliveries,
     close: async () => {
       await invalidation?.stop();
       await failedWrites.stop();

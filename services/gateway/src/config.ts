@@ -89,6 +89,10 @@ export function readGatewaySection(
         mutationToolsEnabled: env.bool('TOOLS_IS_MUTATION_ENABLED', false),
         resultMaxBytes: env.int('MCP_TOOL_RESULT_MAX_BYTES', 60_000, { min: 1024 }),
       },
+      webhooks: {
+        allowPrivate: env.bool('WEBHOOK_ALLOW_PRIVATE_DESTINATIONS', false),
+        timeoutMs: env.int('WEBHOOK_TIMEOUT_MS', 10_000, { min: 100, max: 300_000 }),
+      },
     },
   };
 }

@@ -5,3 +5,4 @@ export { startHttpServer, type RunningServer } from './http-server.js';
 export { ProposalSubmitter, toMcp, type ProposalSubmitterDeps } from './ingest/proposal-submitter.js';
 export { IndexWaiter } from './ingest/index-waiter.js';
 export { WAIT_FOR_INDEX_HEADER } from './restli/ingest-proposal.js';
+export { composeWebhookSource, type WebhookSourceParts } from './compose-webhook-source.js';

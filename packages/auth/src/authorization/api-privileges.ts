@@ -96,6 +96,14 @@ const ENTITY_TYPE_OPERATIONS: ReadonlyMap<string, OperationPrivileges> = new Map
       DELETE: ['MANAGE_CONNECTIONS'],
       EXISTS: ['MANAGE_CONNECTIONS'],
     },
+    // Webhook subscriptions name destinations and hold (encrypted) signing keys: their managers' only.
+    webhook: {
+      READ: ['MANAGE_GLOBAL_SETTINGS'],
+      CREATE: ['MANAGE_GLOBAL_SETTINGS'],
+      UPDATE: ['MANAGE_GLOBAL_SETTINGS'],
+      DELETE: ['MANAGE_GLOBAL_SETTINGS'],
+      EXISTS: ['MANAGE_GLOBAL_SETTINGS'],
+    },
     globalSettings: {
       READ: [...ENTITY_READ_PRIVILEGES, 'MANAGE_GLOBAL_SETTINGS'],
       CREATE: ['MANAGE_GLOBAL_SETTINGS'],

@@ -5,6 +5,7 @@ import { aspectAvroType } from '../schemas/avro-registry.js';
 import type { AspectSpec, EntitySpec, Urn } from '../types.js';
 import { formatUrn } from '../urn.js';
 import { validateAspect } from '../validate.js';
+import { CATALOG_REGISTRY_DATA } from './catalog-registry-data.js';
 import type { RegistryEntityData } from './registry-data.js';
 import { isRestrictedAspect } from './restricted-aspects.js';
 
@@ -105,10 +106,16 @@ export class EntityRegistry {
   }
 }
 
+/** The ecosystem's entities, then the catalog's own (catalog-registry-data.ts). */
+const ALL_ENTITIES: readonly RegistryEntityData[] = [
+  ...REGISTRY_DATA.entities,
+  ...CATALOG_REGISTRY_DATA.entities,
+];
+
 function buildAspectSpecs(): Map<string, AspectSpec> {
-  const keyNames = new Set(REGISTRY_DATA.entities.map((e) => e.keyAspect));
+  const keyNames = new Set(ALL_ENTITIES.map((e) => e.keyAspect));
   const specs = new Map<string, AspectSpec>();
-  for (const data of REGISTRY_DATA.aspects) {
+  for (const data of [...REGISTRY_DATA.aspects, ...CATALOG_REGISTRY_DATA.aspects]) {
     const schema = aspectAvroType(data.name);
     if (!schema) throw new Error(`Aspect ${data.name} has no parsed schema`);
     specs.set(data.name, {
@@ -144,7 +151,7 @@ function buildEntitySpec(data: RegistryEntityData, aspects: ReadonlyMap<string, 
 
 function buildRegistry(): EntityRegistry {
   const aspects = buildAspectSpecs();
-  const entities = REGISTRY_DATA.entities.map((data) => buildEntitySpec(data, aspects));
+  const entities = ALL_ENTITIES.map((data) => buildEntitySpec(data, aspects));
   return new EntityRegistry(entities, [...aspects.values()]);
 }
 

@@ -4,6 +4,7 @@ import { ValidationError } from '../errors.js';
 import { UrnType } from '../schemas/urn-type.js';
 import { formatUrn, parseUrn } from '../urn.js';
 import { entityRegistry } from './entity-registry.js';
+import { CATALOG_REGISTRY_DATA } from './catalog-registry-data.js';
 import { RESTRICTED_ASPECTS } from './restricted-aspects.js';
 
 /** Hand-written URNs of the common shapes, as the ecosystem's SDK formats them. */
@@ -51,12 +52,28 @@ function sampleUrnFor(entity: string): string {
 }
 
 describe('entityRegistry', () => {
-  it('holds the pinned ecosystem registry: 72 entities and 271 aspects', () => {
+  it("holds the pinned ecosystem registry (72 entities, 271 aspects) and the catalog's own entities", () => {
     const entities = entityRegistry.entities();
-    expect(entities).toHaveLength(72);
+    expect(entities).toHaveLength(72 + CATALOG_REGISTRY_DATA.entities.length);
     const aspects = new Set(entities.flatMap((e) => [...e.aspects.keys()]));
     expect(aspects.size).toBeGreaterThan(250);
     for (const name of Object.keys(SAMPLE_URNS)) expect(entityRegistry.getEntity(name), name).toBeDefined();
+  });
+
+  it("registers the catalog's own webhook entity: its key round-trips, its secret is a restricted aspect", () => {
+    const webhook = entityRegistry.requireEntity('webhook');
+    expect([...webhook.aspects.keys()]).toEqual([
+      'webhookKey',
+      'webhookInfo',
+      'webhookSecret',
+      'webhookDeliveryState',
+      'webhookReplay',
+    ]);
+    expect(webhook.aspects.get('webhookSecret')?.restricted).toBe(true);
+    expect(webhook.aspects.get('webhookInfo')?.restricted).toBe(false);
+    const key = entityRegistry.keyAspectFromUrn(parseUrn('urn:li:webhook:abc-123'));
+    expect(key).toEqual({ name: 'webhookKey', value: { id: 'abc-123' } });
+    expect(entityRegistry.urnFromKeyAspect('webhook', key.value)).toBe('urn:li:webhook:abc-123');
   });
 
   it.each(Object.entries(SAMPLE_URNS))('%s: urn → key → urn round-trips the ecosystem form', (name, raw) => {
@@ -128,7 +145,8 @@ describe('entityRegistry', () => {
   it('every aspect spec has a com.linkedin record schema whose name is its recordName', () => {
     for (const entity of entityRegistry.entities()) {
       for (const spec of entity.aspects.values()) {
-        expect(spec.recordName).toMatch(/^com\.linkedin\.[a-z.]+\.[A-Z][A-Za-z0-9]+$/);
+        // The catalog's own entities' records are in a namespace of their own.
+        expect(spec.recordName).toMatch(/^(com\.linkedin|io\.catalog)\.[a-z.]+\.[A-Z][A-Za-z0-9]+$/);
         expect(spec.schema.typeName).toBe('record');
         expect(spec.schema.name).toBe(spec.recordName);
         expect(entityRegistry.aspectByRecordName(spec.recordName)).toBe(spec);

@@ -19,6 +19,8 @@ export const RESTRICTED_ASPECTS: ReadonlySet<string> = new Set([
   'inviteToken',
   // the encrypted connection details (credentials of an external system)
   'dataHubConnectionDetails',
+  // the encrypted signing key of a webhook subscription
+  'webhookSecret',
 ]);
 
 /** Whether the aspect named holds secret material (see RESTRICTED_ASPECTS). */

@@ -1,6 +1,7 @@
 import avro from 'avsc';
 import type { Type } from 'avsc';
 import { REGISTRY_DATA } from '../generated/registry-data.js';
+import { CATALOG_REGISTRY_DATA } from '../registry/catalog-registry-data.js';
 import { UrnType } from './urn-type.js';
 
 type ForSchemaInput = Parameters<typeof avro.Type.forSchema>[0];
@@ -13,7 +14,7 @@ type ForSchemaInput = Parameters<typeof avro.Type.forSchema>[0];
 const registry: Record<string, Type> = {};
 const aspectTypes = new Map<string, Type>();
 
-for (const aspect of REGISTRY_DATA.aspects) {
+for (const aspect of [...REGISTRY_DATA.aspects, ...CATALOG_REGISTRY_DATA.aspects]) {
   const type = avro.Type.forSchema(aspect.schema as unknown as ForSchemaInput, {
     registry,
     logicalTypes: { urn: UrnType },

@@ -34,6 +34,7 @@ const ALWAYS_GUARDED_TYPES: ReadonlySet<string> = new Set([
   'inviteToken',
   'dataHubAccessToken',
   'dataHubConnection',
+  'webhook',
 ]);
 
 /** The platform privilege that lets one manage anyone's group memberships, one's own included. */

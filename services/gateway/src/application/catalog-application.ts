@@ -52,6 +52,8 @@ import { LineageEdits } from './lineage-edits.js';
 import { EntityPatches } from './entity-patches.js';
 import { LinkEdits } from './link-edits.js';
 import { SecretAdmin } from './secret-admin.js';
+import { WebhookAdmin, type WebhookSettings } from './webhook-admin.js';
+import { WebhookDeliveries } from './webhook-deliveries.js';
 import { ServiceAccounts } from './service-accounts.js';
 import { SoftDeletion } from './soft-deletion.js';
 import { Incidents } from './incidents.js';
@@ -114,7 +116,11 @@ export interface CatalogApplicationDeps {
   readonly analyticsEnabled?: boolean;
   /** The DATAHUB_OPENLINEAGE_* settings (the ecosystem's defaults when absent). */
   readonly openLineage?: OpenLineageSettings;
+  /** Which webhook destinations are allowed and testWebhook's deadline (private ones refused when absent). */
+  readonly webhooks?: WebhookSettings;
 }
+
+const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = { allowPrivate: false, timeoutMs: 10_000 };
 
 /**
  * The catalog's use cases, grouped by what a user does. Every interface (Rest.li, OpenAPI, GraphQL, and
@@ -160,6 +166,10 @@ export interface CatalogApplication {
   readonly entityPatches: EntityPatches;
   /** Secrets for ingestion recipes (MANAGE_SECRETS). */
   readonly secrets: SecretAdmin;
+  /** Webhook subscriptions (MANAGE_GLOBAL_SETTINGS). */
+  readonly webhooks: WebhookAdmin;
+  /** What the webhook dispatcher reads and writes of the catalog (not an interface's: the dispatcher's). */
+  readonly webhookDeliveries: WebhookDeliveries;
   /** Service accounts: users for programs (MANAGE_SERVICE_ACCOUNTS). */
   readonly serviceAccounts: ServiceAccounts;
   /** Views: saved filters, personal and global. */
@@ -302,6 +312,21 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     linkEdits: new LinkEdits(stored, policy, proposals),
     entityPatches: new EntityPatches(policy, proposals),
     secrets: new SecretAdmin(stored, policy, proposals, deps.auth.settings.secretEncryptionKey),
+    webhooks: new WebhookAdmin(
+      stored,
+      policy,
+      proposals,
+      deps.auth.settings.secretEncryptionKey,
+      deps.webhooks ?? DEFAULT_WEBHOOK_SETTINGS,
+    ),
+    webhookDeliveries: new WebhookDeliveries(
+      stored,
+      deps.store,
+      policy,
+      proposals,
+      deps.auth.settings.secretEncryptionKey,
+      deps.logger,
+    ),
     serviceAccounts: new ServiceAccounts(stored, policy, proposals),
     views: new Views(stored, policy, proposals),
     softDeletion: new SoftDeletion(stored, policy, proposals),

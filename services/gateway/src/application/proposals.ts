@@ -20,6 +20,7 @@ const RESTRICTED_WRITE_PRIVILEGES: Readonly<Record<string, readonly string[]>> =
   inviteToken: ['MANAGE_USER_CREDENTIALS'],
   dataHubSecretValue: ['MANAGE_SECRETS'],
   dataHubConnectionDetails: ['MANAGE_CONNECTIONS'],
+  webhookSecret: ['MANAGE_GLOBAL_SETTINGS'],
 };
 
 const MANAGE_POLICIES = ['MANAGE_POLICIES'];

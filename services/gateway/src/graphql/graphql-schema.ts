@@ -23,6 +23,7 @@ import { mutationResolvers, mutationSchema } from './mutations/mutation-resolver
 import { nativeUserResolvers, nativeUserSchema } from './native-users/native-users.js';
 import { entityPatchResolvers, entityPatchSchema } from './patch/entity-patch.js';
 import { secretResolvers, secretSchema } from './secrets/secrets.js';
+import { webhookResolvers, webhookSchema } from './webhooks/webhooks.js';
 import { serviceAccountResolvers, serviceAccountSchema } from './service-accounts/service-accounts.js';
 import { viewResolvers, viewSchema } from './views/views.js';
 import { incidentResolvers, incidentSchema } from './incidents/incidents.js';
@@ -68,6 +69,7 @@ export function catalogTypeDefs(): string[] {
     softDeleteMutationSchema,
     entityPatchSchema,
     secretSchema,
+    webhookSchema,
     serviceAccountSchema,
     viewSchema,
     incidentSchema,
@@ -119,6 +121,7 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     softDeleteMutationResolvers(),
     entityPatchResolvers(),
     secretResolvers(),
+    webhookResolvers(),
     serviceAccountResolvers(),
     viewResolvers(),
     incidentResolvers(),

@@ -1,0 +1,1 @@
+export { readWebhookDispatcherConfig, type WebhookDispatcherConfig } from './config.js';
