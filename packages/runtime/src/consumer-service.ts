@@ -8,6 +8,14 @@ import { createLogger, type Logger } from './logger.js';
 import { runAtNice } from './process-priority.js';
 import type { ConsumerConfig } from './service-config.js';
 
+/** What the runner reads of a consumer's configuration (ConsumerConfig has it; `nice` when the role has one). */
+export type ConsumerServiceConfig = Pick<
+  ConsumerConfig,
+  'logLevel' | 'adapters' | 'healthPort' | 'groupId'
+> & {
+  readonly nice?: number;
+};
+
 /** A consumer as its process runs it: ready once it consumes, stopped on shutdown. */
 export interface RunningConsumer extends HealthReportingConsumer {
   readonly ready: Promise<void>;
@@ -33,11 +41,11 @@ export interface ConsumerServiceParts {
  */
 export async function runConsumerService(
   name: string,
-  config: ConsumerConfig,
+  config: ConsumerServiceConfig,
   open: (opened: { log: EventLog; lifecycle: Lifecycle; logger: Logger }) => Promise<ConsumerServiceParts>,
 ): Promise<void> {
   const logger = createLogger({ name, level: config.logLevel });
-  runAtNice(config.nice, logger);
+  if (config.nice !== undefined) runAtNice(config.nice, logger);
   await runMain(logger, async () => {
     const lifecycle = new Lifecycle(logger);
     const log = await openEventLog(config.adapters, logger);

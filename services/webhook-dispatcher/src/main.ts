@@ -1,24 +1,11 @@
 import { composeWebhookSource } from '@catalog/gateway';
-import {
-  createLogger,
-  describeAdapters,
-  Lifecycle,
-  LogOutcomeChannel,
-  openAspectStore,
-  openEventLog,
-  runMain,
-  startConsumerHealth,
-} from '@catalog/runtime';
+import { LogOutcomeChannel, openAspectStore, runConsumerService } from '@catalog/runtime';
 import { startWebhookDispatcher } from '@catalog/webhooks';
 import { readWebhookDispatcherConfig } from './config.js';
 
 const config = readWebhookDispatcherConfig(process.env);
-const logger = createLogger({ name: 'webhook-dispatcher', level: config.logLevel });
 
-await runMain(logger, async () => {
-  const lifecycle = new Lifecycle(logger);
-  const log = await openEventLog(config.adapters, logger);
-  lifecycle.onClose('event log', () => log.close());
+await runConsumerService('webhook-dispatcher', config, async ({ log, lifecycle, logger }) => {
   const store = await openAspectStore(config.adapters, logger);
   lifecycle.onClose('aspect store', () => store.close());
   await log.ensureTopics([
@@ -32,12 +19,6 @@ await runMain(logger, async () => {
     logger,
   });
   lifecycle.onClose('outcome channel', () => outcomes.close());
-  const health = await startConsumerHealth({
-    port: config.healthPort,
-    dependencies: { log },
-    logger,
-    lifecycle,
-  });
   const source = composeWebhookSource({
     adapters: config.adapters,
     log,
@@ -47,20 +28,15 @@ await runMain(logger, async () => {
     syncTimeoutMs: config.syncTimeoutMs,
     logger,
   });
-  const dispatcher = await startWebhookDispatcher({
-    log,
-    topics: config.adapters.topics,
-    source,
-    settings: config.delivery,
-    logger,
-    groupId: config.groupId,
-  });
-  lifecycle.onClose('webhook dispatcher', () => dispatcher.stop());
-  await dispatcher.ready;
-  health.consuming(dispatcher);
-  logger.info(
-    { groupId: config.groupId, ...describeAdapters(config.adapters) },
-    'webhook dispatcher delivering',
-  );
-  return lifecycle;
+  return {
+    start: () =>
+      startWebhookDispatcher({
+        log,
+        topics: config.adapters.topics,
+        source,
+        settings: config.delivery,
+        logger,
+        groupId: config.groupId,
+      }),
+  };
 });
