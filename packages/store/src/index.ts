@@ -2,6 +2,7 @@ export type {
   ApplyResult,
   ApplyStatus,
   AspectStore,
+  AspectRetention,
   AspectWrite,
   StoredState,
   AspectWriteMode,

@@ -54,6 +54,24 @@ export interface StoredState {
   readonly version: string | undefined;
 }
 
+/**
+ * How many earlier values of an aspect to keep: the ecosystem's Retention record
+ * (`dataHubRetentionConfig.retention`), as resolved for the write's entity type and aspect.
+ * Version 0 (the latest) is never removed.
+ */
+export interface AspectRetention {
+  /**
+   * Keep the newest `maxVersions` history rows (version 0 besides); 1 or less keeps none, as the
+   * ecosystem makes no history row for such an aspect.
+   */
+  readonly version?: { readonly maxVersions: number };
+  /**
+   * Keep the history rows written (their audit stamp) less than `maxAgeInSeconds` before the write.
+   * With `version` too, a row goes only when both would remove it (the ecosystem's one DELETE ANDs them).
+   */
+  readonly time?: { readonly maxAgeInSeconds: number };
+}
+
 export type AspectWriteMode =
   /** Store the value as version 0 (new version if it differs, lastObserved update if identical). */
   | 'UPSERT'
@@ -99,6 +117,12 @@ export interface AspectWrite {
     readonly name: string;
     readonly value: Readonly<Record<string, unknown>>;
   }[];
+  /**
+   * The retention of the aspect's history. For UPSERT and CREATE: when the write makes a new version
+   * (status UPDATED), the history rows it rules out are removed in the same atomic step. Absent, every
+   * version is kept.
+   */
+  readonly retention?: AspectRetention;
 }
 
 export type ApplyStatus =

@@ -162,7 +162,9 @@ export function planWrite(
   }
   const systemMetadata = newVersionMetadata(incoming, { systemMetadata: stored, versions }, write.created);
   const next = current.seq + 1;
-  const latest = latestDocument(urn, aspect, next, requestId, value, systemMetadata, write.created);
+  const fresh = latestDocument(urn, aspect, next, requestId, value, systemMetadata, write.created);
+  // The retention's progress carries over to the new version 0.
+  const latest = current.historyFrom === undefined ? fresh : { ...fresh, historyFrom: current.historyFrom };
   if (pending.contestedClaim === next) {
     const claim = docs.get(aspectId(urn, aspect, next));
     if (claim !== undefined) {
