@@ -6,6 +6,7 @@ export type {
   AspectWrite,
   StoredState,
   AspectWriteMode,
+  SideAspect,
   AuditStamp,
   ScanOptions,
   ScanPage,

@@ -105,6 +105,9 @@ export class EntityRegistry {
   }
 }
 
+/** The schema version of an aspect whose annotation names none (the ecosystem's DEFAULT_SCHEMA_VERSION). */
+const DEFAULT_SCHEMA_VERSION = 1;
+
 function buildAspectSpecs(): Map<string, AspectSpec> {
   const keyNames = new Set(REGISTRY_DATA.entities.map((e) => e.keyAspect));
   const specs = new Map<string, AspectSpec>();
@@ -115,6 +118,7 @@ function buildAspectSpecs(): Map<string, AspectSpec> {
       name: data.name,
       recordName: data.recordName,
       kind: data.kind,
+      schemaVersion: data.schemaVersion ?? DEFAULT_SCHEMA_VERSION,
       isKey: keyNames.has(data.name),
       restricted: isRestrictedAspect(data.name),
       searchable: data.searchable,

@@ -8,7 +8,13 @@ import { replayRecorded } from './replay-recorded.js';
 import { requestKey } from './request-key.js';
 import type { SqliteStatements } from './sqlite-statements.js';
 import { historyToPrune } from '../retention-rules.js';
-import { newValue, newVersionMetadata, observedAgain, storedVersionText } from '../write-rules.js';
+import {
+  newValue,
+  newVersionMetadata,
+  observedAgain,
+  sideMetadata,
+  storedVersionText,
+} from '../write-rules.js';
 
 const recorder = new RecordedResultWriter();
 
@@ -185,9 +191,10 @@ function ordinalOf(systemMetadata: SystemMetadata | null | undefined): number {
 /** Stores the entity defaults a new entity does not have yet (see AspectWrite.entityDefaults). */
 function storeEntityDefaults(stmts: SqliteStatements, write: AspectWrite): StoredAspect[] {
   const created: StoredAspect[] = [];
-  for (const { name, value } of write.entityDefaults ?? []) {
+  for (const side of write.entityDefaults ?? []) {
+    const { name, value } = side;
     if (name === write.aspect || stmts.hasLatest.get(write.urn, name) !== undefined) continue;
-    const metadata = newVersionMetadata(write.systemMetadata ?? null, undefined, write.created);
+    const metadata = newVersionMetadata(sideMetadata(write, side), undefined, write.created);
     created.push(
       writeLatest(stmts, undefined, write.urn, name, value, JSON.stringify(value), metadata, write.created),
     );
@@ -211,7 +218,7 @@ function ensureKeyAspect(stmts: SqliteStatements, write: AspectWrite): StoredAsp
     key.name,
     key.value,
     text,
-    newVersionMetadata(write.systemMetadata ?? null, undefined, write.created),
+    newVersionMetadata(sideMetadata(write, key), undefined, write.created),
     write.created,
   );
 }
