@@ -2,7 +2,7 @@ import { startAuditConsumer } from '@catalog/audit';
 import { startChangeEventProducer } from '@catalog/change-events';
 import { composeGateway, startHttpServer } from '@catalog/gateway';
 import { startIndexer } from '@catalog/indexer';
-import { startPersistence } from '@catalog/persistence';
+import { retentionPoliciesFor, startPersistence } from '@catalog/persistence';
 import { awaitIdentityBootstrap, bootstrapIdentity, bootstrapTypeEntities } from '@catalog/system-update';
 import {
   childLogger,
@@ -185,6 +185,7 @@ async function startConsumersHere(
     maxMessageBytes: config.adapters.maxMessageBytes,
     structuredProperties: config.persistence.structuredProperties,
     propertyNames: readModels.search,
+    retention: retentionPoliciesFor(config.persistence.retention),
   });
   const indexer = await startIndexer({
     log,

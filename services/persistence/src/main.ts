@@ -13,6 +13,7 @@ import {
 } from '@catalog/runtime';
 import { createEventDecoder } from '@catalog/events';
 import { readPersistenceConfig } from './config.js';
+import { retentionPoliciesFor } from './retention-settings.js';
 import { startPersistence } from './persistence-service.js';
 
 const config = readPersistenceConfig(process.env);
@@ -56,6 +57,7 @@ await runMain(logger, async () => {
     maxMessageBytes: config.adapters.maxMessageBytes,
     structuredProperties: config.structuredProperties,
     propertyNames: readModels.search,
+    retention: retentionPoliciesFor(config.retention),
   });
   lifecycle.onClose('persistence consumer', () => service.stop());
   await service.ready;
