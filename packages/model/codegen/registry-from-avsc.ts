@@ -46,6 +46,7 @@ export function registryFromAvsc(
       name: annotation.name,
       recordName: resolved.name,
       kind: annotation.type === 'timeseries' ? 'timeseries' : 'versioned',
+      ...(typeof annotation.schemaVersion === 'number' ? { schemaVersion: annotation.schemaVersion } : {}),
       schema: emitter.emit(resolved, typeof annotation.keyForEntity === 'string'),
       searchable: collector.searchable,
       relationships: collector.relationships,
@@ -91,6 +92,7 @@ interface AspectAnnotation {
   readonly keyForEntity?: unknown;
   readonly entityCategory?: unknown;
   readonly entityAspects?: readonly unknown[];
+  readonly schemaVersion?: unknown;
 }
 
 const PRIMITIVES = new Set(['null', 'boolean', 'int', 'long', 'float', 'double', 'bytes', 'string']);

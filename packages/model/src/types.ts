@@ -76,6 +76,12 @@ export interface AspectSpec {
   /** Fully qualified record name (e.g. `com.linkedin.dataset.DatasetProperties`): the union key in reads. */
   readonly recordName: string;
   readonly kind: AspectKind;
+  /**
+   * The version of the aspect's schema (its `@Aspect` annotation's schemaVersion, 1 when it has none):
+   * the server records it as `systemMetadata.schemaVersion` of every value it writes, as the ecosystem's
+   * write path does (a writer's own is kept).
+   */
+  readonly schemaVersion: number;
   /** True for the entity's key aspect (derived from its URN). */
   readonly isKey: boolean;
   /** Holds secret material: returned to nobody but the system actor (see `RESTRICTED_ASPECTS`). */

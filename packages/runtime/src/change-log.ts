@@ -129,6 +129,9 @@ function toEventSystemMetadata(sm: SystemMetadata | null): EventSystemMetadata |
   ]) {
     if (sm[field] !== undefined && sm[field] !== null) out[field] = sm[field];
   }
+  // A long on the wire: only a safe integer is carried (stored data of another shape is left out).
+  if (typeof sm.schemaVersion === 'number' && Number.isSafeInteger(sm.schemaVersion))
+    out['schemaVersion'] = sm.schemaVersion;
   for (const field of ['aspectCreated', 'aspectModified'] as const) {
     const stamp = eventAuditStamp(sm[field]);
     if (stamp !== undefined) out[field] = stamp;

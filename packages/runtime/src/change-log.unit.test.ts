@@ -52,12 +52,18 @@ describe('systemMetadataFor', () => {
 });
 
 describe('change logs of stored aspects', () => {
-  it('encode an absent runId and lastRunId as the ecosystem default, and carry the version stamps', () => {
+  it('encode an absent runId and lastRunId as the ecosystem default, and carry the version stamps and schemaVersion', () => {
     const stamp = { actor: ACTOR, time: 2_000 };
     const mcl = changeLogForStored({
       entityType: 'dataset',
       changeType: 'UPSERT',
-      current: stored({ lastObserved: 2_000, version: '2', aspectCreated: stamp, aspectModified: stamp }),
+      current: stored({
+        lastObserved: 2_000,
+        version: '2',
+        schemaVersion: 2,
+        aspectCreated: stamp,
+        aspectModified: stamp,
+      }),
       previous: stored({ lastObserved: 1_000, version: '1', aspectCreated: stamp, aspectModified: stamp }),
       created: { time: 2_000, actor: ACTOR },
     });
@@ -68,6 +74,7 @@ describe('change logs of stored aspects', () => {
       runId: 'no-run-id-provided',
       lastRunId: 'no-run-id-provided',
       version: '2',
+      schemaVersion: 2,
       aspectCreated: { time: 2_000, actor: ACTOR },
       aspectModified: { time: 2_000, actor: ACTOR },
     });

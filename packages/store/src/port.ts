@@ -54,6 +54,35 @@ export interface StoredState {
   readonly version: string | undefined;
 }
 
+/**
+ * How many earlier values of an aspect to keep: the ecosystem's Retention record
+ * (`dataHubRetentionConfig.retention`), as resolved for the write's entity type and aspect.
+ * Version 0 (the latest) is never removed.
+ */
+export interface AspectRetention {
+  /**
+   * Keep the newest `maxVersions` history rows (version 0 besides); 1 or less keeps none, as the
+   * ecosystem makes no history row for such an aspect.
+   */
+  readonly version?: { readonly maxVersions: number };
+  /**
+   * Keep the history rows written (their audit stamp) less than `maxAgeInSeconds` before the write.
+   * With `version` too, a row goes only when both would remove it (the ecosystem's one DELETE ANDs them).
+   */
+  readonly time?: { readonly maxAgeInSeconds: number };
+}
+
+/**
+ * An aspect a write stores besides its own (the entity's key aspect, an entity default), with the
+ * write's system metadata but for `schemaVersion`: its own here, or none.
+ */
+export interface SideAspect {
+  readonly name: string;
+  readonly value: Readonly<Record<string, unknown>>;
+  /** The aspect's schema version, recorded as its systemMetadata.schemaVersion. */
+  readonly schemaVersion?: number;
+}
+
 export type AspectWriteMode =
   /** Store the value as version 0 (new version if it differs, lastObserved update if identical). */
   | 'UPSERT'
@@ -88,17 +117,20 @@ export interface AspectWrite {
    * The entity's key aspect (derived from the URN). For UPSERT and CREATE, when the entity has no key
    * aspect stored yet it is stored too, in the same atomic step, and reported in `keyCreated`.
    */
-  readonly keyAspect?: { readonly name: string; readonly value: Readonly<Record<string, unknown>> };
+  readonly keyAspect?: SideAspect;
   /**
    * The aspects a new entity gets (the ecosystem's defaults, such as browsePathsV2). For UPSERT and
    * CREATE with a `keyAspect`: when this write creates the entity (stores its key aspect, or is a
    * CREATED write of the key aspect itself), each of these the entity does not have yet is stored too,
    * in the same atomic step, and reported in `defaultsCreated`; one it has already is left alone.
    */
-  readonly entityDefaults?: readonly {
-    readonly name: string;
-    readonly value: Readonly<Record<string, unknown>>;
-  }[];
+  readonly entityDefaults?: readonly SideAspect[];
+  /**
+   * The retention of the aspect's history. For UPSERT and CREATE: when the write makes a new version
+   * (status UPDATED), the history rows it rules out are removed in the same atomic step. Absent, every
+   * version is kept.
+   */
+  readonly retention?: AspectRetention;
 }
 
 export type ApplyStatus =

@@ -1,5 +1,12 @@
 import { isDomainError } from '@catalog/model';
-import type { ApplyResult, AspectWrite, AuditStamp, StoredState, SystemMetadata } from './port.js';
+import type {
+  ApplyResult,
+  AspectWrite,
+  AuditStamp,
+  SideAspect,
+  StoredState,
+  SystemMetadata,
+} from './port.js';
 
 /**
  * The run id the ecosystem's records carry when the writer gave none (the Avro default). The stores do
@@ -45,8 +52,22 @@ export function newVersionMetadata(
 }
 
 /**
+ * The system metadata a side aspect of the write (its key aspect, an entity default) is stored with,
+ * before newVersionMetadata: the write's, with the side aspect's own schemaVersion (none when it has none).
+ */
+export function sideMetadata(write: AspectWrite, side: SideAspect): SystemMetadata | null {
+  const incoming = write.systemMetadata ?? null;
+  if (incoming === null && side.schemaVersion === undefined) return null;
+  const { schemaVersion: _theWrites, ...rest } = incoming ?? {};
+  return (
+    side.schemaVersion === undefined ? rest : { ...rest, schemaVersion: side.schemaVersion }
+  ) as SystemMetadata;
+}
+
+/**
  * System metadata of an identical value seen again, as the ecosystem keeps it: the stored metadata with
- * the new lastObserved, the write's runId, and the previous runId as lastRunId. The version and its
+ * the new lastObserved, the write's runId and schemaVersion (when it has one), and the previous runId as
+ * lastRunId. The version and its
  * stamps stay; metadata stored before the stores kept a version gets the count of versions. Both store
  * adapters apply it.
  */
@@ -59,6 +80,9 @@ export function observedAgain(
   const base: Record<string, unknown> = { ...(stored ?? {}) };
   base['lastObserved'] = incoming?.lastObserved ?? now;
   carryRunIds(base, stored, incoming);
+  // The schema version of the write, as the ecosystem takes it over onto the stored metadata.
+  if (incoming?.schemaVersion !== undefined && incoming.schemaVersion !== null)
+    base['schemaVersion'] = incoming.schemaVersion;
   if (typeof stored?.version !== 'string') base['version'] = String(versions());
   return base as SystemMetadata;
 }

@@ -2,7 +2,7 @@ import { startAuditConsumer } from '@catalog/audit';
 import { startChangeEventProducer } from '@catalog/change-events';
 import { composeGateway, startHttpServer } from '@catalog/gateway';
 import { startIndexer } from '@catalog/indexer';
-import { startPersistence } from '@catalog/persistence';
+import { retentionPoliciesFor, startPersistence } from '@catalog/persistence';
 import { startWebhookDispatcher } from '@catalog/webhooks';
 import { awaitIdentityBootstrap, bootstrapIdentity, bootstrapTypeEntities } from '@catalog/system-update';
 import {
@@ -198,6 +198,7 @@ async function startConsumersHere(
     maxMessageBytes: config.adapters.maxMessageBytes,
     structuredProperties: config.persistence.structuredProperties,
     propertyNames: readModels.search,
+    retention: retentionPoliciesFor(config.persistence.retention),
   });
   const indexer = await startIndexer({
     log,

@@ -16,7 +16,7 @@ import {
 export interface CatalogConfig extends GatewayConfig {
   readonly persistence: Pick<
     PersistenceConfig,
-    'groupId' | 'maxBatchSize' | 'batchWaitMs' | 'maxAttempts' | 'structuredProperties'
+    'groupId' | 'maxBatchSize' | 'batchWaitMs' | 'maxAttempts' | 'structuredProperties' | 'retention'
   >;
   readonly indexer: Pick<
     IndexerConfig,

@@ -7,7 +7,7 @@ import { startAuditConsumer } from '@catalog/audit';
 import { startChangeEventProducer } from '@catalog/change-events';
 import { createEventDecoder } from '@catalog/events';
 import { startIndexer } from '@catalog/indexer';
-import { startPersistence } from '@catalog/persistence';
+import { retentionPoliciesFor, startPersistence } from '@catalog/persistence';
 import {
   childLogger,
   createLogger,
@@ -99,6 +99,7 @@ if (kind === 'audit') {
     maxMessageBytes: config.adapters.maxMessageBytes,
     structuredProperties: config.persistence.structuredProperties,
     propertyNames: readModels.search,
+    retention: retentionPoliciesFor(config.persistence.retention),
     decoder: createEventDecoder(schemas.resolver),
   });
   closers.push(() => service.stop());

@@ -10,8 +10,9 @@
  * urn:li:corpuser:datahub, the identity the fixtures' session writes as.
  *
  * The last block holds the steps this catalog first answered differently from the fixtures (urn errors
- * before aspect errors, Python's `False`, escaped and wildcard field queries, served systemMetadata, the
- * entity facet, version N as the latest, time-series aspects on the aspect routes).
+ * before aspect errors, Python's `False`, escaped and wildcard field queries, served systemMetadata and
+ * its schemaVersion, the entity facet of a page, version N as the latest, time-series aspects on the
+ * aspect routes, the retention of an execution request's result).
  */
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -766,6 +767,7 @@ for (const family of FAMILIES) {
                     aspectCreated: { actor: 'urn:li:corpuser:datahub' },
                     aspectModified: { actor: 'urn:li:corpuser:datahub' },
                     version: '1',
+                    schemaVersion: 1,
                     properties: { eventSource: 'OPENAPI' },
                   },
                 },
@@ -775,20 +777,76 @@ for (const family of FAMILIES) {
         });
       });
 
-      it('entities.json: a cross-entity scroll answers an entity-type facet', async () => {
+      it("entities.json: a cross-entity scroll's entity facet counts the page (aggregations skipped by default), or every match with skipAggregation=false", async () => {
         await createSingles();
-        const res = await send(
-          'POST',
-          `${V3}/scroll`,
-          { aspects: ['datasetProperties'] },
-          {
-            params: { pitKeepAlive: '1m', count: '1', query: FIRST_SINGLE_QUERY, systemMetadata: 'true' },
-          },
-        );
-        expect(res.status).toBe(200);
-        expect((res.body as { facets?: unknown }).facets).toEqual([
-          { field: 'entity', aggregations: { dataset: 1 } },
+        const scroll = (params: Record<string, string>) =>
+          send(
+            'POST',
+            `${V3}/scroll`,
+            { aspects: ['datasetProperties'] },
+            {
+              params: {
+                pitKeepAlive: '1m',
+                count: '1',
+                query: FIXTURE_QUERY,
+                sortCriteria: 'urn',
+                systemMetadata: 'true',
+                ...params,
+              },
+            },
+          );
+        const facets = (r: Reply) => (r.body as { facets?: unknown }).facets;
+        const skipped = await scroll({});
+        expect(skipped.status).toBe(200);
+        expect((skipped.body as { totalCount?: number }).totalCount).toBe(3);
+        expect(facets(skipped)).toEqual([{ field: 'entity', aggregations: { dataset: 1 } }]);
+        expect(facets(await scroll({ skipAggregation: 'false' }))).toEqual([
+          { field: 'entity', aggregations: { dataset: 3 } },
         ]);
+      });
+
+      it('retention_policies.json: keeps no history of an execution request result (maxVersions 1), so version 2 is 404', async () => {
+        const urn = 'urn:li:dataHubExecutionRequest:retention-smoke-exec-1';
+        const params = { async: 'false' };
+        const write = (status: string, withKey: boolean) =>
+          send(
+            'POST',
+            `${V3}/datahubexecutionrequest`,
+            [
+              {
+                urn,
+                ...(withKey
+                  ? { dataHubExecutionRequestKey: { value: { id: 'retention-smoke-exec-1' } } }
+                  : {}),
+                dataHubExecutionRequestResult: { value: { status } },
+              },
+            ],
+            { params },
+          );
+        compareLikeFixture(
+          await send('DELETE', `${V3}/datahubexecutionrequest/${enc(urn)}`),
+          { step: 'cleanup' },
+          true,
+        );
+        compareLikeFixture(await write('PENDING', true), { step: 'create' }, true);
+        compareLikeFixture(await write('RUNNING', false), { step: 'first change' }, true);
+        compareLikeFixture(await write('COMPLETED', false), { step: 'second change' }, true);
+        const path = `${V3}/datahubexecutionrequest/${enc(urn)}/datahubexecutionrequestresult`;
+        compareLikeFixture(
+          await send('GET', path, undefined, { params: { version: '0' } }),
+          { step: 'version 0', json: { value: { status: 'COMPLETED' } } },
+          true,
+        );
+        compareLikeFixture(
+          await send('GET', path, undefined, { params: { version: '2' } }),
+          { step: 'version 2', statuses: [404] },
+          true,
+        );
+        compareLikeFixture(
+          await send('GET', path, undefined, { params: { version: '1' } }),
+          { step: 'version 1', statuses: [404] },
+          true,
+        );
       });
 
       it('aspects.json: reads version 2, the number the second write stamped, as that write', async () => {

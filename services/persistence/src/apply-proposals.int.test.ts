@@ -425,6 +425,7 @@ function systemMetadataSuite(open: () => Promise<StoreUnderTest>): void {
       properties: { eventSource: 'OPENAPI' },
       lastObserved: expect.any(Number),
       version: '1',
+      schemaVersion: 1,
       aspectCreated: { actor: ACTOR, time: expect.any(Number) },
       aspectModified: { actor: ACTOR, time: expect.any(Number) },
     });
@@ -448,6 +449,26 @@ function systemMetadataSuite(open: () => Promise<StoreUnderTest>): void {
       version: '2',
       aspectCreated: sm?.aspectCreated,
     });
+  });
+
+  it("records each aspect's schema version: the write's its aspect's, its key's and defaults' their own", async () => {
+    const urn = datasetUrn('schema');
+    const lineage = {
+      upstreams: [{ dataset: datasetUrn('up'), type: 'TRANSFORMED', auditStamp: { time: 0, actor: ACTOR } }],
+    };
+    await applyOne(store, proposal(urn, 'UPSERT', 'upstreamLineage', lineage));
+    const schemaVersions = Object.fromEntries(
+      (await store.getLatest(urn)).map((a) => [a.aspect, a.systemMetadata?.schemaVersion]),
+    );
+    expect(schemaVersions).toEqual({
+      upstreamLineage: 2,
+      datasetKey: 1,
+      browsePathsV2: 1,
+      dataPlatformInstance: 1,
+    });
+    // An identical write (UNCHANGED) takes the write's schema version over, as the ecosystem does.
+    await applyOne(store, proposal(urn, 'UPSERT', 'upstreamLineage', lineage));
+    expect((await store.get(urn, 'upstreamLineage'))?.systemMetadata?.schemaVersion).toBe(2);
   });
 
   it('compares If-Version-Match with the stored version: "-1" absent, then "1", "2"; an identical write keeps it', async () => {

@@ -1,4 +1,4 @@
-import type { CheckedProposal } from '@catalog/model';
+import type { CheckedProposal, EntitySpec } from '@catalog/model';
 import {
   applyAspectPatch,
   DEFAULT_STRUCTURED_PROPERTY_SETTINGS,
@@ -14,7 +14,14 @@ import {
   withOwnerTypes,
 } from '@catalog/model';
 import type { EventDecoder, LogRecord, MetadataChangeLog, MetadataChangeProposal } from '@catalog/events';
-import type { ApplyResult, AspectStore, AspectWrite, AspectWriteMode, StoredAspect } from '@catalog/store';
+import type {
+  ApplyResult,
+  AspectStore,
+  AspectWrite,
+  AspectWriteMode,
+  StoredAspect,
+  SystemMetadata,
+} from '@catalog/store';
 import type { ProposalOutcome } from '@catalog/runtime';
 import {
   changeLogForStored,
@@ -25,6 +32,7 @@ import {
 } from '@catalog/runtime';
 import { DOMAINS_ASPECT, syncDomains } from './domains-sync.js';
 import { decodeProposalRecord, type DecodedProposal } from './proposal-record.js';
+import type { RetentionResolver } from './retention-policies.js';
 import { storedVersionProperties, versionSetWrites } from './version-set-effects.js';
 import {
   StructuredPropertyRules,
@@ -83,6 +91,11 @@ export interface ApplyOptions {
    * remain block their names); without it only the stored definitions are checked.
    */
   readonly propertyNames?: PropertyNameHolders;
+  /**
+   * The retention of each aspect's history (the ecosystem's dataHubRetention policies), given to every
+   * write that may make a new version; without it every version is kept.
+   */
+  readonly retention?: RetentionResolver;
 }
 
 const SILENT: RulesLogger = { warn: () => undefined };
@@ -193,9 +206,16 @@ export async function applyProposals(
       refuse(step.owner, new StructuredPropertyRuleError(refusal), effects);
       return false;
     });
-    const applied = await applySteps(withEntityDefaults(allowed), store, effects, rules);
+    const retention = options.retention;
+    const prepared = withEntityDefaults(allowed);
+    const applied = await applySteps(
+      retention === undefined ? prepared : withRetention(prepared, retention),
+      store,
+      effects,
+      rules,
+    );
     recordDefaultsCreated(applied, effects);
-    await applyVersionSetEffects(applied, store, effects);
+    await applyVersionSetEffects(applied, store, effects, options.retention);
   }
   return effects;
 }
@@ -209,6 +229,7 @@ async function applyVersionSetEffects(
   applied: readonly AppliedStep[],
   store: AspectStore,
   effects: ProposalEffects,
+  retention: RetentionResolver | undefined,
 ): Promise<void> {
   for (const { step, result } of applied) {
     const stored = storedVersionProperties(step.write, result);
@@ -219,7 +240,9 @@ async function applyVersionSetEffects(
       actor: owner.actor,
     });
     if (writes.length === 0) continue;
-    const results = await store.applyBatch(writes.map((w) => w.write));
+    const results = await store.applyBatch(
+      writes.map((w) => (retention === undefined ? w.write : retained(w.write, w.entityType, retention))),
+    );
     results.forEach((r, i) => {
       if (r.current === undefined || (r.status !== 'CREATED' && r.status !== 'UPDATED')) return;
       effects.versioned.push(
@@ -272,7 +295,11 @@ function entityCheck(item: Checked, write: AspectWrite): Step | undefined {
       urn: write.urn,
       aspect: key.name,
       value: key.value,
-      ...(write.systemMetadata === undefined ? {} : { systemMetadata: write.systemMetadata }),
+      systemMetadata: withSchemaVersion(
+        write.systemMetadata,
+        schemaVersionOf(proposal.entity, key.name),
+        true,
+      ),
       created: write.created,
       keyAspect: key,
     },
@@ -297,9 +324,13 @@ function materialization(item: Checked, systemMetadata: AspectWrite['systemMetad
       urn: proposal.urn.raw,
       aspect: key.name,
       value: key.value,
-      ...(systemMetadata === undefined ? {} : { systemMetadata }),
+      systemMetadata: withSchemaVersion(systemMetadata, schemaVersionOf(proposal.entity, key.name), true),
       created: { time: item.time, actor: item.actor },
-      keyAspect: { name: key.name, value: key.value },
+      keyAspect: {
+        name: key.name,
+        value: key.value,
+        schemaVersion: schemaVersionOf(proposal.entity, key.name),
+      },
     },
     materializes: true,
   };
@@ -390,7 +421,11 @@ function withEntityDefaults(steps: readonly Step[]): Step[] {
     if (key === undefined || (write.mode !== 'UPSERT' && write.mode !== 'CREATE')) return write;
     const entityDefaults = defaultAspectsFor(owner.proposal.entity, key.value)
       .filter((aspect) => !written.has(`${write.urn}\u0000${aspect.name}`))
-      .map((aspect) => ({ name: aspect.name, value: aspect.value }));
+      .map((aspect) => ({
+        name: aspect.name,
+        value: aspect.value,
+        schemaVersion: schemaVersionOf(owner.proposal.entity, aspect.name),
+      }));
     return entityDefaults.length === 0 ? write : { ...write, entityDefaults };
   };
   return steps.map((step) => ({
@@ -398,6 +433,27 @@ function withEntityDefaults(steps: readonly Step[]): Step[] {
     write: defaultsOf(step.owner, step.write),
     ...(step.then === undefined ? {} : { then: defaultsOf(step.owner, step.then) }),
   }));
+}
+
+/**
+ * Each write that may make a new version with its aspect's retention, resolved for its entity type
+ * (the store removes what it rules out in the same atomic write, see AspectWrite.retention).
+ */
+function withRetention(steps: readonly Step[], resolve: RetentionResolver): Step[] {
+  return steps.map((step) => {
+    const type = step.owner.proposal.entity.name;
+    return {
+      ...step,
+      write: retained(step.write, type, resolve),
+      ...(step.then === undefined ? {} : { then: retained(step.then, type, resolve) }),
+    };
+  });
+}
+
+function retained(write: AspectWrite, entityType: string, resolve: RetentionResolver): AspectWrite {
+  if (write.mode !== 'UPSERT' && write.mode !== 'CREATE') return write;
+  const retention = resolve(entityType, write.aspect);
+  return retention === undefined ? write : { ...write, retention };
 }
 
 /** The change logs of the entity defaults each write stored (also of a replayed write, as redelivered). */
@@ -437,10 +493,38 @@ function toWrite(item: Checked): AspectWrite {
     ...(patch === undefined
       ? { value: materialized(proposal.aspect.name, proposal.value ?? {}) }
       : { patch }),
-    systemMetadata: systemMetadataFor(proposal, item.time),
+    systemMetadata: withSchemaVersion(
+      systemMetadataFor(proposal, item.time),
+      proposal.aspect.schemaVersion,
+      false,
+    ),
     created,
-    keyAspect: { name: key.name, value: key.value },
+    keyAspect: {
+      name: key.name,
+      value: key.value,
+      schemaVersion: schemaVersionOf(proposal.entity, key.name),
+    },
   };
+}
+
+/**
+ * The system metadata with `schemaVersion`: the ecosystem stamps each write with its aspect's schema
+ * version, keeping one the writer sent (`replace` false); a key aspect a write stores in its own step
+ * takes the key's (`replace` true).
+ */
+function withSchemaVersion(
+  systemMetadata: SystemMetadata | null | undefined,
+  schemaVersion: number,
+  replace: boolean,
+): SystemMetadata {
+  const current = systemMetadata ?? {};
+  if (!replace && typeof current.schemaVersion === 'number') return current;
+  return { ...current, schemaVersion };
+}
+
+/** The schema version of one of an entity's aspects (1, the ecosystem's default, when unknown). */
+function schemaVersionOf(entity: EntitySpec, aspect: string): number {
+  return entity.aspects.get(aspect)?.schemaVersion ?? 1;
 }
 
 /**

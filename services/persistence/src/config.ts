@@ -10,6 +10,7 @@ import {
 } from '@catalog/runtime';
 import { readStructuredPropertySettings, type StructuredPropertySettings } from '@catalog/model';
 import type { TopicNames } from '@catalog/events';
+import { readRetentionSettings, type RetentionSettings } from './retention-settings.js';
 
 /** What persistence reads beyond the adapters: its consumer settings and the write rules' settings. */
 export interface PersistenceSettings extends ConsumerSettings {
@@ -20,6 +21,8 @@ export interface PersistenceSettings extends ConsumerSettings {
    * start: a change needs a restart.
    */
   readonly structuredProperties: StructuredPropertySettings;
+  /** The retention of aspect histories (see retention-settings.ts). */
+  readonly retention: RetentionSettings;
 }
 
 export type PersistenceConfig = ConsumerConfig & PersistenceSettings;
@@ -35,6 +38,7 @@ export function readPersistenceSection(env: EnvReader, topics: TopicNames): Pers
   return {
     ...readConsumerSettings(env, 'persistence', topics, DEFAULTS),
     structuredProperties: readStructuredPropertySettings(env),
+    retention: readRetentionSettings(env),
   };
 }
 

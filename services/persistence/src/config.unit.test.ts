@@ -1,6 +1,7 @@
 import { ConfigError } from '@catalog/runtime';
 import { describe, expect, it } from 'vitest';
 import { readPersistenceConfig } from './config.js';
+import { DEFAULT_RETENTION_POLICIES } from './retention-policies.js';
 
 describe('persistence config: structured property settings', () => {
   it('defaults to the ecosystem: drop orphans with a warning, 32766-byte keywords, refuse oversize values', () => {
@@ -54,5 +55,28 @@ describe('persistence config: batches and priority', () => {
       batchWaitMs: 20,
       nice: 5,
     });
+  });
+});
+
+describe('persistence config: retention of aspect histories', () => {
+  it("is on by default, with the ecosystem's boot policies", () => {
+    const { retention } = readPersistenceConfig({});
+    expect(retention.enabled).toBe(true);
+    expect(retention.refreshMs).toBe(60_000);
+    expect(retention.defaults).toEqual(DEFAULT_RETENTION_POLICIES);
+    expect(retention.defaults).toContainEqual({
+      entity: 'dataHubExecutionRequest',
+      aspect: 'dataHubExecutionRequestResult',
+      retention: { version: { maxVersions: 1 } },
+    });
+    expect(retention.defaults).toContainEqual({
+      entity: '*',
+      aspect: '*',
+      retention: { version: { maxVersions: 20 } },
+    });
+  });
+
+  it('is off with ENTITY_SERVICE_ENABLE_RETENTION=false', () => {
+    expect(readPersistenceConfig({ ENTITY_SERVICE_ENABLE_RETENTION: 'false' }).retention.enabled).toBe(false);
   });
 });

@@ -12,3 +12,12 @@ export {
   type PersistenceSettings,
 } from './config.js';
 export { DEFAULT_ACTOR } from './proposal-record.js';
+export {
+  DEFAULT_RETENTION_POLICIES,
+  KEEP_EVERY_VERSION,
+  RetentionPolicies,
+  type RetentionPolicy,
+  type RetentionResolver,
+} from './retention-policies.js';
+export { retentionPoliciesFor } from './retention-settings.js';
+export type { RetentionSettings } from './retention-settings.js';

@@ -7,6 +7,7 @@ import {
 } from '@catalog/runtime';
 import { createEventDecoder } from '@catalog/events';
 import { readPersistenceConfig } from './config.js';
+import { retentionPoliciesFor } from './retention-settings.js';
 import { startPersistence } from './persistence-service.js';
 
 const config = readPersistenceConfig(process.env);
@@ -42,6 +43,7 @@ await runConsumerService('persistence', config, async ({ log, lifecycle, logger 
         maxMessageBytes: config.adapters.maxMessageBytes,
         structuredProperties: config.structuredProperties,
         propertyNames: readModels.search,
+        retention: retentionPoliciesFor(config.retention),
       }),
   };
 });

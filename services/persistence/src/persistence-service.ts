@@ -27,6 +27,7 @@ import {
 import { proposalDeadLetters } from './proposal-dead-letters.js';
 import { applyProposals, type OwnedChangeLog, type ProposalEffects } from './apply-proposals.js';
 import { requestIdOf } from './proposal-record.js';
+import { RETENTION_ENTITY, type RetentionPolicies } from './retention-policies.js';
 import { startStructuredPropertyCleanup } from './structured-property-cleanup.js';
 import type { PropertyNameHolders } from './structured-property-rules.js';
 
@@ -55,6 +56,11 @@ export interface PersistenceDeps {
   readonly maxAttempts?: number;
   /** The log's message-size limit (MAX_MESSAGE_BYTES; default 5 MiB), see changeLogRecord. */
   readonly maxMessageBytes?: number;
+  /**
+   * The retention policies applied to aspect histories (see retention-policies.ts); every version is
+   * kept without them (ENTITY_SERVICE_ENABLE_RETENTION=false).
+   */
+  readonly retention?: RetentionPolicies | undefined;
 }
 
 export interface PersistenceService {
@@ -123,11 +129,15 @@ export async function startPersistence(deps: PersistenceDeps): Promise<Persisten
 async function handleBatch(batch: RecordBatch, deps: PersistenceDeps): Promise<void> {
   const first = batch.records[0];
   if (!first) return;
+  const retention = await deps.retention?.resolver(deps.store);
   const effects = await applyProposals(batch.records, deps.store, deps.decoder, {
     ...(deps.structuredProperties === undefined ? {} : { structuredProperties: deps.structuredProperties }),
     ...(deps.propertyNames === undefined ? {} : { propertyNames: deps.propertyNames }),
+    ...(retention === undefined ? {} : { retention }),
     logger: deps.logger,
   });
+  // A batch that changed a policy: the next one reads them again.
+  if (effects.versioned.some((c) => c.mcl.entityType === RETENTION_ENTITY)) deps.retention?.invalidate();
   // The proposals' headers by request id: who waits for each outcome, which HTTP request sent each.
   const sent = new Map(batch.records.map((r) => [requestIdOf(r), r.headers]));
   const positions = await emit(effects, deps);

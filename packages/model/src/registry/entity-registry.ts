@@ -112,6 +112,9 @@ const ALL_ENTITIES: readonly RegistryEntityData[] = [
   ...CATALOG_REGISTRY_DATA.entities,
 ];
 
+/** The schema version of an aspect whose annotation names none (the ecosystem's DEFAULT_SCHEMA_VERSION). */
+const DEFAULT_SCHEMA_VERSION = 1;
+
 function buildAspectSpecs(): Map<string, AspectSpec> {
   const keyNames = new Set(ALL_ENTITIES.map((e) => e.keyAspect));
   const specs = new Map<string, AspectSpec>();
@@ -122,6 +125,7 @@ function buildAspectSpecs(): Map<string, AspectSpec> {
       name: data.name,
       recordName: data.recordName,
       kind: data.kind,
+      schemaVersion: data.schemaVersion ?? DEFAULT_SCHEMA_VERSION,
       isKey: keyNames.has(data.name),
       restricted: isRestrictedAspect(data.name),
       searchable: data.searchable,

@@ -84,6 +84,13 @@ describe('entityRegistry', () => {
     expect(entityRegistry.urnFromKeyAspect(name, derived.value)).toBe(raw);
   });
 
+  it("carries each aspect's schema version from its @Aspect annotation, 1 when it names none", () => {
+    expect(entityRegistry.getAspect('dataset', 'upstreamLineage')?.schemaVersion).toBe(2);
+    expect(entityRegistry.getAspect('assertion', 'assertionInfo')?.schemaVersion).toBe(7);
+    expect(entityRegistry.getAspect('dataset', 'datasetProperties')?.schemaVersion).toBe(1);
+    expect(entityRegistry.getAspect('dataset', 'datasetKey')?.schemaVersion).toBe(1);
+  });
+
   it('derives every entity key from its urn and back', () => {
     for (const entity of entityRegistry.entities()) {
       const raw = sampleUrnFor(entity.name);

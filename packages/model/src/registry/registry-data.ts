@@ -16,6 +16,11 @@ export interface RegistryAspectData {
   readonly name: string;
   readonly recordName: string;
   readonly kind: AspectKind;
+  /**
+   * The `schemaVersion` of its `@Aspect` annotation, when it has one (the ecosystem's default is 1): the
+   * server records it in the system metadata of what it writes.
+   */
+  readonly schemaVersion?: number;
   /** The avro record schema, annotations removed; URN fields carry `logicalType: "urn"`. */
   readonly schema: AvroJson;
   readonly searchable: readonly SearchableField[];

@@ -7,7 +7,14 @@ import { namesRows, RecordedResultWriter, REMOVED, WHOLE_RESULT } from './record
 import { replayRecorded } from './replay-recorded.js';
 import { requestKey } from './request-key.js';
 import type { SqliteStatements } from './sqlite-statements.js';
-import { newValue, newVersionMetadata, observedAgain, storedVersionText } from '../write-rules.js';
+import { historyToPrune } from '../retention-rules.js';
+import {
+  newValue,
+  newVersionMetadata,
+  observedAgain,
+  sideMetadata,
+  storedVersionText,
+} from '../write-rules.js';
 
 const recorder = new RecordedResultWriter();
 
@@ -79,8 +86,14 @@ function upsert(stmts: SqliteStatements, write: AspectWrite, now: number): Apply
     return { requestId, status: 'CONFLICT', previous, replayed: false };
   }
   // Versions: the latest plus the history rows below it (history numbers run 1..max), read when needed.
+  // A retention may have removed the newest history rows: version 0's own number (its system
+  // metadata's version, the k-th value) keeps the numbering from going back.
   let historyMax: number | undefined;
-  const versions = () => (historyMax ??= stmts.maxVersion.get(urn, aspect)?.max ?? 0) + 1;
+  const versions = () =>
+    (historyMax ??= Math.max(
+      stmts.maxVersion.get(urn, aspect)?.max ?? 0,
+      ordinalOf(previous?.systemMetadata) - 1,
+    )) + 1;
   const made = newValue(write, previous?.value, {
     versions: write.patch === undefined || previous === undefined ? 0 : versions(),
     modifiedAt: previous?.created.time,
@@ -142,6 +155,7 @@ function upsert(stmts: SqliteStatements, write: AspectWrite, now: number): Apply
       write.created,
     );
     result = { requestId, status: 'UPDATED', previous, current, replayed: false };
+    pruneHistory(stmts, write, historyNumber, now);
   }
   const keyCreated = ensureKeyAspect(stmts, write);
   const createdEntity =
@@ -154,12 +168,33 @@ function upsert(stmts: SqliteStatements, write: AspectWrite, now: number): Apply
   };
 }
 
+/**
+ * Removes the history rows the write's retention rules out, now that `highest` is the newest. They
+ * are kept in removed_aspects, as a delete keeps what it removes, while a request record may name
+ * them (this write's own record names the row it just made, which a maxVersions of 1 removes).
+ */
+function pruneHistory(stmts: SqliteStatements, write: AspectWrite, highest: number, now: number): void {
+  const prune = historyToPrune(write.retention, highest, now);
+  if (prune === undefined) return;
+  const { urn, aspect } = write;
+  if (stmts.keepPrunedHistory.run(now, urn, aspect, prune.upTo, prune.writtenBefore).changes > 0) {
+    stmts.pruneHistory.run(urn, aspect, prune.upTo, prune.writtenBefore);
+  }
+}
+
+/** The ordinal of a stored value (its system metadata's version), 0 when it has none. */
+function ordinalOf(systemMetadata: SystemMetadata | null | undefined): number {
+  const text = storedVersionText(systemMetadata);
+  return text !== undefined && /^[1-9][0-9]{0,14}$/.test(text) ? Number(text) : 0;
+}
+
 /** Stores the entity defaults a new entity does not have yet (see AspectWrite.entityDefaults). */
 function storeEntityDefaults(stmts: SqliteStatements, write: AspectWrite): StoredAspect[] {
   const created: StoredAspect[] = [];
-  for (const { name, value } of write.entityDefaults ?? []) {
+  for (const side of write.entityDefaults ?? []) {
+    const { name, value } = side;
     if (name === write.aspect || stmts.hasLatest.get(write.urn, name) !== undefined) continue;
-    const metadata = newVersionMetadata(write.systemMetadata ?? null, undefined, write.created);
+    const metadata = newVersionMetadata(sideMetadata(write, side), undefined, write.created);
     created.push(
       writeLatest(stmts, undefined, write.urn, name, value, JSON.stringify(value), metadata, write.created),
     );
@@ -183,7 +218,7 @@ function ensureKeyAspect(stmts: SqliteStatements, write: AspectWrite): StoredAsp
     key.name,
     key.value,
     text,
-    newVersionMetadata(write.systemMetadata ?? null, undefined, write.created),
+    newVersionMetadata(sideMetadata(write, key), undefined, write.created),
     write.created,
   );
 }

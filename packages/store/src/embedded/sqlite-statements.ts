@@ -52,6 +52,13 @@ export interface SqliteStatements {
   readonly keepRemovedAspect: Database.Statement<[number, string, string]>;
   readonly keepRemovedEntity: Database.Statement<[number, string]>;
   readonly removedVersions: Database.Statement<[string, string], EncodedAspectRow>;
+  /**
+   * Copies the history rows a retention rules out (urn, aspect, numbered 1 to the bound, written
+   * before the time) into removed_aspects, with the time (first), for the records that name them.
+   */
+  readonly keepPrunedHistory: Database.Statement<[number, string, string, number, number]>;
+  /** Deletes the history rows keepPrunedHistory copied: urn, aspect, the number bound, the time bound. */
+  readonly pruneHistory: Database.Statement<[string, string, number, number]>;
   readonly pruneRemoved: Database.Statement<[number, number]>;
   readonly ensureUrn: Database.Statement<[{ urn: string }]>;
   /** The ids of aspect names and actors, cached: the write path and point reads use them. */
@@ -133,6 +140,14 @@ export function prepareStatements(db: Database.Database): SqliteStatements {
     // Newest removal first.
     removedVersions: db.prepare(
       `SELECT ${ASPECT_COLUMNS} FROM removed_aspects WHERE urn = ? AND aspect = ? ORDER BY rowid DESC`,
+    ),
+    keepPrunedHistory: db.prepare(
+      `INSERT INTO removed_aspects (${ASPECT_COLUMNS}, removed_at)
+       SELECT ${JOINED_COLUMNS}, ? FROM ${ROW_JOINS}
+       WHERE u.urn = ? AND n.name = ? AND a.version BETWEEN 1 AND ? AND a.created_on < ?`,
+    ),
+    pruneHistory: db.prepare(
+      `DELETE FROM aspects WHERE ${OF_ASPECT} AND version BETWEEN 1 AND ? AND created_on < ?`,
     ),
     pruneRemoved: db.prepare(
       `DELETE FROM removed_aspects WHERE removed_at < ?

@@ -27,6 +27,9 @@
  *     The entity's key aspect, when absent, is inserted with (a) (requestId r; duplicate = existed).
  *  3. Record r's result (insert; a duplicate means another process recorded r at the same moment:
  *     its result is answered, so both agree).
+ *  4. A new value with a retention (AspectWrite.retention): remove the history rows it rules out
+ *     (prune-history.ts). Not atomic with the write: a crash before it leaves rows the next write of
+ *     the aspect removes; results are recorded whole, so no replay needs a removed row.
  * DELETE / DELETE_ENTITY by r: record the result first, listing the (seq, requestId) of each v0 it
  * removes; then delete the history rows, then the versions 0. A redelivery finds the record, and if
  * one of those versions 0 is still there unchanged (a crash mid-delete) it finishes the delete, so the
@@ -56,6 +59,7 @@ import {
 } from './aspect-document.js';
 import { recordThenDelete, replayRecorded } from './apply-deletes.js';
 import { duplicateKeyIndexes } from './mongo-errors.js';
+import { pruneHistory } from './prune-history.js';
 import { idsToRead, planWrite, withEntityCreated, type KeyPlan, type WritePlan } from './plan-write.js';
 import { findByIds, type PendingWrite, type RequestDocument, type WriteContext } from './write-context.js';
 
@@ -126,6 +130,14 @@ export async function applyRound(ctx: WriteContext, round: readonly PendingWrite
       item.plan = { kind: 'done', result: await rebuildUpdate(ctx, item) };
   }
   await recordResults(ctx, live, done);
+  await pruneHistory(
+    ctx,
+    live.flatMap(({ plan, pending }) =>
+      plan.kind === 'update' && pending.write.retention !== undefined
+        ? [{ latest: plan.latest, retention: pending.write.retention }]
+        : [],
+    ),
+  );
   return { done, retry };
 }
 

@@ -31,6 +31,11 @@ export interface AspectDocument {
   readonly seq?: number;
   /** Version 0 only: the request whose write set this value (an UNCHANGED write leaves it). */
   readonly requestId?: string;
+  /**
+   * Version 0 only: the lowest history version that may still exist (1 when absent). A retention
+   * removes history from here up (see prune-history.ts), so a write never looks below it.
+   */
+  readonly historyFrom?: number;
   /** History only: the request that claimed this version number, and when (clock milliseconds). */
   readonly claimedBy?: string;
   readonly claimedAt?: number;
@@ -121,7 +126,7 @@ export function historyDocument(
   requestId: string,
   now: number,
 ): AspectDocument {
-  const { _id: _ignored, seq: _seq, requestId: _by, ...content } = latest;
+  const { _id: _ignored, seq: _seq, requestId: _by, historyFrom: _from, ...content } = latest;
   return {
     ...content,
     _id: aspectId(latest.urn, latest.aspect, version),

@@ -1,5 +1,5 @@
 import { sameAspectValue } from '../canonical-json.js';
-import type { ApplyResult, AspectWrite, StoredAspect, SystemMetadata } from '../port.js';
+import type { ApplyResult, AspectWrite, SideAspect, StoredAspect, SystemMetadata } from '../port.js';
 import {
   aspectId,
   historyDocument,
@@ -10,7 +10,13 @@ import {
   type LatestDocument,
 } from './aspect-document.js';
 import type { PendingWrite, WriteContext } from './write-context.js';
-import { newValue, newVersionMetadata, observedAgain, storedVersionText } from '../write-rules.js';
+import {
+  newValue,
+  newVersionMetadata,
+  observedAgain,
+  sideMetadata,
+  storedVersionText,
+} from '../write-rules.js';
 
 /**
  * What the key aspect of an UPSERT/CREATE needs: nothing, an insert, or a report (recovery); and, when
@@ -162,7 +168,9 @@ export function planWrite(
   }
   const systemMetadata = newVersionMetadata(incoming, { systemMetadata: stored, versions }, write.created);
   const next = current.seq + 1;
-  const latest = latestDocument(urn, aspect, next, requestId, value, systemMetadata, write.created);
+  const fresh = latestDocument(urn, aspect, next, requestId, value, systemMetadata, write.created);
+  // The retention's progress carries over to the new version 0.
+  const latest = current.historyFrom === undefined ? fresh : { ...fresh, historyFrom: current.historyFrom };
   if (pending.contestedClaim === next) {
     const claim = docs.get(aspectId(urn, aspect, next));
     if (claim !== undefined) {
@@ -227,7 +235,7 @@ function planKey(
       ? { created: toStoredAspect(existing), ...planDefaults(write, docs) }
       : {};
   }
-  return { insert: newLatest(write, key.name, key.value), ...planDefaults(write, docs) };
+  return { insert: newLatest(write, key), ...planDefaults(write, docs) };
 }
 
 /**
@@ -240,10 +248,11 @@ function planDefaults(
 ): Pick<KeyPlan, 'defaultInserts' | 'defaultsCreated'> {
   const defaultInserts: LatestDocument[] = [];
   const defaultsCreated: StoredAspect[] = [];
-  for (const { name, value } of write.entityDefaults ?? []) {
+  for (const side of write.entityDefaults ?? []) {
+    const { name } = side;
     if (name === write.aspect) continue;
     const existing = docs.get(aspectId(write.urn, name, 0));
-    if (!isLatestDocument(existing)) defaultInserts.push(newLatest(write, name, value));
+    if (!isLatestDocument(existing)) defaultInserts.push(newLatest(write, side));
     else if (existing.requestId === write.requestId && existing.seq === 0)
       defaultsCreated.push(toStoredAspect(existing));
   }
@@ -254,18 +263,14 @@ function planDefaults(
 }
 
 /** Version 0 of an aspect this write stores besides its own (the key aspect, an entity default). */
-function newLatest(
-  write: AspectWrite,
-  aspect: string,
-  value: Readonly<Record<string, unknown>>,
-): LatestDocument {
+function newLatest(write: AspectWrite, side: SideAspect): LatestDocument {
   return latestDocument(
     write.urn,
-    aspect,
+    side.name,
     0,
     write.requestId,
-    value,
-    newVersionMetadata(write.systemMetadata ?? null, undefined, write.created),
+    side.value,
+    newVersionMetadata(sideMetadata(write, side), undefined, write.created),
     write.created,
   );
 }

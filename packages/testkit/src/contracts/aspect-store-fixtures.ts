@@ -29,6 +29,7 @@ export interface WriteExtras {
   readonly created?: AuditStamp;
   readonly keyAspect?: AspectWrite['keyAspect'];
   readonly entityDefaults?: AspectWrite['entityDefaults'];
+  readonly retention?: AspectWrite['retention'];
 }
 
 export function aspectWrite(
@@ -48,6 +49,7 @@ export function aspectWrite(
     created: extras.created ?? stamp(1_700_000_000_000),
     ...(extras.keyAspect === undefined ? {} : { keyAspect: extras.keyAspect }),
     ...(extras.entityDefaults === undefined ? {} : { entityDefaults: extras.entityDefaults }),
+    ...(extras.retention === undefined ? {} : { retention: extras.retention }),
   };
 }
 

@@ -150,6 +150,34 @@ export function aspectStoreSystemMetadataCases(store: () => AspectStore, editor:
       expect(await store().listVersions(urn, 'datasetProperties')).toHaveLength(2);
     });
 
+    it("stores the key aspect and defaults with their own schemaVersion; an identical write takes the write's", async () => {
+      const urn = datasetUrn(uniqueNamespace(), 'schema');
+      const keyAspect = { ...datasetKeyOf(urn), schemaVersion: 1 };
+      const entityDefaults = [{ name: 'status', value: { removed: false } }];
+      await apply(
+        upsert(
+          urn,
+          'upstreamLineage',
+          { upstreams: [] },
+          {
+            systemMetadata: { schemaVersion: 2 },
+            keyAspect,
+            entityDefaults,
+          },
+        ),
+      );
+      const schemaVersions = async () =>
+        Object.fromEntries(
+          (await store().getLatest(urn)).map((a) => [a.aspect, a.systemMetadata?.schemaVersion]),
+        );
+      expect(await schemaVersions()).toEqual({ upstreamLineage: 2, datasetKey: 1, status: undefined });
+      const [same] = await apply(
+        upsert(urn, 'upstreamLineage', { upstreams: [] }, { systemMetadata: { schemaVersion: 3 } }),
+      );
+      expect(same?.status).toBe('UNCHANGED');
+      expect((await schemaVersions())['upstreamLineage']).toBe(3);
+    });
+
     it('counts a patch like an upsert, and shows the patch the stored version', async () => {
       const urn = datasetUrn(uniqueNamespace(), 'patched');
       const seen: StoredState[] = [];

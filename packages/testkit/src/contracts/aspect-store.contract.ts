@@ -12,6 +12,7 @@ import { aspectStorePatchCases } from './aspect-store-patch.cases.js';
 import { aspectStoreReadContract } from './aspect-store-reads.contract.js';
 import { aspectStoreReplayCases } from './aspect-store-replay.cases.js';
 import { aspectStoreRequestCases, type AspectStoreTestOptions } from './aspect-store-requests.cases.js';
+import { aspectStoreRetentionCases } from './aspect-store-retention.cases.js';
 import { aspectStoreRunCases } from './aspect-store-runs.cases.js';
 import { aspectStoreSystemMetadataCases } from './aspect-store-system-metadata.cases.js';
 
@@ -70,6 +71,7 @@ export function aspectStoreContract(
     aspectStoreSystemMetadataCases(store, () => underTest?.editSystemMetadata);
     aspectStoreReadContract(store);
     aspectStoreRunCases(store);
+    aspectStoreRetentionCases(store);
     aspectStoreRequestCases((options) => factory(options));
   });
 }

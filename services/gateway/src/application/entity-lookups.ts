@@ -48,8 +48,8 @@ export class EntityLookups {
   }
 
   /**
-   * Version N of an aspect: 0 the latest, 1.. its history; N equal to the number of versions it has had
-   * is the latest too (its systemMetadata version), as the ecosystem reads it. A restricted aspect is a
+   * Version N of an aspect: 0 the latest, 1.. its history; N equal to the latest's own number (its
+   * systemMetadata version) is the latest too, as the ecosystem reads it. A restricted aspect is a
    * 403 for anyone but the system actor.
    */
   async aspectVersion(
@@ -60,8 +60,7 @@ export class EntityLookups {
   ): Promise<StoredAspect | null> {
     const found = await this.entities.version(ctx, urn, aspect, version);
     if (found !== null || version === 0) return found;
-    const versions = await this.entities.versions(ctx, urn, aspect);
-    return versions.length === version ? (versions[0] ?? null) : null;
+    return latestNumbered(await this.entities.versions(ctx, urn, aspect), version);
   }
 
   /**
@@ -106,7 +105,19 @@ export class EntityLookups {
   private async storedVersion(urn: string, aspect: string, version: number): Promise<StoredAspect | null> {
     const found = await this.store.get(urn, aspect, version);
     if (found !== null) return found;
-    const versions = await this.store.listVersions(urn, aspect);
-    return versions.length === version ? (versions[0] ?? null) : null;
+    return latestNumbered(await this.store.listVersions(urn, aspect), version);
   }
+}
+
+/**
+ * The latest value (versions[0]) when `version` is its own number: its systemMetadata version (the
+ * count of values the aspect has had, which a retention does not lower), or for data stored without
+ * one, the count of versions kept.
+ */
+function latestNumbered(versions: readonly StoredAspect[], version: number): StoredAspect | null {
+  const latest = versions[0];
+  if (latest === undefined) return null;
+  const own = latest.systemMetadata?.version;
+  const number = typeof own === 'string' && /^[1-9][0-9]{0,14}$/.test(own) ? Number(own) : versions.length;
+  return number === version ? latest : null;
 }

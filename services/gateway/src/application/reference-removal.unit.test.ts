@@ -23,6 +23,7 @@ const fakeAspect = (
   name,
   recordName: `test.${name}`,
   kind,
+  schemaVersion: 1,
   isKey: false,
   restricted: false,
   searchable,

@@ -49,7 +49,11 @@ export const SCROLL_PARAMETERS: readonly Parameter[] = [
   ),
   SYSTEM_METADATA,
   bool('skipCache', false, 'Accepted for compatibility; reads are never cached'),
-  bool('skipAggregation', false, 'Leave out the facets (the cross-entity scroll counts entity types)'),
+  bool(
+    'skipAggregation',
+    true,
+    "Count the entity types of every match for the cross-entity scroll's `entity` facet (false), or only of the page returned (true, the default)",
+  ),
   bool(
     'scrollIdPerEntity',
     false,

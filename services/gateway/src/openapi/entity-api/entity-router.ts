@@ -9,6 +9,7 @@ import {
   type AspectSpec,
   type CheckedProposal,
   type EntitySpec,
+  parseUrn,
   withDoubles,
 } from '@catalog/model';
 import type { Logger } from '@catalog/runtime';
@@ -167,6 +168,19 @@ function proposalOf(entity: EntitySpec, urn: string, a: ItemAspect, changeType: 
 function entityFacets(page: EntityPage): Json[] {
   if (page.entityTypeCounts === undefined) return [];
   return [{ field: 'entity', aggregations: Object.fromEntries(page.entityTypeCounts) }];
+}
+
+/**
+ * The `entity` facet of a cross-entity scroll that skips aggregations, as the ecosystem's search service
+ * makes it when the index gave none: the entity types of the page's own entities, counted.
+ */
+function pageEntityFacets(urns: readonly string[]): Json[] {
+  const counts = new Map<string, number>();
+  for (const urn of urns) {
+    const type = parseUrn(urn).entityType;
+    counts.set(type, (counts.get(type) ?? 0) + 1);
+  }
+  return [{ field: 'entity', aggregations: Object.fromEntries(counts) }];
 }
 
 /** The items of a batchGet body: each urn with the aspects (and versions) it asks for. */
@@ -486,6 +500,8 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     const count = Math.min(input.query['count'] as number, MAX_SCROLL_COUNT);
     const sort = sortOf(input, body);
     const slice = sliceOf(input);
+    const crossEntity = !v2 && entities?.length !== 1;
+    const skipAggregation = bool(input, 'skipAggregation');
     const page = await app.entityPages.page(requestContextOf(res), {
       ...(entities === undefined ? {} : { entityTypes: entities }),
       query: input.query['query'] as string,
@@ -495,8 +511,9 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
       ...(slice === undefined ? {} : { slice }),
       ...(body.filter === undefined ? {} : { filter: scrollFilter(body.filter) }),
       includeSoftDeleted: bool(input, 'includeSoftDelete'),
-      // The cross-entity scroll counts its matches per entity type, as the ecosystem's `entity` facet.
-      countEntityTypes: !v2 && entities?.length !== 1 && !bool(input, 'skipAggregation'),
+      // The cross-entity scroll counts its matches per entity type, as the ecosystem's `entity` facet,
+      // unless aggregations are skipped (its default): the facet then counts the page's entities.
+      countEntityTypes: crossEntity && !skipAggregation,
       aspects,
     });
     const withSystemMetadata = bool(input, 'systemMetadata');
@@ -505,7 +522,12 @@ export function entityApiRouter(deps: EntityApiDeps, version: 'v2' | 'v3'): Rout
     res.json(
       v2
         ? { ...next, results: bodies }
-        : { ...next, entities: bodies, totalCount: page.total, facets: entityFacets(page) },
+        : {
+            ...next,
+            entities: bodies,
+            totalCount: page.total,
+            facets: crossEntity && skipAggregation ? pageEntityFacets(page.urns) : entityFacets(page),
+          },
     );
   };
 
