@@ -95,6 +95,7 @@ import { crossSiteRequestGuard } from './auth/cross-site-request-guard.js';
 import { identityUserUrn } from './auth/identity-endpoint.js';
 import { gmsAuthRouter, loginRouter } from './identity/auth-router.js';
 import type { NativeUserService } from './application/native-user-service.js';
+import { mountWebApp } from './web/web-app.js';
 
 export interface GatewaySettings extends IngestSettings {
   readonly maxBodyBytes: number;
@@ -114,6 +115,8 @@ export interface GatewaySettings extends IngestSettings {
   readonly corsAllowedOrigins: readonly string[];
   /** What one GraphQL request may cost and return; the defaults when absent. */
   readonly graphql?: GraphQLLimits;
+  /** WEB_APP_DIR: the built web app served at `/` (none served when absent). */
+  readonly webAppDir?: string;
 }
 
 export interface ReadModels {
@@ -272,6 +275,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
         : sendRestliError(res, 400, message),
     ),
   );
+  // The web app's pages and files, before the login routes: `/login` is its sign-in page.
+  if (settings.webAppDir !== undefined) mountWebApp(app, settings.webAppDir);
   app.use(loginRouter(authDeps));
   app.use(gmsAuthRouter(authDeps));
   app.get('/openapi/operations/identity/user/urn', identityUserUrn);

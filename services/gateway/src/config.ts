@@ -13,6 +13,7 @@ import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import type { GatewaySettings } from './app.js';
 import { DEFAULT_GRAPHQL_LIMITS as GRAPHQL, type GraphQLLimits } from './graphql/bounds/graphql-limits.js';
+import { DEFAULT_WEB_APP_DIR } from './web/web-app.js';
 
 export interface GatewayConfig {
   readonly port: number;
@@ -77,6 +78,7 @@ export function readGatewaySection(
       trustedProxies: trustedProxies(env),
       corsAllowedOrigins: corsAllowedOrigins(env),
       graphql: graphqlLimits(env),
+      webAppDir: env.string('WEB_APP_DIR', DEFAULT_WEB_APP_DIR),
     },
   };
 }

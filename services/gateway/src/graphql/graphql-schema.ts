@@ -42,6 +42,8 @@ import {
   searchAcrossLineageCounts,
 } from './search/lineage-search.js';
 import { searchResolvers } from './search/search-resolvers.js';
+import { entityCountsResolvers, entityCountsSchema } from './search/entity-counts.js';
+import { entityPrivilegesResolvers, entityPrivilegesSchema } from './privileges/entity-privileges.js';
 import { searchSchema } from './search/search-schema.js';
 import { structuredPropertyMutationResolvers } from './structured-properties/structured-properties-mutations.js';
 import { structuredPropertySchema } from './structured-properties/structured-properties-schema.js';
@@ -55,6 +57,8 @@ export function catalogTypeDefs(): string[] {
     entitySchema(),
     inputFieldsSchema,
     searchSchema,
+    entityCountsSchema,
+    entityPrivilegesSchema,
     browseV2Schema,
     lineageSearchSchema,
     meSchema,
@@ -105,6 +109,8 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     entityResolvers(),
     inputFieldsResolvers(),
     searchResolvers(),
+    entityCountsResolvers(),
+    entityPrivilegesResolvers(),
     { Query: { browseV2, searchAcrossLineage, scrollAcrossLineage, searchAcrossLineageCounts } },
     meResolvers(),
     mutationResolvers(),
