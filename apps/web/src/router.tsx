@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import {
   createRootRouteWithContext,
+  type RouterHistory,
   createRoute,
   createRouter,
   lazyRouteComponent,
@@ -78,9 +79,11 @@ const routeTree = rootRoute.addChildren([
   appRoute.addChildren([homeRoute, searchRoute, datasetRoute, entityRoute]),
 ]);
 
-export function createAppRouter(queryClient: QueryClient) {
+/** The app's router; `history` is the browser's unless given (tests give a memory history). */
+export function createAppRouter(queryClient: QueryClient, history?: RouterHistory) {
   return createRouter({
     routeTree,
+    ...(history === undefined ? {} : { history }),
     context: { queryClient },
     // Plain query strings (`?q=orders&platform=hive&platform=mysql`), not JSON-encoded values.
     parseSearch: parseQueryString,

@@ -92,8 +92,9 @@ function FacetGroup({
           <label key={value.value} className={styles.option}>
             <input type="checkbox" checked={chosen.includes(urlValue)} onChange={() => onToggle(urlValue)} />
             <span className={styles.label}>{facetValueLabel(facet.field, value)}</span>
-            <span className={styles.count} aria-label={`${value.count} results`}>
+            <span className={styles.count}>
               {value.count.toLocaleString()}
+              <span className="visually-hidden"> {value.count === 1 ? 'result' : 'results'}</span>
             </span>
           </label>
         );
