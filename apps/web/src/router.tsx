@@ -74,9 +74,15 @@ export const entityRoute = createRoute({
   component: lazyRouteComponent(() => import('./entity/EntityPage'), 'EntityPage'),
 });
 
+export const tokensRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/settings/tokens',
+  component: lazyRouteComponent(() => import('./settings/TokensPage'), 'TokensPage'),
+});
+
 const routeTree = rootRoute.addChildren([
   loginRoute,
-  appRoute.addChildren([homeRoute, searchRoute, datasetRoute, entityRoute]),
+  appRoute.addChildren([homeRoute, searchRoute, datasetRoute, entityRoute, tokensRoute]),
 ]);
 
 /** The app's router; `history` is the browser's unless given (tests give a memory history). */

@@ -125,7 +125,7 @@ for (const family of FAMILIES) {
       await catalog?.dispose();
     });
 
-    it('signs in, searches, filters by a facet, opens a dataset, tags it and signs out, offline and accessibly', async () => {
+    it('signs in, searches, filters by a facet, opens a dataset, tags it, makes and revokes a token and signs out, offline and accessibly', async () => {
       const context = await browser.newContext();
       context.setDefaultTimeout(TIMEOUT);
       const base = catalog.baseUrl;
@@ -174,9 +174,8 @@ for (const family of FAMILIES) {
 
         // The dataset's page: sanitized markdown, schema, owners, properties.
         await page.getByRole('link', { name: 'orders', exact: true }).click();
-        await page.getByRole('heading', { level: 1, name: 'orders' }).waitFor();
-        await page.getByText('One row per order').waitFor();
-        expect(await page.locator('strong', { hasText: 'One row per order' }).count()).toBe(1);
+        await page.getByRole('heading', { level: 1, name: 'orders', exact: true }).waitFor();
+        await page.locator('strong', { hasText: 'One row per order' }).waitFor();
         expect(await page.evaluate(() => 'injected' in window)).toBe(false);
         await page.getByRole('rowheader', { name: /amount/ }).waitFor();
         await page.getByText('decimal(10,2)').waitFor();
@@ -191,6 +190,26 @@ for (const family of FAMILIES) {
         await page.reload();
         await tags.getByText('pii').waitFor();
         await expect.poll(() => seriousViolations(page)).toEqual([]);
+
+        // A personal access token: shown once, working, then revoked.
+        await page.getByRole('link', { name: 'Access tokens' }).click();
+        await page.getByLabel('Name').fill('e2e token');
+        await page.getByRole('button', { name: 'Create token' }).click();
+        const token = (await page.getByLabel('New token').innerText()).trim();
+        const asToken = () =>
+          fetch(`${base}/api/graphql`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+            body: JSON.stringify({ query: '{ me { corpUser { urn } } }' }),
+          });
+        expect((await asToken()).status).toBe(200);
+        await page.getByRole('row', { name: /e2e token/ }).waitFor();
+        await expect.poll(() => seriousViolations(page)).toEqual([]);
+        await page.getByRole('button', { name: 'Revoke token e2e token' }).click();
+        await page.getByText('No tokens.').waitFor();
+        await expect.poll(async () => (await asToken()).status).toBe(401);
+        await page.reload();
+        expect(await page.getByLabel('New token').count()).toBe(0);
 
         // Sign out: the server ends the session, so the old cookie no longer authenticates.
         const session = (await context.cookies()).find((c) => c.name === 'PLAY_SESSION')?.value;

@@ -31,6 +31,9 @@ type Documents = {
     "\n  query getRecentEntities($urns: [String!]!) {\n    entities(urns: $urns) {\n      ...EntitySummaryFields\n    }\n  }\n": typeof types.GetRecentEntitiesDocument,
     "\n  query getAutoCompleteMultipleResults($input: AutoCompleteMultipleInput!) {\n    autoCompleteForMultiple(input: $input) {\n      query\n      suggestions {\n        type\n        suggestions\n        entities {\n          ...EntitySummaryFields\n        }\n      }\n    }\n  }\n": typeof types.GetAutoCompleteMultipleResultsDocument,
     "\n  query getSearchResultsForMultiple($input: SearchAcrossEntitiesInput!) {\n    searchAcrossEntities(input: $input) {\n      start\n      count\n      total\n      searchResults {\n        entity {\n          ...EntitySummaryFields\n        }\n        matchedFields {\n          name\n          value\n        }\n      }\n      facets {\n        field\n        displayName\n        aggregations {\n          value\n          count\n          entity {\n            ...EntitySummaryFields\n          }\n        }\n      }\n    }\n  }\n": typeof types.GetSearchResultsForMultipleDocument,
+    "\n  query listAccessTokens($input: ListAccessTokenInput!) {\n    listAccessTokens(input: $input) {\n      total\n      tokens {\n        urn\n        id\n        name\n        description\n        createdAt\n        expiresAt\n      }\n    }\n  }\n": typeof types.ListAccessTokensDocument,
+    "\n  mutation createAccessToken($input: CreateAccessTokenInput!) {\n    createAccessToken(input: $input) {\n      accessToken\n      metadata {\n        id\n      }\n    }\n  }\n": typeof types.CreateAccessTokenDocument,
+    "\n  mutation revokeAccessToken($tokenId: String!) {\n    revokeAccessToken(tokenId: $tokenId)\n  }\n": typeof types.RevokeAccessTokenDocument,
 };
 const documents: Documents = {
     "\n  query getMe {\n    me {\n      corpUser {\n        urn\n        username\n        properties {\n          displayName\n          fullName\n        }\n        editableProperties {\n          displayName\n        }\n      }\n      platformPrivileges {\n        viewAnalytics\n        generatePersonalAccessTokens\n        manageTags\n        createTags\n      }\n    }\n  }\n": types.GetMeDocument,
@@ -49,6 +52,9 @@ const documents: Documents = {
     "\n  query getRecentEntities($urns: [String!]!) {\n    entities(urns: $urns) {\n      ...EntitySummaryFields\n    }\n  }\n": types.GetRecentEntitiesDocument,
     "\n  query getAutoCompleteMultipleResults($input: AutoCompleteMultipleInput!) {\n    autoCompleteForMultiple(input: $input) {\n      query\n      suggestions {\n        type\n        suggestions\n        entities {\n          ...EntitySummaryFields\n        }\n      }\n    }\n  }\n": types.GetAutoCompleteMultipleResultsDocument,
     "\n  query getSearchResultsForMultiple($input: SearchAcrossEntitiesInput!) {\n    searchAcrossEntities(input: $input) {\n      start\n      count\n      total\n      searchResults {\n        entity {\n          ...EntitySummaryFields\n        }\n        matchedFields {\n          name\n          value\n        }\n      }\n      facets {\n        field\n        displayName\n        aggregations {\n          value\n          count\n          entity {\n            ...EntitySummaryFields\n          }\n        }\n      }\n    }\n  }\n": types.GetSearchResultsForMultipleDocument,
+    "\n  query listAccessTokens($input: ListAccessTokenInput!) {\n    listAccessTokens(input: $input) {\n      total\n      tokens {\n        urn\n        id\n        name\n        description\n        createdAt\n        expiresAt\n      }\n    }\n  }\n": types.ListAccessTokensDocument,
+    "\n  mutation createAccessToken($input: CreateAccessTokenInput!) {\n    createAccessToken(input: $input) {\n      accessToken\n      metadata {\n        id\n      }\n    }\n  }\n": types.CreateAccessTokenDocument,
+    "\n  mutation revokeAccessToken($tokenId: String!) {\n    revokeAccessToken(tokenId: $tokenId)\n  }\n": types.RevokeAccessTokenDocument,
 };
 
 /**
@@ -115,6 +121,18 @@ export function graphql(source: "\n  query getAutoCompleteMultipleResults($input
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query getSearchResultsForMultiple($input: SearchAcrossEntitiesInput!) {\n    searchAcrossEntities(input: $input) {\n      start\n      count\n      total\n      searchResults {\n        entity {\n          ...EntitySummaryFields\n        }\n        matchedFields {\n          name\n          value\n        }\n      }\n      facets {\n        field\n        displayName\n        aggregations {\n          value\n          count\n          entity {\n            ...EntitySummaryFields\n          }\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').GetSearchResultsForMultipleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query listAccessTokens($input: ListAccessTokenInput!) {\n    listAccessTokens(input: $input) {\n      total\n      tokens {\n        urn\n        id\n        name\n        description\n        createdAt\n        expiresAt\n      }\n    }\n  }\n"): typeof import('./graphql').ListAccessTokensDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation createAccessToken($input: CreateAccessTokenInput!) {\n    createAccessToken(input: $input) {\n      accessToken\n      metadata {\n        id\n      }\n    }\n  }\n"): typeof import('./graphql').CreateAccessTokenDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation revokeAccessToken($tokenId: String!) {\n    revokeAccessToken(tokenId: $tokenId)\n  }\n"): typeof import('./graphql').RevokeAccessTokenDocument;
 
 
 export function graphql(source: string) {

@@ -40,6 +40,9 @@ export function AppShell() {
         <SearchBox />
         <div className={styles.user}>
           {user ? <span className={styles.userName}>{displayNameOf(user)}</span> : null}
+          <Link to="/settings/tokens" className={styles.navLink}>
+            Access tokens
+          </Link>
           <Button variant="ghost" onClick={signOut}>
             <Icon name="logout" />
             Sign out
