@@ -53,6 +53,11 @@ const DURATIONS: readonly { value: AccessTokenDuration; label: string }[] = [
   { value: 'NO_EXPIRY', label: 'Never' },
 ];
 
+/** How often the list is asked again while a change has yet to show in it. */
+const SETTLE_POLL_MS = 1000;
+/** How long a change may take to show before the list is left as it is. */
+const SETTLE_MS = 30_000;
+
 const when = (millis: number | null | undefined) =>
   millis === null || millis === undefined ? 'Never' : new Date(millis).toLocaleString();
 
@@ -66,9 +71,17 @@ export function TokensPage() {
   const mayCreate = me.data?.me?.platformPrivileges.generatePersonalAccessTokens === true;
   const queryClient = useQueryClient();
   const queryKey = ['accessTokens', user?.urn];
+  // The list is a search: a token just made or revoked shows there once indexed, so the list is asked
+  // again each second until it does, for SETTLE_MS at most, rather than left stale.
+  const [settling, setSettling] = useState<{ id: string; listed: boolean; until: number } | undefined>();
   const tokens = useQuery({
     queryKey,
     enabled: user !== undefined,
+    refetchInterval: (query) => {
+      if (settling === undefined || Date.now() > settling.until) return false;
+      const listed = query.state.data?.listAccessTokens.tokens.some((t) => t.id === settling.id) === true;
+      return listed === settling.listed ? false : SETTLE_POLL_MS;
+    },
     queryFn: () =>
       execute(TokensQuery, {
         input: { start: 0, count: 100, filters: [{ field: 'ownerUrn', values: [user!.urn] }] },
@@ -84,6 +97,8 @@ export function TokensPage() {
         input: { type: 'PERSONAL', actorUrn: user!.urn, name: name.trim(), duration },
       }),
     onSuccess: async (data) => {
+      const id = data.createAccessToken?.metadata?.id;
+      if (id !== undefined) setSettling({ id, listed: true, until: Date.now() + SETTLE_MS });
       setCreated(data.createAccessToken?.accessToken);
       setCopied(false);
       setName('');
@@ -92,7 +107,10 @@ export function TokensPage() {
   });
   const revoke = useMutation({
     mutationFn: (tokenId: string) => execute(RevokeTokenMutation, { tokenId }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey }),
+    onSuccess: (_data, tokenId) => {
+      setSettling({ id: tokenId, listed: false, until: Date.now() + SETTLE_MS });
+      return queryClient.invalidateQueries({ queryKey });
+    },
   });
 
   const onSubmit = (event: FormEvent) => {
