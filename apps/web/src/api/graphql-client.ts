@@ -1,4 +1,4 @@
-import type { TypedDocumentString } from '../gql/graphql';
+import { TypedDocumentString } from '../gql/graphql';
 
 /** The catalog answered 401: the session is gone or never was. */
 export class UnauthenticatedError extends Error {
@@ -39,6 +39,9 @@ export async function execute<TResult, TVariables>(
   document: TypedDocumentString<TResult, TVariables>,
   variables?: TVariables,
 ): Promise<TResult> {
+  // A graphql() call finds its document by its exact text: an edited one is missing until regenerated.
+  if (!(document instanceof TypedDocumentString))
+    throw new Error('A GraphQL document of the app is not generated: run pnpm web:codegen');
   const response = await fetch('/api/graphql', {
     method: 'POST',
     credentials: 'same-origin',

@@ -1,13 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams } from '@tanstack/react-router';
+import { useParams } from '@tanstack/react-router';
 import { execute } from '../api/graphql-client';
-import { displayNameOf } from '../auth/session';
 import { Card } from '../design/Card';
-import { Chip } from '../design/Chip';
 import { ErrorMessage, Loading, Muted } from '../design/Status';
 import { nameOf, platformNameOf, typeLabel } from './entity-links';
 import { DatasetQuery } from './dataset-query';
 import { tagsOf, termsOf } from './labels';
+import { DomainCard, OwnersCard, TermsCard } from './EntityLabels';
 import { Markdown } from './Markdown';
 import { SchemaTable } from './SchemaTable';
 import { TagEditor } from './TagEditor';
@@ -77,36 +76,9 @@ export function DatasetPage() {
               queryKey={queryKey}
             />
           </Card>
-          <Card title="Glossary terms">
-            {terms.length === 0 ? <Muted>No terms</Muted> : null}
-            <div className={styles.chips}>
-              {terms.map((t) => (
-                <Chip key={t.urn}>{t.name}</Chip>
-              ))}
-            </div>
-          </Card>
-          <Card title="Owners">
-            {owners.length === 0 ? <Muted>No owners</Muted> : null}
-            <ul className={styles.plain}>
-              {owners.map(({ owner, type }) => (
-                <li key={owner.urn}>
-                  <Link to="/entity/$urn" params={{ urn: owner.urn }}>
-                    {'username' in owner ? displayNameOf(owner) : owner.properties?.displayName || owner.name}
-                  </Link>
-                  {type ? <span className={styles.muted}> · {typeLabel(type)}</span> : null}
-                </li>
-              ))}
-            </ul>
-          </Card>
-          <Card title="Domain">
-            {domain ? (
-              <Link to="/entity/$urn" params={{ urn: domain.urn }}>
-                {domain.properties?.name ?? domain.urn}
-              </Link>
-            ) : (
-              <Muted>No domain</Muted>
-            )}
-          </Card>
+          <TermsCard terms={terms} />
+          <OwnersCard owners={owners} />
+          <DomainCard domain={domain} />
           {dataset.properties?.externalUrl ? (
             <Card title="Source">
               <a href={dataset.properties.externalUrl} target="_blank" rel="noopener noreferrer">

@@ -258,60 +258,6 @@ export type GetMeQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type GetMeQuery = { me: { corpUser: { urn: string, username: string, properties: { displayName: string | null, fullName: string | null } | null, editableProperties: { displayName: string | null } | null }, platformPrivileges: { viewAnalytics: boolean, generatePersonalAccessTokens: boolean, manageTags: boolean, createTags: boolean } } | null };
 
-export type GetEntitySummaryQueryVariables = Exact<{
-  urn: string;
-}>;
-
-
-export type GetEntitySummaryQuery = { entity:
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType, properties: { name: string, description: string | null } | null, platform: { urn: string, name: string, properties: { displayName: string | null } | null } }
-    | { urn: string, type: EntityType, properties: { name: string, description: string | null } | null, platform: { urn: string, name: string, properties: { displayName: string | null } | null } }
-    | { name: string, urn: string, type: EntityType, properties: { displayName: string | null } | null }
-    | { username: string, urn: string, type: EntityType, properties: { displayName: string | null, fullName: string | null } | null }
-    | { urn: string, type: EntityType, properties: { name: string, description: string | null } | null, platform: { urn: string, name: string, properties: { displayName: string | null } | null } }
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType, properties: { name: string, description: string | null } | null, platform: { urn: string, name: string, properties: { displayName: string | null } | null } }
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType, properties: { name: string, description: string | null } | null }
-    | { urn: string, type: EntityType, name: string, properties: { displayName: string | null } | null }
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType, properties: { name: string, description: string | null } | null }
-    | { urn: string, type: EntityType }
-    | { name: string, urn: string, type: EntityType, properties: { name: string, description: string | null } | null, editableProperties: { description: string | null } | null, platform: { urn: string, name: string, properties: { displayName: string | null } | null } }
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType, properties: { name: string, description: string | null } | null }
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType, properties: { name: string } | null }
-    | { name: string, urn: string, type: EntityType, properties: { name: string, description: string | null } | null }
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType }
-    | { name: string, urn: string, type: EntityType, platform: { urn: string, name: string, properties: { displayName: string | null } | null } }
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType }
-    | { name: string, urn: string, type: EntityType, properties: { name: string, description: string | null, colorHex: string | null } | null }
-    | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType }
-   | null };
-
 export type GetDatasetQueryVariables = Exact<{
   urn: string;
 }>;
@@ -400,6 +346,101 @@ export type SearchTagsQuery = { searchAcrossEntities: { searchResults: Array<{ e
         | { urn: string, type: EntityType }
         | { urn: string, type: EntityType }
        }> } | null };
+
+export type GetEntityDetailsQueryVariables = Exact<{
+  urn: string;
+}>;
+
+
+export type GetEntityDetailsQuery = { entity:
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType, tags: { tags: Array<{ tag: { urn: string, name: string, properties: { name: string, colorHex: string | null } | null } }> | null } | null, glossaryTerms: { terms: Array<{ term: { urn: string, name: string, properties: { name: string } | null } }> | null } | null, ownership: { owners: Array<{ type: OwnershipType | null, owner:
+            | { urn: string, type: EntityType, name: string, properties: { displayName: string | null } | null }
+            | { urn: string, type: EntityType, username: string, properties: { displayName: string | null, fullName: string | null } | null }
+           }> | null } | null, domain: { domain: { urn: string, properties: { name: string } | null } } | null, privileges: { canEditTags: boolean | null } | null, properties: { name: string, description: string | null } | null, platform: { urn: string, name: string, properties: { displayName: string | null } | null } }
+    | { urn: string, type: EntityType, tags: { tags: Array<{ tag: { urn: string, name: string, properties: { name: string, colorHex: string | null } | null } }> | null } | null, glossaryTerms: { terms: Array<{ term: { urn: string, name: string, properties: { name: string } | null } }> | null } | null, ownership: { owners: Array<{ type: OwnershipType | null, owner:
+            | { urn: string, type: EntityType, name: string, properties: { displayName: string | null } | null }
+            | { urn: string, type: EntityType, username: string, properties: { displayName: string | null, fullName: string | null } | null }
+           }> | null } | null, domain: { domain: { urn: string, properties: { name: string } | null } } | null, privileges: { canEditTags: boolean | null } | null, properties: { name: string, description: string | null } | null, platform: { urn: string, name: string, properties: { displayName: string | null } | null } }
+    | { name: string, urn: string, type: EntityType, tags: { tags: Array<{ tag: { urn: string, name: string, properties: { name: string, colorHex: string | null } | null } }> | null } | null, glossaryTerms: { terms: Array<{ term: { urn: string, name: string, properties: { name: string } | null } }> | null } | null, ownership: { owners: Array<{ type: OwnershipType | null, owner:
+            | { urn: string, type: EntityType, name: string, properties: { displayName: string | null } | null }
+            | { urn: string, type: EntityType, username: string, properties: { displayName: string | null, fullName: string | null } | null }
+           }> | null } | null, domain: { domain: { urn: string, properties: { name: string } | null } } | null, privileges: { canEditTags: boolean | null } | null, properties: { displayName: string | null } | null }
+    | { username: string, urn: string, type: EntityType, tags: { tags: Array<{ tag: { urn: string, name: string, properties: { name: string, colorHex: string | null } | null } }> | null } | null, glossaryTerms: { terms: Array<{ term: { urn: string, name: string, properties: { name: string } | null } }> | null } | null, ownership: { owners: Array<{ type: OwnershipType | null, owner:
+            | { urn: string, type: EntityType, name: string, properties: { displayName: string | null } | null }
+            | { urn: string, type: EntityType, username: string, properties: { displayName: string | null, fullName: string | null } | null }
+           }> | null } | null, domain: { domain: { urn: string, properties: { name: string } | null } } | null, privileges: { canEditTags: boolean | null } | null, properties: { displayName: string | null, fullName: string | null } | null }
+    | { urn: string, type: EntityType, tags: { tags: Array<{ tag: { urn: string, name: string, properties: { name: string, colorHex: string | null } | null } }> | null } | null, glossaryTerms: { terms: Array<{ term: { urn: string, name: string, properties: { name: string } | null } }> | null } | null, ownership: { owners: Array<{ type: OwnershipType | null, owner:
+            | { urn: string, type: EntityType, name: string, properties: { displayName: string | null } | null }
+            | { urn: string, type: EntityType, username: string, properties: { displayName: string | null, fullName: string | null } | null }
+           }> | null } | null, domain: { domain: { urn: string, properties: { name: string } | null } } | null, privileges: { canEditTags: boolean | null } | null, properties: { name: string, description: string | null } | null, platform: { urn: string, name: string, properties: { displayName: string | null } | null } }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType, tags: { tags: Array<{ tag: { urn: string, name: string, properties: { name: string, colorHex: string | null } | null } }> | null } | null, glossaryTerms: { terms: Array<{ term: { urn: string, name: string, properties: { name: string } | null } }> | null } | null, ownership: { owners: Array<{ type: OwnershipType | null, owner:
+            | { urn: string, type: EntityType, name: string, properties: { displayName: string | null } | null }
+            | { urn: string, type: EntityType, username: string, properties: { displayName: string | null, fullName: string | null } | null }
+           }> | null } | null, domain: { domain: { urn: string, properties: { name: string } | null } } | null, privileges: { canEditTags: boolean | null } | null, properties: { name: string, description: string | null } | null, platform: { urn: string, name: string, properties: { displayName: string | null } | null } }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType, tags: { tags: Array<{ tag: { urn: string, name: string, properties: { name: string, colorHex: string | null } | null } }> | null } | null, glossaryTerms: { terms: Array<{ term: { urn: string, name: string, properties: { name: string } | null } }> | null } | null, ownership: { owners: Array<{ type: OwnershipType | null, owner:
+            | { urn: string, type: EntityType, name: string, properties: { displayName: string | null } | null }
+            | { urn: string, type: EntityType, username: string, properties: { displayName: string | null, fullName: string | null } | null }
+           }> | null } | null, domain: { domain: { urn: string, properties: { name: string } | null } } | null, privileges: { canEditTags: boolean | null } | null, properties: { name: string, description: string | null } | null }
+    | { urn: string, type: EntityType, name: string, properties: { displayName: string | null } | null }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType, tags: { tags: Array<{ tag: { urn: string, name: string, properties: { name: string, colorHex: string | null } | null } }> | null } | null, glossaryTerms: { terms: Array<{ term: { urn: string, name: string, properties: { name: string } | null } }> | null } | null, ownership: { owners: Array<{ type: OwnershipType | null, owner:
+            | { urn: string, type: EntityType, name: string, properties: { displayName: string | null } | null }
+            | { urn: string, type: EntityType, username: string, properties: { displayName: string | null, fullName: string | null } | null }
+           }> | null } | null, domain: { domain: { urn: string, properties: { name: string } | null } } | null, privileges: { canEditTags: boolean | null } | null, properties: { name: string, description: string | null } | null }
+    | { urn: string, type: EntityType }
+    | { name: string, urn: string, type: EntityType, properties: { name: string, description: string | null } | null, editableProperties: { description: string | null } | null, platform: { urn: string, name: string, properties: { displayName: string | null } | null } }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType, tags: { tags: Array<{ tag: { urn: string, name: string, properties: { name: string, colorHex: string | null } | null } }> | null } | null, glossaryTerms: { terms: Array<{ term: { urn: string, name: string, properties: { name: string } | null } }> | null } | null, ownership: { owners: Array<{ type: OwnershipType | null, owner:
+            | { urn: string, type: EntityType, name: string, properties: { displayName: string | null } | null }
+            | { urn: string, type: EntityType, username: string, properties: { displayName: string | null, fullName: string | null } | null }
+           }> | null } | null, domain: { domain: { urn: string, properties: { name: string } | null } } | null, privileges: { canEditTags: boolean | null } | null, properties: { name: string, description: string | null } | null }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType, properties: { name: string } | null }
+    | { name: string, urn: string, type: EntityType, tags: { tags: Array<{ tag: { urn: string, name: string, properties: { name: string, colorHex: string | null } | null } }> | null } | null, glossaryTerms: { terms: Array<{ term: { urn: string, name: string, properties: { name: string } | null } }> | null } | null, ownership: { owners: Array<{ type: OwnershipType | null, owner:
+            | { urn: string, type: EntityType, name: string, properties: { displayName: string | null } | null }
+            | { urn: string, type: EntityType, username: string, properties: { displayName: string | null, fullName: string | null } | null }
+           }> | null } | null, domain: { domain: { urn: string, properties: { name: string } | null } } | null, privileges: { canEditTags: boolean | null } | null, properties: { name: string, description: string | null } | null }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { name: string, urn: string, type: EntityType, tags: { tags: Array<{ tag: { urn: string, name: string, properties: { name: string, colorHex: string | null } | null } }> | null } | null, glossaryTerms: { terms: Array<{ term: { urn: string, name: string, properties: { name: string } | null } }> | null } | null, ownership: { owners: Array<{ type: OwnershipType | null, owner:
+            | { urn: string, type: EntityType, name: string, properties: { displayName: string | null } | null }
+            | { urn: string, type: EntityType, username: string, properties: { displayName: string | null, fullName: string | null } | null }
+           }> | null } | null, domain: { domain: { urn: string, properties: { name: string } | null } } | null, privileges: { canEditTags: boolean | null } | null, platform: { urn: string, name: string, properties: { displayName: string | null } | null } }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { name: string, urn: string, type: EntityType, ownership: { owners: Array<{ type: OwnershipType | null, owner:
+            | { urn: string, type: EntityType, name: string, properties: { displayName: string | null } | null }
+            | { urn: string, type: EntityType, username: string, properties: { displayName: string | null, fullName: string | null } | null }
+           }> | null } | null, properties: { name: string, description: string | null, colorHex: string | null } | null }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+   | null };
+
+export type OwnerFieldsFragment = { owners: Array<{ type: OwnershipType | null, owner:
+      | { urn: string, type: EntityType, name: string, properties: { displayName: string | null } | null }
+      | { urn: string, type: EntityType, username: string, properties: { displayName: string | null, fullName: string | null } | null }
+     }> | null };
 
 type EntitySummaryFields_AccessTokenMetadata_Fragment = { urn: string, type: EntityType };
 
@@ -880,6 +921,32 @@ export const TermAssociationsFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"TermAssociations"}) as unknown as TypedDocumentString<TermAssociationsFragment, unknown>;
+export const OwnerFieldsFragmentDoc = new TypedDocumentString(`
+    fragment OwnerFields on Ownership {
+  owners {
+    type
+    owner {
+      ... on CorpUser {
+        urn
+        type
+        username
+        properties {
+          displayName
+          fullName
+        }
+      }
+      ... on CorpGroup {
+        urn
+        type
+        name
+        properties {
+          displayName
+        }
+      }
+    }
+  }
+}
+    `, {"fragmentName":"OwnerFields"}) as unknown as TypedDocumentString<OwnerFieldsFragment, unknown>;
 export const PlatformFieldsFragmentDoc = new TypedDocumentString(`
     fragment PlatformFields on DataPlatform {
   urn
@@ -1033,132 +1100,6 @@ export const GetMeDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<GetMeQuery, GetMeQueryVariables>;
-export const GetEntitySummaryDocument = new TypedDocumentString(`
-    query getEntitySummary($urn: String!) {
-  entity(urn: $urn) {
-    ...EntitySummaryFields
-  }
-}
-    fragment EntitySummaryFields on Entity {
-  urn
-  type
-  ... on Dataset {
-    name
-    properties {
-      name
-      description
-    }
-    editableProperties {
-      description
-    }
-    platform {
-      ...PlatformFields
-    }
-  }
-  ... on Chart {
-    properties {
-      name
-      description
-    }
-    platform {
-      ...PlatformFields
-    }
-  }
-  ... on Dashboard {
-    properties {
-      name
-      description
-    }
-    platform {
-      ...PlatformFields
-    }
-  }
-  ... on DataFlow {
-    properties {
-      name
-      description
-    }
-    platform {
-      ...PlatformFields
-    }
-  }
-  ... on DataJob {
-    properties {
-      name
-      description
-    }
-  }
-  ... on Container {
-    properties {
-      name
-      description
-    }
-    platform {
-      ...PlatformFields
-    }
-  }
-  ... on MLModel {
-    name
-    platform {
-      ...PlatformFields
-    }
-  }
-  ... on Domain {
-    properties {
-      name
-      description
-    }
-  }
-  ... on DataProduct {
-    properties {
-      name
-      description
-    }
-  }
-  ... on Tag {
-    name
-    properties {
-      name
-      description
-      colorHex
-    }
-  }
-  ... on GlossaryTerm {
-    name
-    properties {
-      name
-      description
-    }
-  }
-  ... on GlossaryNode {
-    properties {
-      name
-    }
-  }
-  ... on CorpUser {
-    username
-    properties {
-      displayName
-      fullName
-    }
-  }
-  ... on CorpGroup {
-    name
-    properties {
-      displayName
-    }
-  }
-  ... on DataPlatform {
-    ...PlatformFields
-  }
-}
-fragment PlatformFields on DataPlatform {
-  urn
-  name
-  properties {
-    displayName
-  }
-}`) as unknown as TypedDocumentString<GetEntitySummaryQuery, GetEntitySummaryQueryVariables>;
 export const GetDatasetDocument = new TypedDocumentString(`
     query getDataset($urn: String!) {
   dataset(urn: $urn) {
@@ -1323,6 +1264,426 @@ export const SearchTagsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SearchTagsQuery, SearchTagsQueryVariables>;
+export const GetEntityDetailsDocument = new TypedDocumentString(`
+    query getEntityDetails($urn: String!) {
+  entity(urn: $urn) {
+    ...EntitySummaryFields
+    ... on Chart {
+      tags {
+        ...TagAssociations
+      }
+      glossaryTerms {
+        ...TermAssociations
+      }
+      ownership {
+        ...OwnerFields
+      }
+      domain {
+        domain {
+          urn
+          properties {
+            name
+          }
+        }
+      }
+      privileges {
+        canEditTags
+      }
+    }
+    ... on Dashboard {
+      tags {
+        ...TagAssociations
+      }
+      glossaryTerms {
+        ...TermAssociations
+      }
+      ownership {
+        ...OwnerFields
+      }
+      domain {
+        domain {
+          urn
+          properties {
+            name
+          }
+        }
+      }
+      privileges {
+        canEditTags
+      }
+    }
+    ... on DataFlow {
+      tags {
+        ...TagAssociations
+      }
+      glossaryTerms {
+        ...TermAssociations
+      }
+      ownership {
+        ...OwnerFields
+      }
+      domain {
+        domain {
+          urn
+          properties {
+            name
+          }
+        }
+      }
+      privileges {
+        canEditTags
+      }
+    }
+    ... on DataJob {
+      tags {
+        ...TagAssociations
+      }
+      glossaryTerms {
+        ...TermAssociations
+      }
+      ownership {
+        ...OwnerFields
+      }
+      domain {
+        domain {
+          urn
+          properties {
+            name
+          }
+        }
+      }
+      privileges {
+        canEditTags
+      }
+    }
+    ... on Container {
+      tags {
+        ...TagAssociations
+      }
+      glossaryTerms {
+        ...TermAssociations
+      }
+      ownership {
+        ...OwnerFields
+      }
+      domain {
+        domain {
+          urn
+          properties {
+            name
+          }
+        }
+      }
+      privileges {
+        canEditTags
+      }
+    }
+    ... on MLModel {
+      tags {
+        ...TagAssociations
+      }
+      glossaryTerms {
+        ...TermAssociations
+      }
+      ownership {
+        ...OwnerFields
+      }
+      domain {
+        domain {
+          urn
+          properties {
+            name
+          }
+        }
+      }
+      privileges {
+        canEditTags
+      }
+    }
+    ... on GlossaryTerm {
+      tags {
+        ...TagAssociations
+      }
+      glossaryTerms {
+        ...TermAssociations
+      }
+      ownership {
+        ...OwnerFields
+      }
+      domain {
+        domain {
+          urn
+          properties {
+            name
+          }
+        }
+      }
+      privileges {
+        canEditTags
+      }
+    }
+    ... on Domain {
+      tags {
+        ...TagAssociations
+      }
+      glossaryTerms {
+        ...TermAssociations
+      }
+      ownership {
+        ...OwnerFields
+      }
+      domain {
+        domain {
+          urn
+          properties {
+            name
+          }
+        }
+      }
+      privileges {
+        canEditTags
+      }
+    }
+    ... on DataProduct {
+      tags {
+        ...TagAssociations
+      }
+      glossaryTerms {
+        ...TermAssociations
+      }
+      ownership {
+        ...OwnerFields
+      }
+      domain {
+        domain {
+          urn
+          properties {
+            name
+          }
+        }
+      }
+      privileges {
+        canEditTags
+      }
+    }
+    ... on CorpUser {
+      tags {
+        ...TagAssociations
+      }
+      glossaryTerms {
+        ...TermAssociations
+      }
+      ownership {
+        ...OwnerFields
+      }
+      domain {
+        domain {
+          urn
+          properties {
+            name
+          }
+        }
+      }
+      privileges {
+        canEditTags
+      }
+    }
+    ... on CorpGroup {
+      tags {
+        ...TagAssociations
+      }
+      glossaryTerms {
+        ...TermAssociations
+      }
+      ownership {
+        ...OwnerFields
+      }
+      domain {
+        domain {
+          urn
+          properties {
+            name
+          }
+        }
+      }
+      privileges {
+        canEditTags
+      }
+    }
+    ... on Tag {
+      ownership {
+        ...OwnerFields
+      }
+    }
+  }
+}
+    fragment TagAssociations on GlobalTags {
+  tags {
+    tag {
+      urn
+      name
+      properties {
+        name
+        colorHex
+      }
+    }
+  }
+}
+fragment TermAssociations on GlossaryTerms {
+  terms {
+    term {
+      urn
+      name
+      properties {
+        name
+      }
+    }
+  }
+}
+fragment OwnerFields on Ownership {
+  owners {
+    type
+    owner {
+      ... on CorpUser {
+        urn
+        type
+        username
+        properties {
+          displayName
+          fullName
+        }
+      }
+      ... on CorpGroup {
+        urn
+        type
+        name
+        properties {
+          displayName
+        }
+      }
+    }
+  }
+}
+fragment EntitySummaryFields on Entity {
+  urn
+  type
+  ... on Dataset {
+    name
+    properties {
+      name
+      description
+    }
+    editableProperties {
+      description
+    }
+    platform {
+      ...PlatformFields
+    }
+  }
+  ... on Chart {
+    properties {
+      name
+      description
+    }
+    platform {
+      ...PlatformFields
+    }
+  }
+  ... on Dashboard {
+    properties {
+      name
+      description
+    }
+    platform {
+      ...PlatformFields
+    }
+  }
+  ... on DataFlow {
+    properties {
+      name
+      description
+    }
+    platform {
+      ...PlatformFields
+    }
+  }
+  ... on DataJob {
+    properties {
+      name
+      description
+    }
+  }
+  ... on Container {
+    properties {
+      name
+      description
+    }
+    platform {
+      ...PlatformFields
+    }
+  }
+  ... on MLModel {
+    name
+    platform {
+      ...PlatformFields
+    }
+  }
+  ... on Domain {
+    properties {
+      name
+      description
+    }
+  }
+  ... on DataProduct {
+    properties {
+      name
+      description
+    }
+  }
+  ... on Tag {
+    name
+    properties {
+      name
+      description
+      colorHex
+    }
+  }
+  ... on GlossaryTerm {
+    name
+    properties {
+      name
+      description
+    }
+  }
+  ... on GlossaryNode {
+    properties {
+      name
+    }
+  }
+  ... on CorpUser {
+    username
+    properties {
+      displayName
+      fullName
+    }
+  }
+  ... on CorpGroup {
+    name
+    properties {
+      displayName
+    }
+  }
+  ... on DataPlatform {
+    ...PlatformFields
+  }
+}
+fragment PlatformFields on DataPlatform {
+  urn
+  name
+  properties {
+    displayName
+  }
+}`) as unknown as TypedDocumentString<GetEntityDetailsQuery, GetEntityDetailsQueryVariables>;
 export const GetEntityCountsDocument = new TypedDocumentString(`
     query getEntityCounts($input: EntityCountInput) {
   getEntityCounts(input: $input) {
