@@ -45,6 +45,7 @@ describe('the web app served by the gateway', () => {
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type'), path).toMatch(/^text\/html/);
       expect(res.headers.get('cache-control'), path).toBe('no-cache');
+      expect(res.headers.get('content-security-policy'), path).toContain("script-src 'self'");
       expect(await res.text(), path).toContain('app page');
     }
   });

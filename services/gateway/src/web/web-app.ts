@@ -35,6 +35,24 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Anything else (index.html, the favicon) is asked again each time, so a new build shows at once. */
 const REVALIDATE = 'no-cache';
 
+/**
+ * What the app's pages may load: only this origin's scripts, styles, fonts and calls (the app fetches
+ * nothing from another host, and a description's markup cannot make it), inline style attributes (a
+ * tag's colour) and data: images; no framing by another site.
+ */
+export const WEB_APP_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 const NOT_BUILT_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Web app not built</title></head>
 <body><h1>The catalog's web app is not built</h1>
@@ -81,7 +99,11 @@ export function mountWebApp(app: Express, dir: string): void {
       else res.type('text/plain').send('The web app is not built: run pnpm build.\n');
       return;
     }
-    if (page) req.url = '/index.html';
+    if (page) {
+      req.url = '/index.html';
+      res.setHeader('Content-Security-Policy', WEB_APP_CSP);
+    }
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     middleware(req, res, (error?: unknown) => {
       // Only a file the build does not have reaches here (serve-static without fallthrough).
       if (error !== undefined && !res.headersSent)
