@@ -21,6 +21,7 @@ const INTERFACE_FILES = [
   'services/gateway/src/operations/**/*.ts',
   'services/gateway/src/mcp/**/*.ts',
   'services/gateway/src/schema-registry/**/*.ts',
+  'services/gateway/src/web/**/*.ts',
 ];
 const THROUGH_THE_APPLICATION =
   'Interfaces reach ports and privileges through the application layer (services/gateway/src/application).';
@@ -69,7 +70,7 @@ const interfaceBoundary = {
 };
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'infra/local/.work/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'infra/local/.work/**', 'apps/web/src/gql/**'] },
   ...tseslint.configs.recommended,
   prettier,
   {

@@ -15,7 +15,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['**/*.unit.test.ts'], exclude: ['**/node_modules/**'] },
+        test: {
+          name: 'unit',
+          // The web app's component tests (*.unit.test.tsx) run in a simulated DOM they ask for per
+          // file (`@vitest-environment jsdom`).
+          include: ['**/*.unit.test.ts', '**/*.unit.test.tsx'],
+          exclude: ['**/node_modules/**'],
+        },
       },
       {
         extends: true,

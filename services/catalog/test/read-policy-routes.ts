@@ -443,6 +443,16 @@ const GRAPHQL: readonly ReadRoute[] = [
     () => ({}),
   ),
   graphqlRow(
+    'getEntityCounts(ACCESS_TOKEN, CORP_USER, DATASET)',
+    'query { getEntityCounts(input: { types: [ACCESS_TOKEN, CORP_USER, DATASET] }) { counts { entityType count } } }',
+    () => ({}),
+  ),
+  graphqlRow(
+    'dataset(urn: {dataset}) { privileges }',
+    'query($urn: String!) { dataset(urn: $urn) { urn privileges { canEditTags canEditOwners canEditDescription } } }',
+    (seed) => ({ urn: seed.dataset }),
+  ),
+  graphqlRow(
     'autoComplete(CORP_USER)',
     'query { autoComplete(input: { type: CORP_USER, query: "walk", limit: 100 }) { suggestions entities { ...Seen } } }',
     () => ({}),

@@ -104,6 +104,7 @@ import { gmsAuthRouter, loginRouter } from './identity/auth-router.js';
 import { mcpRouter } from './mcp/mcp-router.js';
 import type { McpSettings } from './mcp/mcp-server.js';
 import type { NativeUserService } from './application/native-user-service.js';
+import { mountWebApp } from './web/web-app.js';
 
 export interface GatewaySettings extends IngestSettings {
   readonly maxBodyBytes: number;
@@ -129,6 +130,8 @@ export interface GatewaySettings extends IngestSettings {
   readonly mcp?: McpSettings;
   /** WEBHOOK_ALLOW_PRIVATE_DESTINATIONS and WEBHOOK_TIMEOUT_MS as the webhook operations use them. */
   readonly webhooks?: WebhookSettings;
+  /** WEB_APP_DIR: the built web app served at `/` (none served when absent). */
+  readonly webAppDir?: string;
 }
 
 export interface ReadModels {
@@ -302,6 +305,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
         : sendRestliError(res, 400, message),
     ),
   );
+  // The web app's pages and files, before the login routes: `/login` is its sign-in page.
+  if (settings.webAppDir !== undefined) mountWebApp(app, settings.webAppDir);
   app.use(loginRouter(authDeps));
   app.use(gmsAuthRouter(authDeps));
   app.get('/openapi/operations/identity/user/urn', identityUserUrn);

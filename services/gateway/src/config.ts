@@ -19,6 +19,7 @@ import {
   type FabricType,
   type OpenLineageSettings,
 } from './application/openlineage/openlineage-settings.js';
+import { DEFAULT_WEB_APP_DIR } from './web/web-app.js';
 
 export interface GatewayConfig {
   readonly port: number;
@@ -93,6 +94,7 @@ export function readGatewaySection(
         allowPrivate: env.bool('WEBHOOK_ALLOW_PRIVATE_DESTINATIONS', false),
         timeoutMs: env.int('WEBHOOK_TIMEOUT_MS', 10_000, { min: 100, max: 300_000 }),
       },
+      webAppDir: env.string('WEB_APP_DIR', DEFAULT_WEB_APP_DIR),
     },
   };
 }

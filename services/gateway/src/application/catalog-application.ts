@@ -44,6 +44,7 @@ import { EntityTimeline } from './entity-timeline.js';
 import { EntityWrites } from './entity-writes.js';
 import { IngestionSources } from './ingestion-sources.js';
 import { LabelEdits } from './label-edits.js';
+import { EntityPrivileges } from './entity-privileges.js';
 import { AspectCounts } from './aspect-counts.js';
 import { SystemInfo, type PropertyValue } from './system-info.js';
 import { EdgeScrolls } from './edge-scrolls.js';
@@ -158,6 +159,8 @@ export interface CatalogApplication {
   readonly ingestionSources: IngestionSources;
   /** Tags, glossary terms and owners of entities and schema fields. */
   readonly labels: LabelEdits;
+  /** Which edits of an entity the actor may make (what a client shows or hides). */
+  readonly entityPrivileges: EntityPrivileges;
   /** Descriptions, names, deprecation and domains. */
   readonly metadataEdits: MetadataEdits;
   /** Links of entities (their institutional memory). */
@@ -308,6 +311,7 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
       waitForIndex: deps.waitForIndex,
     }),
     labels: new LabelEdits(stored, policy, proposals),
+    entityPrivileges: new EntityPrivileges(policy),
     metadataEdits: new MetadataEdits(stored, policy, proposals),
     linkEdits: new LinkEdits(stored, policy, proposals),
     entityPatches: new EntityPatches(policy, proposals),

@@ -5,6 +5,7 @@ import type { GatewayAuth } from './gateway-auth.js';
 import { setRequestContext } from './request-context.js';
 import { requestOriginOf } from './request-origin.js';
 import { unlessUnavailable } from './auth-unavailable.js';
+import { isWebAppPublicPath } from '../web/web-app.js';
 
 /** The ecosystem's text for a request without valid credentials. */
 export const UNAUTHENTICATED_MESSAGE = 'Unauthorized to perform this action.';
@@ -14,8 +15,8 @@ export const SESSION_COOKIE = 'PLAY_SESSION';
 
 /**
  * Paths served without credentials: the ecosystem's excluded paths (health, config, schema registry,
- * metrics), the login routes, and the documentation pages, which hold no metadata (the calls they make
- * are authenticated like any other: the login cookie or a header).
+ * metrics), the login routes, the documentation pages and the web app's pages and files, which hold no
+ * metadata (the calls they make are authenticated like any other: the login cookie or a header).
  */
 const PUBLIC_EXACT = new Set([
   '/health',
@@ -46,7 +47,7 @@ const PUBLIC_PREFIXES = [
 ];
 
 export function isPublicPath(path: string): boolean {
-  if (PUBLIC_EXACT.has(path)) return true;
+  if (PUBLIC_EXACT.has(path) || isWebAppPublicPath(path)) return true;
   return PUBLIC_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
 

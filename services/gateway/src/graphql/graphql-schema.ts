@@ -45,6 +45,8 @@ import {
   searchAcrossLineageCounts,
 } from './search/lineage-search.js';
 import { searchResolvers } from './search/search-resolvers.js';
+import { entityCountsResolvers, entityCountsSchema } from './search/entity-counts.js';
+import { entityPrivilegesResolvers, entityPrivilegesSchema } from './privileges/entity-privileges.js';
 import { searchSchema } from './search/search-schema.js';
 import { structuredPropertyMutationResolvers } from './structured-properties/structured-properties-mutations.js';
 import { structuredPropertySchema } from './structured-properties/structured-properties-schema.js';
@@ -58,6 +60,8 @@ export function catalogTypeDefs(): string[] {
     entitySchema(),
     inputFieldsSchema,
     searchSchema,
+    entityCountsSchema,
+    entityPrivilegesSchema,
     browseV2Schema,
     lineageSearchSchema,
     meSchema,
@@ -111,6 +115,8 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     entityResolvers(),
     inputFieldsResolvers(),
     searchResolvers(),
+    entityCountsResolvers(),
+    entityPrivilegesResolvers(),
     { Query: { browseV2, searchAcrossLineage, scrollAcrossLineage, searchAcrossLineageCounts } },
     meResolvers(),
     mutationResolvers(),

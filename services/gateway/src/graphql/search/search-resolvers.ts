@@ -201,7 +201,7 @@ function resultOf(hit: SearchResponse['hits'][number]) {
   };
 }
 
-async function runSearch(
+export async function runSearch(
   ctx: GraphQLContext,
   input: AcrossInput,
   entities: readonly string[],
