@@ -24,6 +24,9 @@ import type { ProposalOutcome } from '@catalog/runtime';
 import { mountGraphQL } from './graphql/graphql-endpoint.js';
 import { createCatalogApplication } from './application/catalog-application.js';
 import type { GraphQLLimits } from './graphql/bounds/graphql-limits.js';
+import type { EventStreamSettings } from './graphql/subscriptions/event-stream.js';
+import type { ChangeEventFeed } from './application/change-event-stream.js';
+import type { ChangeSubscriptionLimits } from './application/change-subscriptions.js';
 import { stringify as stringifyYaml } from 'yaml';
 import { API_GROUPS, type ApiGroup } from './api-contract/operation.js';
 import { requestValidator } from './api-contract/catalog-validator.js';
@@ -114,7 +117,12 @@ export interface GatewaySettings extends IngestSettings {
   readonly corsAllowedOrigins: readonly string[];
   /** What one GraphQL request may cost and return; the defaults when absent. */
   readonly graphql?: GraphQLLimits;
+  /** Live subscriptions' bounds and heartbeat (GRAPHQL_SUBSCRIPTION_*); the defaults when absent. */
+  readonly subscriptions?: SubscriptionSettings;
 }
+
+/** How live subscriptions (GraphQL over Server-Sent Events) are bounded and kept alive. */
+export interface SubscriptionSettings extends ChangeSubscriptionLimits, EventStreamSettings {}
 
 export interface ReadModels {
   readonly search: SearchIndex;
@@ -146,6 +154,8 @@ export interface GatewayDeps {
   readonly readinessChecks?: readonly ReadinessCheck[];
   /** The process's other JavaScript threads' memory, listed in the consumer-lag memory report. */
   readonly threads?: () => Promise<readonly ThreadMemory[]>;
+  /** The live tail of entity change events live subscriptions read (the caller closes it). */
+  readonly changeFeed?: ChangeEventFeed;
 }
 
 type Handler = (req: Request, res: Response) => Promise<void> | void;
@@ -202,6 +212,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     failedIndexing: deps.failedIndexing,
     logger,
     analyticsEnabled: settings.analyticsEnabled ?? true,
+    ...(deps.changeFeed === undefined ? {} : { changeFeed: deps.changeFeed }),
+    ...(settings.subscriptions === undefined ? {} : { subscriptionLimits: settings.subscriptions }),
     systemInfo: {
       version: settings.serverVersion,
       configuration: flattenConfiguration({
@@ -447,7 +459,11 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       logger,
       serverConfig: serverConfig(settings.serverVersion, settings.defaultCliVersion),
     },
-    { maxBodyBytes: settings.maxBodyBytes, ...(settings.graphql ? { limits: settings.graphql } : {}) },
+    {
+      maxBodyBytes: settings.maxBodyBytes,
+      ...(settings.graphql ? { limits: settings.graphql } : {}),
+      ...(settings.subscriptions ? { eventStreams: settings.subscriptions } : {}),
+    },
   );
 
   app.use((req: Request, res: Response) => {

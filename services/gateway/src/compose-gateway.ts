@@ -22,6 +22,7 @@ import { ProposalSubmitter } from './ingest/proposal-submitter.js';
 import { IndexWaiter } from './ingest/index-waiter.js';
 import { deadLetteredChangeLog, FailedWriteLog, refusedProposal } from './ingest/failed-write-log.js';
 import type { ConsumerGroups } from './application/consumer-lag.js';
+import { ChangeEventFeed } from './application/change-event-stream.js';
 
 export interface GatewayParts {
   readonly adapters: AdapterSettings;
@@ -45,6 +46,11 @@ export interface GatewayParts {
 export interface ComposedGateway {
   readonly app: Express;
   readonly auth: GatewayAuth;
+  /**
+   * Ends the open event streams (live subscriptions) and stops their feed: what runs before HTTP closes,
+   * which otherwise waits for those streams to end.
+   */
+  closeStreams(): Promise<void>;
   /** Stops what the gateway started besides HTTP (its cache-invalidation consumer). */
   close(): Promise<void>;
 }
@@ -122,7 +128,15 @@ export async function composeGateway(parts: GatewayParts): Promise<ComposedGatew
     groupId: `gateway-indexer-dead-letters-${parts.instanceId}`,
     logger: parts.logger,
   });
+  // Live subscriptions' tail of PlatformEvent_v1: started by the first subscriber, ended before HTTP closes.
+  const changeFeed = new ChangeEventFeed({
+    log: parts.log,
+    topic: parts.adapters.topics.platformEvent,
+    groupId: `gateway-change-stream-${parts.instanceId}`,
+    logger: childLogger(parts.logger, { module: 'change-stream' }),
+  });
   const app = createGatewayApp({
+    changeFeed,
     store: parts.store,
     log: parts.log,
     topics: parts.adapters.topics,
@@ -143,7 +157,9 @@ export async function composeGateway(parts: GatewayParts): Promise<ComposedGatew
   return {
     app,
     auth,
+    closeStreams: () => changeFeed.close(),
     close: async () => {
+      await changeFeed.close();
       await invalidation?.stop();
       await failedWrites.stop();
       await failedIndexing.stop();

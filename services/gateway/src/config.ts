@@ -11,7 +11,9 @@ import { PINNED_SDK_VERSION } from '@catalog/model';
 import { readAuthSettings, type AuthSettings } from '@catalog/auth';
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
-import type { GatewaySettings } from './app.js';
+import type { GatewaySettings, SubscriptionSettings } from './app.js';
+import { DEFAULT_CHANGE_SUBSCRIPTION_LIMITS as SUBSCRIPTION_LIMITS } from './application/change-subscriptions.js';
+import { DEFAULT_EVENT_STREAM_SETTINGS as EVENT_STREAMS } from './graphql/subscriptions/event-stream.js';
 import { DEFAULT_GRAPHQL_LIMITS as GRAPHQL, type GraphQLLimits } from './graphql/bounds/graphql-limits.js';
 
 export interface GatewayConfig {
@@ -77,6 +79,7 @@ export function readGatewaySection(
       trustedProxies: trustedProxies(env),
       corsAllowedOrigins: corsAllowedOrigins(env),
       graphql: graphqlLimits(env),
+      subscriptions: subscriptionSettings(env),
     },
   };
 }
@@ -107,6 +110,21 @@ function graphqlLimits(env: EnvReader): GraphQLLimits {
     maxEntities: env.int('GRAPHQL_MAX_ENTITIES', GRAPHQL.maxEntities, { min: 1 }),
     maxResponseBytes: env.int('GRAPHQL_MAX_RESPONSE_BYTES', GRAPHQL.maxResponseBytes, { min: 1024 }),
     timeoutMs: env.int('GRAPHQL_TIMEOUT_MS', GRAPHQL.timeoutMs, { min: 100 }),
+  };
+}
+
+/** Live subscriptions (GraphQL over Server-Sent Events): the README's table of limits. */
+function subscriptionSettings(env: EnvReader): SubscriptionSettings {
+  return {
+    heartbeatMs: env.int('GRAPHQL_SUBSCRIPTION_HEARTBEAT_MS', EVENT_STREAMS.heartbeatMs, { min: 100 }),
+    maxBufferedEvents: env.int('GRAPHQL_SUBSCRIPTION_BUFFER_EVENTS', SUBSCRIPTION_LIMITS.maxBufferedEvents, {
+      min: 1,
+    }),
+    maxStreamsPerUser: env.int(
+      'GRAPHQL_SUBSCRIPTION_MAX_STREAMS_PER_USER',
+      SUBSCRIPTION_LIMITS.maxStreamsPerUser,
+      { min: 1 },
+    ),
   };
 }
 

@@ -34,6 +34,7 @@ import { queryEntityResolvers, queryEntitySchema } from './queries/query-entity.
 import { testResolvers, testSchema } from './tests/tests.js';
 import { schemaHistoryResolvers, schemaHistorySchema } from './timeline/schema-history.js';
 import { timelineResolvers, timelineSchema } from './timeline/timeline.js';
+import { entityChangedResolvers, entityChangedSchema } from './subscriptions/entity-changed.js';
 import { browseV2, browseV2Schema } from './search/browse-v2.js';
 import {
   lineageSearchSchema,
@@ -93,6 +94,7 @@ export function catalogTypeDefs(): string[] {
     versionLinkSchema,
     versionPropertiesSchema,
     queryEntitySchema,
+    entityChangedSchema,
   ];
 }
 
@@ -142,5 +144,6 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     versionLinkResolvers(),
     versionPropertiesResolvers(),
     queryEntityResolvers(),
+    entityChangedResolvers(),
   ];
 }
