@@ -47,6 +47,7 @@ for (const family of FAMILIES) {
     let base: string;
     let admin: string;
     let noRole: string;
+    let reader: string;
     const open: EventStream[] = [];
     const run = Date.now().toString(36);
 
@@ -120,6 +121,7 @@ for (const family of FAMILIES) {
       base = catalog.baseUrl;
       admin = `Bearer ${await logIn(base)}`;
       noRole = await signUpUser(base, admin, `sse_norole_${run}@example.com`);
+      reader = await signUpUser(base, admin, `sse_reader_${run}@example.com`, 'Reader');
     }, 120_000);
     afterAll(async () => {
       for (const s of open) s.close();
@@ -192,10 +194,11 @@ for (const family of FAMILIES) {
       expect(query.status).toBe(405);
     });
 
-    it('never sends a no-role user an event about an entity it may not read, deciding on each event as privileges change', async () => {
+    it('never sends a no-role user an event about an entity it may not read, deciding on each event as privileges change; a Reader and an admin get it', async () => {
       const hidden = datasetUrn(`sse_${run}.hidden`);
       const adminStream = await stream(admin, { categories: ['TAG'] });
       const userStream = await stream(noRole, { categories: ['TAG'] });
+      const readerStream = await stream(reader, { categories: ['TAG'] });
       // While every user may view every entity (the default policy), the user gets the hidden dataset's events.
       await tag(hidden, 'Before');
       await userStream.waitFor(tagAdded(hidden, 'Before'));
@@ -231,6 +234,7 @@ for (const family of FAMILIES) {
         await tag(hidden, 'Before', 'Hidden');
         await tag(marker, 'Marker');
         await adminStream.waitFor(tagAdded(hidden, 'Hidden'));
+        await readerStream.waitFor(tagAdded(hidden, 'Hidden'));
         const userEvents = await userStream.waitFor(tagAdded(marker, 'Marker'));
         expect(
           changesOf(userEvents)
@@ -239,8 +243,7 @@ for (const family of FAMILIES) {
         ).toEqual(['urn:li:tag:Before']);
       } finally {
         await setViewAllPolicy('ACTIVE');
-        adminStream.close();
-        userStream.close();
+        for (const s of [adminStream, userStream, readerStream]) s.close();
       }
     });
 
