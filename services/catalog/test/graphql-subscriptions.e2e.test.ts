@@ -275,6 +275,16 @@ for (const family of FAMILIES) {
         body: JSON.stringify({ query: SUBSCRIPTION }),
       });
       expect(anonymous.status).toBe(401);
+      // Asked as plain JSON, a subscription is refused before it opens a stream (it would hold a slot).
+      for (let i = 0; i <= MAX_STREAMS; i++) {
+        const json = await fetch(`${base}/api/graphql`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Authorization: noRole },
+          body: JSON.stringify({ query: SUBSCRIPTION }),
+        });
+        expect(json.status).toBe(406);
+        expect(await json.text()).toContain('Accept: text/event-stream');
+      }
       const bad = await openEventStream(base, SUBSCRIPTION, {
         authorization: noRole,
         lastEventId: 'not-a-position',

@@ -48,9 +48,21 @@ export function useEventStreams(settings: EventStreamSettings = DEFAULT_EVENT_ST
           },
         );
     },
-    onSubscribe: ({ args }) => {
-      const { request } = args.contextValue as { request?: object };
+    onSubscribe: ({ args, setSubscribeFn }) => {
+      const { request } = args.contextValue as { request?: Request };
       if (request !== undefined) subscriptions.add(request);
+      // Refused before the stream opens: a result nobody writes would hold its stream (and its slot).
+      if (request !== undefined && !acceptsEventStream(request.headers.get('accept'))) {
+        setSubscribeFn(() => ({
+          errors: [
+            createGraphQLError(
+              'A subscription is served as Server-Sent Events: send it with Accept: text/event-stream',
+              { extensions: { code: 406, type: 'NOT_ACCEPTABLE', http: { status: 406 } } },
+            ),
+          ],
+        }));
+        return undefined;
+      }
       return {
         onSubscribeResult: ({ args: subscribed }) => ({
           onNext: ({ result, setResult }) => {
