@@ -173,7 +173,7 @@ for (const family of FAMILIES) {
       resumed.close();
     });
 
-    it('serves EventSource clients on GET, and resumes them alike', async () => {
+    it('serves EventSource clients on GET, with a bearer token or the login cookie (not from another site), subscriptions only', async () => {
       const urn = datasetUrn(`sse_${run}.get`);
       const s = await openEventStream(base, SUBSCRIPTION, {
         authorization: admin,
@@ -185,6 +185,28 @@ for (const family of FAMILIES) {
       await tag(urn, 'Got');
       await s.waitFor(tagAdded(urn, 'Got'));
       s.close();
+      // A browser's EventSource: the login cookie, no header of its own; refused when another site sends it.
+      const login = await fetch(`${base}/logIn`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username: 'datahub', password: 'datahub' }),
+      });
+      const cookie = login.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('PLAY_SESSION='))
+        ?.split(';')[0];
+      expect(cookie).toBeDefined();
+      const browser = await openEventStream(base, SUBSCRIPTION, {
+        method: 'GET',
+        headers: { Cookie: cookie ?? '', 'Sec-Fetch-Site': 'same-origin' },
+      });
+      expect(browser.status).toBe(200);
+      browser.close();
+      const crossSite = await openEventStream(base, SUBSCRIPTION, {
+        method: 'GET',
+        headers: { Cookie: cookie ?? '', 'Sec-Fetch-Site': 'cross-site' },
+      });
+      expect(crossSite.status).toBe(403);
       const query = await fetch(
         `${base}/api/graphql?query=${encodeURIComponent('{ me { corpUser { urn } } }')}`,
         {

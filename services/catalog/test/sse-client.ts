@@ -31,6 +31,8 @@ export interface OpenStreamOptions {
   readonly method?: 'GET' | 'POST';
   readonly variables?: Record<string, unknown>;
   readonly path?: string;
+  /** More request headers (a cookie, Sec-Fetch-Site). */
+  readonly headers?: Record<string, string>;
 }
 
 /** Opens a subscription stream: resolves once the response's headers are in. */
@@ -40,7 +42,7 @@ export async function openEventStream(
   options: OpenStreamOptions = {},
 ): Promise<EventStream> {
   const controller = new AbortController();
-  const headers: Record<string, string> = { Accept: 'text/event-stream' };
+  const headers: Record<string, string> = { Accept: 'text/event-stream', ...options.headers };
   if (options.authorization !== undefined) headers['Authorization'] = options.authorization;
   if (options.lastEventId !== undefined) headers['Last-Event-ID'] = options.lastEventId;
   const path = options.path ?? '/api/graphql';
