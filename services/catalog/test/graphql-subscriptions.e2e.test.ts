@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { partitionForKey } from '@catalog/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES } from './families.js';
@@ -287,6 +289,58 @@ for (const family of FAMILIES) {
         if (status === 429) await new Promise((r) => setTimeout(r, 50));
       }
       expect(status).toBe(200);
+      for (const s of held) s.close();
+    });
+
+    it('disconnects a client that stops reading once more events wait than its buffer holds, with a last error event, freeing its slot', async () => {
+      const user = await signUpUser(base, admin, `sse_slow_${run}@example.com`);
+      const urn = datasetUrn(`sse_${run}.slow_${'x'.repeat(150)}`);
+      // Large events, so that the sockets' buffers fill after a few thousand.
+      const fields = Array.from({ length: 45 }, (_, i) => `u${i}: entityUrn`).join(' ');
+      const body = JSON.stringify({
+        query: `subscription { entityChanged(filter: {urns: ["${urn}"], categories: ["TAG"]}) { ${fields} } }`,
+      });
+      const socket = connect(catalog.port, '127.0.0.1');
+      await once(socket, 'connect');
+      const chunks: Buffer[] = [];
+      let stuck = true;
+      socket.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        // Reads the response's head, then nothing more until resumed: the client is stuck.
+        if (stuck) socket.pause();
+      });
+      const closed = once(socket, 'close');
+      socket.write(
+        `POST /api/graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${user}\r\n` +
+          'Accept: text/event-stream\r\nContent-Type: application/json\r\nConnection: close\r\n' +
+          `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      await waitUntil(
+        async () => Buffer.concat(chunks).toString(),
+        (text) => text.startsWith('HTTP/1.1 200'),
+      );
+      // The user's other slots are taken, so a new stream opens only once the stuck one is let go.
+      const held = [
+        await stream(user, { urns: [datasetUrn(`sse_${run}.idle`)] }),
+        await stream(user, { urns: [datasetUrn(`sse_${run}.idle`)] }),
+      ];
+      const tags: string[] = [];
+      let freed = false;
+      for (let round = 0; round < 40 && !freed; round++) {
+        for (let i = 0; i < 500; i++) tags.push(`Slow${round}_${i}`);
+        await tag(urn, ...tags);
+        const probe = await openEventStream(base, SUBSCRIPTION, { authorization: user });
+        if (probe.status !== 200) await probe.ended;
+        probe.close();
+        freed = probe.status === 200;
+      }
+      expect(freed).toBe(true);
+      stuck = false;
+      socket.resume();
+      await closed;
+      const text = Buffer.concat(chunks).toString();
+      expect(text).toContain('GRAPHQL_SUBSCRIPTION_BUFFER_EVENTS');
+      expect(text).toContain('SlowConsumer');
       for (const s of held) s.close();
     });
 

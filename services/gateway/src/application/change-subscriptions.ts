@@ -54,6 +54,12 @@ export interface OpenStreamRequest {
   readonly after?: string;
   /** Aborted when the client goes away: the stream ends and stops counting against the user's limit. */
   readonly signal?: AbortSignal;
+  /**
+   * Called when the client fell more than maxBufferedEvents behind: the stream no longer buffers nor
+   * counts against the limit, and its next item is the overflow. A client that reads nothing at all never
+   * asks for it: the interface cuts such a connection.
+   */
+  readonly onOverflow?: () => void;
 }
 
 /**
@@ -97,7 +103,15 @@ export class ChangeSubscriptions {
       else this.open.delete(actor);
     };
     try {
-      const stream = new ChangeStream(this.feed, this.policy, ctx, filter, this.limits, release);
+      const stream = new ChangeStream(
+        this.feed,
+        this.policy,
+        ctx,
+        filter,
+        this.limits,
+        release,
+        request.onOverflow,
+      );
       await stream.start(request.after, request.signal);
       return stream;
     } catch (error) {
@@ -141,6 +155,7 @@ class ChangeStream implements AsyncIterableIterator<StreamItem>, ChangeEventList
     private readonly filter: CompiledChangeEventFilter,
     private readonly limits: ChangeSubscriptionLimits,
     private readonly release: () => void,
+    private readonly onOverflow: (() => void) | undefined,
   ) {}
 
   async start(after: string | undefined, signal: AbortSignal | undefined): Promise<void> {
@@ -207,6 +222,10 @@ class ChangeStream implements AsyncIterableIterator<StreamItem>, ChangeEventList
       this.overflowed = true;
       this.work.length = 0;
       this.buffered = 0;
+      // Memory and the user's slot are given back now, not when (if ever) the client asks for more.
+      this.unlisten?.();
+      this.release();
+      this.onOverflow?.();
     }
     this.wake?.();
   }

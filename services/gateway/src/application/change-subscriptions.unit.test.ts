@@ -186,12 +186,18 @@ describe('a live subscription', () => {
       maxBufferedEvents: 3,
       maxStreamsPerUser: 5,
     });
-    const stream = await subscriptions.subscribe(graphqlContext(USER), { filter: {} });
-    for (const m of ['a', 'b', 'c', 'd']) log.publish(change(OPEN, m));
-    expect(changes(await take(stream, 5))).toEqual(['overflow']);
-    expect((await stream.next()).done).toBe(true);
+    let overflowed = 0;
+    const stream = await subscriptions.subscribe(graphqlContext(USER), {
+      filter: {},
+      onOverflow: () => overflowed++,
+    });
+    for (const m of ['a', 'b', 'c', 'd', 'e', 'f']) log.publish(change(OPEN, m));
+    // At once, whether or not the client ever reads again: nothing more is buffered, the slot is free.
+    expect(overflowed).toBe(1);
     expect(log.listeners.size).toBe(0);
     expect(subscriptions.openStreams(USER)).toBe(0);
+    expect(changes(await take(stream, 5))).toEqual(['overflow']);
+    expect((await stream.next()).done).toBe(true);
   });
 
   it('refuses a stream past the per-user limit, naming it, and counts closed or aborted streams out', async () => {

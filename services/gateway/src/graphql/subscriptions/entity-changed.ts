@@ -43,10 +43,14 @@ interface EntityChangedFilterInput {
   readonly actors?: readonly string[] | null;
 }
 
-/** The request an SSE stream was opened by (the server context yoga merges into the GraphQL context). */
+/** The request an SSE stream was opened by, and its response (the server context yoga merges in). */
 interface StreamRequestContext {
   readonly request?: { readonly headers: { get(name: string): string | null }; readonly signal: AbortSignal };
+  readonly res?: { readonly writableFinished?: boolean; destroy(): void };
 }
+
+/** How long a stream closed for a slow client may take to flush its last event before it is cut. */
+const SLOW_CLIENT_GRACE_MS = 5_000;
 
 /** Where the SSE writer finds the position of the event it is writing (event-stream.ts). */
 export const STREAM_POSITION = Symbol('streamPosition');
@@ -63,7 +67,15 @@ export function entityChangedResolvers(): Record<string, Record<string, unknown>
           const filter = args.filter ?? {};
           const after = ctx.request?.headers.get('last-event-id') ?? undefined;
           const signal = ctx.request?.signal;
+          const res = ctx.res;
           return ctx.services.app.changeSubscriptions.subscribe(ctx.auth, {
+            // A client too slow gets its last (error) event once it reads again; one that reads nothing
+            // is cut after a grace period, so that its connection and buffers are not held.
+            onOverflow: () => {
+              setTimeout(() => {
+                if (res !== undefined && res.writableFinished !== true) res.destroy();
+              }, SLOW_CLIENT_GRACE_MS).unref();
+            },
             filter: {
               ...(filter.urns ? { urns: filter.urns } : {}),
               ...(filter.types ? { entityTypes: filter.types.map(entityOfType) } : {}),

@@ -6,8 +6,6 @@ import { STREAM_POSITION, type StreamPositionSlot } from './entity-changed.js';
 export interface EventStreamSettings {
   /** How often a heartbeat (an SSE comment) goes out on an open stream. */
   readonly heartbeatMs: number;
-  /** How long a stream closed for a slow client may take to flush its last event before it is cut. */
-  readonly closeGraceMs?: number;
 }
 
 export const DEFAULT_EVENT_STREAM_SETTINGS: EventStreamSettings = Object.freeze({ heartbeatMs: 15_000 });
@@ -15,10 +13,8 @@ export const DEFAULT_EVENT_STREAM_SETTINGS: EventStreamSettings = Object.freeze(
 const EVENT_STREAM = 'text/event-stream';
 /** The id of the event a result is written as (the stream position after it). */
 const EVENT_ID = Symbol('eventId');
-const DEFAULT_CLOSE_GRACE_MS = 5_000;
 
 type Positioned = ExecutionResult & { [EVENT_ID]?: string };
-type ServerResponseLike = { writableFinished?: boolean; destroy(): void };
 
 /** Whether a request asks for Server-Sent Events (an `Accept` naming text/event-stream). */
 export function acceptsEventStream(accept: string | null | undefined): boolean {
@@ -66,20 +62,10 @@ export function useEventStreams(settings: EventStreamSettings = DEFAULT_EVENT_ST
       return {
         onSubscribeResult: ({ args: subscribed }) => ({
           onNext: ({ result, setResult }) => {
-            const ctx = subscribed.contextValue as StreamPositionSlot & { res?: ServerResponseLike };
+            const ctx = subscribed.contextValue as StreamPositionSlot;
             const position = ctx[STREAM_POSITION];
             ctx[STREAM_POSITION] = undefined;
-            if (position !== undefined) {
-              setResult({ ...result, [EVENT_ID]: position } as Positioned);
-              return;
-            }
-            // The stream's last event (a client too slow): cut the connection if it cannot be flushed.
-            const res = ctx.res;
-            if (res !== undefined && (result.errors?.length ?? 0) > 0) {
-              setTimeout(() => {
-                if (res.writableFinished !== true) res.destroy();
-              }, settings.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS).unref();
-            }
+            if (position !== undefined) setResult({ ...result, [EVENT_ID]: position } as Positioned);
           },
         }),
       };
@@ -104,7 +90,9 @@ function eventStreamResponse(
   const headers = {
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-cache',
-    Connection: 'keep-alive',
+    // The connection ends with the stream: a client that dropped it (or a stream ended for a shutdown)
+    // leaves no kept-alive connection behind for the server to wait on.
+    Connection: 'close',
     // Proxies that buffer responses (nginx) pass this one through as it is written.
     'X-Accel-Buffering': 'no',
   };
