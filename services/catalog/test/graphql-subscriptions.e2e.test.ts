@@ -119,6 +119,8 @@ for (const family of FAMILIES) {
         ...family.env(),
         GRAPHQL_SUBSCRIPTION_MAX_STREAMS_PER_USER: String(MAX_STREAMS),
         GRAPHQL_SUBSCRIPTION_HEARTBEAT_MS: '500',
+        // Small, so that a stuck client overflows after a few hundred events (the others never hold 10).
+        GRAPHQL_SUBSCRIPTION_BUFFER_EVENTS: '100',
       });
       base = catalog.baseUrl;
       admin = `Bearer ${await logIn(base)}`;
@@ -327,7 +329,7 @@ for (const family of FAMILIES) {
       const tags: string[] = [];
       let freed = false;
       for (let round = 0; round < 40 && !freed; round++) {
-        for (let i = 0; i < 500; i++) tags.push(`Slow${round}_${i}`);
+        for (let i = 0; i < 250; i++) tags.push(`Slow${round}_${i}`);
         await tag(urn, ...tags);
         const probe = await openEventStream(base, SUBSCRIPTION, { authorization: user });
         if (probe.status !== 200) await probe.ended;
