@@ -123,6 +123,8 @@ export async function startCatalog(config: CatalogConfig, logger: Logger): Promi
       requestTimeoutMs: config.requestTimeoutMs,
     });
     lifecycle.onClose('http', () => server.close());
+    // Closed before HTTP (closers run in reverse): HTTP waits for open event streams to end.
+    lifecycle.onClose('event streams', () => gateway.closeStreams());
     logger.info({ port: server.port, ...describeAdapters(config.adapters) }, 'catalog listening');
     return {
       port: server.port,

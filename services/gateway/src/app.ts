@@ -25,6 +25,9 @@ import { mountGraphQL } from './graphql/graphql-endpoint.js';
 import { createCatalogApplication, type CatalogApplication } from './application/catalog-application.js';
 import type { WebhookSettings } from './application/webhook-admin.js';
 import type { GraphQLLimits } from './graphql/bounds/graphql-limits.js';
+import type { EventStreamSettings } from './graphql/subscriptions/event-stream.js';
+import type { ChangeEventFeed } from './application/change-event-stream.js';
+import type { ChangeSubscriptionLimits } from './application/change-subscriptions.js';
 import { stringify as stringifyYaml } from 'yaml';
 import { API_GROUPS, type ApiGroup } from './api-contract/operation.js';
 import { requestValidator } from './api-contract/catalog-validator.js';
@@ -132,7 +135,12 @@ export interface GatewaySettings extends IngestSettings {
   readonly webhooks?: WebhookSettings;
   /** WEB_APP_DIR: the built web app served at `/` (none served when absent). */
   readonly webAppDir?: string;
+  /** Live subscriptions' bounds and heartbeat (GRAPHQL_SUBSCRIPTION_*); the defaults when absent. */
+  readonly subscriptions?: SubscriptionSettings;
 }
+
+/** How live subscriptions (GraphQL over Server-Sent Events) are bounded and kept alive. */
+export interface SubscriptionSettings extends ChangeSubscriptionLimits, EventStreamSettings {}
 
 export interface ReadModels {
   readonly search: SearchIndex;
@@ -166,6 +174,8 @@ export interface GatewayDeps {
   readonly threads?: () => Promise<readonly ThreadMemory[]>;
   /** Given the application once built: what the composition hands to processes beside HTTP (the webhook dispatcher). */
   readonly onApplication?: (application: CatalogApplication) => void;
+  /** The live tail of entity change events live subscriptions read (the caller closes it). */
+  readonly changeFeed?: ChangeEventFeed;
 }
 
 type Handler = (req: Request, res: Response) => Promise<void> | void;
@@ -230,6 +240,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     analyticsEnabled: settings.analyticsEnabled ?? true,
     ...(settings.openLineage ? { openLineage: settings.openLineage } : {}),
     ...(settings.webhooks === undefined ? {} : { webhooks: settings.webhooks }),
+    ...(deps.changeFeed === undefined ? {} : { changeFeed: deps.changeFeed }),
+    ...(settings.subscriptions === undefined ? {} : { subscriptionLimits: settings.subscriptions }),
     systemInfo: {
       version: settings.serverVersion,
       configuration: flattenConfiguration({
@@ -496,7 +508,11 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       logger,
       serverConfig: serverConfig(settings.serverVersion, settings.defaultCliVersion),
     },
-    { maxBodyBytes: settings.maxBodyBytes, ...(settings.graphql ? { limits: settings.graphql } : {}) },
+    {
+      maxBodyBytes: settings.maxBodyBytes,
+      ...(settings.graphql ? { limits: settings.graphql } : {}),
+      ...(settings.subscriptions ? { eventStreams: settings.subscriptions } : {}),
+    },
   );
 
   app.use((req: Request, res: Response) => {

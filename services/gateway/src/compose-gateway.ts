@@ -24,6 +24,7 @@ import { ProposalSubmitter } from './ingest/proposal-submitter.js';
 import { IndexWaiter } from './ingest/index-waiter.js';
 import { deadLetteredChangeLog, FailedWriteLog, refusedProposal } from './ingest/failed-write-log.js';
 import type { ConsumerGroups } from './application/consumer-lag.js';
+import { ChangeEventFeed } from './application/change-event-stream.js';
 
 export interface GatewayParts {
   readonly adapters: AdapterSettings;
@@ -49,6 +50,11 @@ export interface ComposedGateway {
   readonly auth: GatewayAuth;
   /** The catalog's webhook subscriptions, as the webhook dispatcher reads and writes them. */
   readonly webhookSource: WebhookSource;
+  /**
+   * Ends the open event streams (live subscriptions) and stops their feed: what runs before HTTP closes,
+   * which otherwise waits for those streams to end.
+   */
+  closeStreams(): Promise<void>;
   /** Stops what the gateway started besides HTTP (its cache-invalidation consumer). */
   close(): Promise<void>;
 }
@@ -127,7 +133,15 @@ export async function composeGateway(parts: GatewayParts): Promise<ComposedGatew
     logger: parts.logger,
   });
   let application: CatalogApplication | undefined;
+  // Live subscriptions' tail of PlatformEvent_v1: started by the first subscriber, ended before HTTP closes.
+  const changeFeed = new ChangeEventFeed({
+    log: parts.log,
+    topic: parts.adapters.topics.platformEvent,
+    groupId: `gateway-change-stream-${parts.instanceId}`,
+    logger: childLogger(parts.logger, { module: 'change-stream' }),
+  });
   const app = createGatewayApp({
+    changeFeed,
     store: parts.store,
     log: parts.log,
     topics: parts.adapters.topics,
@@ -153,7 +167,9 @@ export async function composeGateway(parts: GatewayParts): Promise<ComposedGatew
     app,
     auth,
     webhookSource: application.webhookDeliveries,
+    closeStreams: () => changeFeed.close(),
     close: async () => {
+      await changeFeed.close();
       await invalidation?.stop();
       await failedWrites.stop();
       await failedIndexing.stop();

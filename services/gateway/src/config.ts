@@ -11,7 +11,9 @@ import { PINNED_SDK_VERSION } from '@catalog/model';
 import { readAuthSettings, type AuthSettings } from '@catalog/auth';
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
-import type { GatewaySettings } from './app.js';
+import type { GatewaySettings, SubscriptionSettings } from './app.js';
+import { DEFAULT_CHANGE_SUBSCRIPTION_LIMITS as SUBSCRIPTION_LIMITS } from './application/change-subscriptions.js';
+import { DEFAULT_EVENT_STREAM_SETTINGS as EVENT_STREAMS } from './graphql/subscriptions/event-stream.js';
 import { DEFAULT_GRAPHQL_LIMITS as GRAPHQL, type GraphQLLimits } from './graphql/bounds/graphql-limits.js';
 import {
   DEFAULT_OPENLINEAGE_SETTINGS as OPENLINEAGE,
@@ -95,6 +97,7 @@ export function readGatewaySection(
         timeoutMs: env.int('WEBHOOK_TIMEOUT_MS', 10_000, { min: 100, max: 300_000 }),
       },
       webAppDir: env.string('WEB_APP_DIR', DEFAULT_WEB_APP_DIR),
+      subscriptions: subscriptionSettings(env),
     },
   };
 }
@@ -174,6 +177,21 @@ function openLineageSettings(env: EnvReader): OpenLineageSettings {
       OPENLINEAGE.captureColumnLevelLineage,
     ),
     usePatch: env.bool('DATAHUB_OPENLINEAGE_USE_PATCH', OPENLINEAGE.usePatch),
+  };
+}
+
+/** Live subscriptions (GraphQL over Server-Sent Events): the README's table of limits. */
+function subscriptionSettings(env: EnvReader): SubscriptionSettings {
+  return {
+    heartbeatMs: env.int('GRAPHQL_SUBSCRIPTION_HEARTBEAT_MS', EVENT_STREAMS.heartbeatMs, { min: 100 }),
+    maxBufferedEvents: env.int('GRAPHQL_SUBSCRIPTION_BUFFER_EVENTS', SUBSCRIPTION_LIMITS.maxBufferedEvents, {
+      min: 1,
+    }),
+    maxStreamsPerUser: env.int(
+      'GRAPHQL_SUBSCRIPTION_MAX_STREAMS_PER_USER',
+      SUBSCRIPTION_LIMITS.maxStreamsPerUser,
+      { min: 1 },
+    ),
   };
 }
 

@@ -109,3 +109,28 @@ describe('gateway configuration: DATAHUB_OPENLINEAGE_*', () => {
     );
   });
 });
+
+describe('gateway configuration: GRAPHQL_SUBSCRIPTION_*', () => {
+  it('has defaults and takes the values given', () => {
+    expect(readGatewayConfig({}).http.subscriptions).toEqual({
+      heartbeatMs: 15_000,
+      maxBufferedEvents: 1_000,
+      maxStreamsPerUser: 5,
+    });
+    expect(
+      readGatewayConfig({
+        GRAPHQL_SUBSCRIPTION_HEARTBEAT_MS: '500',
+        GRAPHQL_SUBSCRIPTION_BUFFER_EVENTS: '20',
+        GRAPHQL_SUBSCRIPTION_MAX_STREAMS_PER_USER: '2',
+      }).http.subscriptions,
+    ).toEqual({ heartbeatMs: 500, maxBufferedEvents: 20, maxStreamsPerUser: 2 });
+  });
+
+  it.each([
+    ['GRAPHQL_SUBSCRIPTION_HEARTBEAT_MS', '0'],
+    ['GRAPHQL_SUBSCRIPTION_BUFFER_EVENTS', 'lots'],
+    ['GRAPHQL_SUBSCRIPTION_MAX_STREAMS_PER_USER', '0'],
+  ])('refuses %s=%s at start, naming the variable', (name, value) => {
+    expect(() => readGatewayConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+});

@@ -53,6 +53,8 @@ await runMain(logger, async () => {
     requestTimeoutMs: config.requestTimeoutMs,
   });
   lifecycle.onClose('http', () => server.close());
+  // Closed before HTTP (closers run in reverse): HTTP waits for open event streams to end.
+  lifecycle.onClose('event streams', () => gateway.closeStreams());
   logger.info({ port: server.port, ...describeAdapters(config.adapters) }, 'gateway listening');
   return lifecycle;
 });

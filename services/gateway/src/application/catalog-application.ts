@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { PINNED_SDK_VERSION } from '@catalog/model';
 import type { AuditIndex, GraphIndex, SearchIndex, TimeseriesIndex } from '@catalog/search';
 import type { RequestContext } from '@catalog/auth';
@@ -10,6 +11,8 @@ import { IndexRestore } from './index-restore.js';
 import type { EventLog, TopicNames } from '@catalog/events';
 import { CatalogSearch } from './catalog-search.js';
 import { EventsPoll } from './events-poll.js';
+import { ChangeEventFeed } from './change-event-stream.js';
+import { ChangeSubscriptions, type ChangeSubscriptionLimits } from './change-subscriptions.js';
 import type { GatewayAuth } from '../auth/gateway-auth.js';
 import type { NativeUserService } from './native-user-service.js';
 import { AccessPolicy } from './access-policy.js';
@@ -119,6 +122,13 @@ export interface CatalogApplicationDeps {
   readonly openLineage?: OpenLineageSettings;
   /** Which webhook destinations are allowed and testWebhook's deadline (private ones refused when absent). */
   readonly webhooks?: WebhookSettings;
+  /**
+   * The process's live tail of entity change events (the composition root owns and closes it); absent,
+   * the application reads one of its own (started by the first subscriber).
+   */
+  readonly changeFeed?: ChangeEventFeed;
+  /** What bounds live subscriptions; the defaults when absent. */
+  readonly subscriptionLimits?: ChangeSubscriptionLimits;
 }
 
 const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = { allowPrivate: false, timeoutMs: 10_000 };
@@ -222,6 +232,8 @@ export interface CatalogApplication {
   readonly auditEvents: AuditSearch;
   /** The events poll: platform events and change logs after a position, under their privileges. */
   readonly eventsPoll: EventsPoll;
+  /** Live subscriptions to entity change events (GraphQL over Server-Sent Events). */
+  readonly changeSubscriptions: ChangeSubscriptions;
   /** One request's batched entity reads, as its actor may see them (GraphQL's per-request loader). */
   entityLoader(ctx: RequestContext, pacing?: ReadPacing): ActorEntityLoader;
   /** Searches, scrolls, aggregations and autocompletion. */
@@ -360,6 +372,17 @@ export function createCatalogApplication(deps: CatalogApplicationDeps): CatalogA
     timeline,
     auditEvents: new AuditSearch(deps.audit, policy),
     eventsPoll: new EventsPoll(deps.log, deps.topics, policy, deps.logger),
+    changeSubscriptions: new ChangeSubscriptions(
+      deps.changeFeed ??
+        new ChangeEventFeed({
+          log: deps.log,
+          topic: deps.topics.platformEvent,
+          groupId: `gateway-change-stream-${randomUUID()}`,
+          logger: deps.logger,
+        }),
+      policy,
+      deps.subscriptionLimits,
+    ),
     analytics: new AnalyticsHighlights(deps.readModels.search, deps.audit, policy),
     analyticsCharts: new AnalyticsCharts(
       deps.readModels.search,

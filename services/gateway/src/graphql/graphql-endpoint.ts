@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { gzipWhenAccepted } from '../http/graphql-gzip.js';
 import { EnvelopArmor } from '@escape.tech/graphql-armor';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
-import { type Express, type Request, type Response } from 'express';
+import { type Express, type Request, type RequestHandler, type Response } from 'express';
 import { jsonBodyParser } from '../http/json-body.js';
-import { createSchema, createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { createSchema, createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { GraphQLContext, GraphQLServices } from './context.js';
 import { requestContextOf } from '../auth/request-context.js';
 import { catalogResolvers, catalogTypeDefs } from './graphql-schema.js';
@@ -16,6 +16,12 @@ import { RequestBudget } from './bounds/request-budget.js';
 import { useQueryCost } from './bounds/query-cost.js';
 import { useResponseSizeLimit } from './bounds/response-size.js';
 import { useTimeBudget } from './bounds/time-budget.js';
+import {
+  acceptsEventStream,
+  DEFAULT_EVENT_STREAM_SETTINGS,
+  useEventStreams,
+  type EventStreamSettings,
+} from './subscriptions/event-stream.js';
 
 /** Where the ecosystem's clients post: GMS serves the first, its frontend proxies the second. */
 export const GRAPHQL_PATHS = ['/api/graphql', '/api/v2/graphql'] as const;
@@ -26,6 +32,8 @@ export interface GraphQLSettings {
   readonly maxBodyBytes: number;
   /** What a request may cost and return (bounds/graphql-limits.ts); the defaults when absent. */
   readonly limits?: GraphQLLimits;
+  /** How subscriptions' Server-Sent Events are written; the defaults when absent. */
+  readonly eventStreams?: EventStreamSettings;
 }
 
 /**
@@ -58,12 +66,27 @@ function armor(limits: GraphQLLimits): EnvelopArmor {
  */
 export const CSRF_REQUEST_HEADERS = ['authorization', 'x-datahub-actor', 'x-graphql-yoga-csrf'];
 
+/**
+ * yoga's CSRF prevention for every request but the GET of an event stream, which a browser's
+ * EventSource sends with the cookie and no header of its own: such a GET reaches yoga only for a
+ * subscription (useEventStreams refuses anything else on GET), changes nothing, and cannot be read by
+ * another site's page (CORS); a cross-site one is refused before it opens a stream (mountGraphQL).
+ */
+function csrfPrevention(): Plugin {
+  const plugin = useCSRFPrevention({ requestHeaders: CSRF_REQUEST_HEADERS });
+  return {
+    onRequestParse: (payload) =>
+      payload.request.method === 'GET' ? undefined : plugin.onRequestParse?.(payload),
+  };
+}
+
 /** What express hands the server with each request. */
 type ServerContext = { req: Request; res: Response };
 
 export function createGraphQLServer(
   services: GraphQLServices,
   limits: GraphQLLimits = DEFAULT_GRAPHQL_LIMITS,
+  eventStreams: EventStreamSettings = DEFAULT_EVENT_STREAM_SETTINGS,
 ): YogaServerInstance<ServerContext, GraphQLContext> {
   const schema = createSchema<ServerContext & GraphQLContext>({
     typeDefs: catalogTypeDefs(),
@@ -80,7 +103,7 @@ export function createGraphQLServer(
     cors: false,
     maskedErrors: { maskError: maskError(logger) },
     plugins: [
-      useCSRFPrevention({ requestHeaders: CSRF_REQUEST_HEADERS }),
+      csrfPrevention(),
       ...armor(limits).protect().plugins,
       // Before useBooleanStringVariables: it costs the variables as that plugin leaves them.
       useQueryCost(limits.maxCost),
@@ -89,6 +112,7 @@ export function createGraphQLServer(
       useResponseSizeLimit(limits.maxResponseBytes),
       useStoreCallCount(),
       useRetryAfterOnOutage(),
+      useEventStreams(eventStreams),
     ],
     logging: {
       debug: (...args) => logger.debug({ args }, 'graphql'),
@@ -114,11 +138,12 @@ export function createGraphQLServer(
 }
 
 /**
- * Mounts GraphQL on both paths (POST only: GET answers 405 with a message, as the ecosystem's
- * controller does) and the GraphiQL explorer, whose assets are bundled in the page: it works offline.
+ * Mounts GraphQL on both paths (POST; GET only for a subscription asked as Server-Sent Events, as
+ * EventSource sends it; any other GET answers 405 with a message, as the ecosystem's controller does)
+ * and the GraphiQL explorer, whose assets are bundled in the page: it works offline.
  */
 export function mountGraphQL(app: Express, services: GraphQLServices, settings: GraphQLSettings): void {
-  const yoga = createGraphQLServer(services, settings.limits);
+  const yoga = createGraphQLServer(services, settings.limits, settings.eventStreams);
   const json = jsonBodyParser({ limit: settings.maxBodyBytes });
   app.get(GRAPHIQL_PATH, async (_req, res) => {
     // Imported when first asked for: the module holds the explorer's whole bundle (9 MB of source),
@@ -127,8 +152,27 @@ export function mountGraphQL(app: Express, services: GraphQLServices, settings: 
     res.type('html').send(renderGraphiQL({ endpoint: GRAPHQL_PATHS[0], title: 'Metadata catalog GraphQL' }));
   });
   for (const path of GRAPHQL_PATHS) {
-    // The front end's path answers as the ecosystem's front end does: gzipped when the client accepts it.
-    const encoding = path === GRAPHQL_PATHS[1] ? [gzipWhenAccepted()] : [];
+    // The front end's path answers as the ecosystem's front end does: gzipped when the client accepts it
+    // (never an event stream: gzip would hold every event until the stream ends).
+    const gzip = gzipWhenAccepted();
+    const encoding: RequestHandler[] =
+      path === GRAPHQL_PATHS[1]
+        ? [(req, res, next) => (acceptsEventStream(req.get('accept')) ? next() : gzip(req, res, next))]
+        : [];
+    app.get(path, (req, res, next) => {
+      if (!acceptsEventStream(req.get('accept'))) {
+        next();
+        return;
+      }
+      if (requestContextOf(res).viaSessionCookie === true && req.get('sec-fetch-site') === 'cross-site') {
+        res
+          .status(403)
+          .json({ message: 'A cross-site event stream authenticated by the session cookie is refused.' });
+        return;
+      }
+      req.url = req.originalUrl = req.originalUrl.replace(path, GRAPHQL_PATHS[0]);
+      return yoga.handle(req, res);
+    });
     app.post(path, json, ...encoding, (req, res) => {
       const body: unknown = req.body;
       if (

@@ -37,6 +37,7 @@ import { entityDetailsResolvers, entityDetailsSchema } from './entity-details/en
 import { testResolvers, testSchema } from './tests/tests.js';
 import { schemaHistoryResolvers, schemaHistorySchema } from './timeline/schema-history.js';
 import { timelineResolvers, timelineSchema } from './timeline/timeline.js';
+import { entityChangedResolvers, entityChangedSchema } from './subscriptions/entity-changed.js';
 import { browseV2, browseV2Schema } from './search/browse-v2.js';
 import {
   lineageSearchSchema,
@@ -103,6 +104,7 @@ export function catalogTypeDefs(): string[] {
     queryEntitySchema,
     listQueriesSchema,
     entityDetailsSchema,
+    entityChangedSchema,
   ];
 }
 
@@ -157,5 +159,6 @@ export function catalogResolvers(): Record<string, Record<string, unknown>>[] {
     queryEntityResolvers(),
     listQueriesResolvers(),
     entityDetailsResolvers(),
+    entityChangedResolvers(),
   ];
 }

@@ -164,37 +164,53 @@ const SIGNATURES_PER_DOCUMENT = 256;
  */
 export function useQueryCost(maxCost: number): Plugin {
   const answers = new WeakMap<DocumentNode, Map<string, string | null>>();
+  const refusalOf = (args: {
+    readonly schema: GraphQLSchema;
+    readonly document: DocumentNode;
+    readonly variableValues?: unknown;
+    readonly operationName?: string | null;
+  }): string | null => {
+    const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+    const operationName = args.operationName ?? undefined;
+    let known = answers.get(args.document);
+    if (known === undefined) answers.set(args.document, (known = new Map()));
+    const key = `${operationName ?? ''}\u0000${variablesSignature(variables)}`;
+    let refusal = known.get(key);
+    if (refusal === undefined) {
+      refusal =
+        costRefusal(
+          {
+            schema: args.schema,
+            query: args.document,
+            variables,
+            ...(operationName === undefined ? {} : { operationName }),
+          },
+          maxCost,
+        ) ?? null;
+      if (known.size >= SIGNATURES_PER_DOCUMENT) known.clear();
+      known.set(key, refusal);
+    }
+    return refusal;
+  };
+  const refused = (refusal: string) => ({
+    errors: [
+      createGraphQLError(refusal, {
+        extensions: { code: 400, type: 'BAD_REQUEST', classification: 'ValidationError' },
+      }),
+    ],
+  });
   return {
     onExecute: ({ executeFn, setExecuteFn }) => {
       setExecuteFn((args) => {
-        const variables = (args.variableValues ?? {}) as Record<string, unknown>;
-        const operationName = args.operationName ?? undefined;
-        let known = answers.get(args.document);
-        if (known === undefined) answers.set(args.document, (known = new Map()));
-        const key = `${operationName ?? ''}\u0000${variablesSignature(variables)}`;
-        let refusal = known.get(key);
-        if (refusal === undefined) {
-          refusal =
-            costRefusal(
-              {
-                schema: args.schema,
-                query: args.document,
-                variables,
-                ...(operationName === undefined ? {} : { operationName }),
-              },
-              maxCost,
-            ) ?? null;
-          if (known.size >= SIGNATURES_PER_DOCUMENT) known.clear();
-          known.set(key, refusal);
-        }
-        if (refusal === null) return executeFn(args);
-        return {
-          errors: [
-            createGraphQLError(refusal, {
-              extensions: { code: 400, type: 'BAD_REQUEST', classification: 'ValidationError' },
-            }),
-          ],
-        };
+        const refusal = refusalOf(args);
+        return refusal === null ? executeFn(args) : refused(refusal);
+      });
+    },
+    // A subscription is costed as a query is, once, when it opens (each event runs the same selection).
+    onSubscribe: ({ subscribeFn, setSubscribeFn }) => {
+      setSubscribeFn((args) => {
+        const refusal = refusalOf(args);
+        return refusal === null ? subscribeFn(args) : refused(refusal);
       });
     },
   };
