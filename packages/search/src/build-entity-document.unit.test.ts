@@ -212,6 +212,11 @@ describe('search documents of entities with restricted aspects', () => {
       urn: 'urn:li:dataHubConnection:warehouse',
       value: { type: 'JSON', name: 'MARK-connection', json: { encryptedBlob: 'MARK-blob' } },
     },
+    webhookSecret: {
+      entity: 'webhook',
+      urn: 'urn:li:webhook:alerts',
+      value: { value: 'MARK-encrypted-key', format: 'RAW' },
+    },
   };
 
   it('covers every restricted aspect of the registry', () => {
