@@ -15,9 +15,17 @@ export interface Writers {
 }
 
 /**
- * Writers that keep writing distinct values of datasetProperties to their own entity (`count` of
- * them synchronous, `asyncCount` asynchronous) and keep every value the catalog acknowledged. A request
- * that fails on the connection (the process died) is not acknowledged and not an error.
+ * Values a writer gives one entity before it moves on to the next: under the history the catalog keeps
+ * by default (the ecosystem's retention, 20 versions besides the latest), so every acknowledged value
+ * is still there to be counted.
+ */
+const WRITES_PER_ENTITY = 15;
+
+/**
+ * Writers that keep writing distinct values of datasetProperties to their own entities (`count` of
+ * them synchronous, `asyncCount` asynchronous; each writer moves to a new entity of its own every
+ * WRITES_PER_ENTITY values) and keep every value the catalog acknowledged. A request that fails on the
+ * connection (the process died) is not acknowledged and not an error.
  */
 export function startWriters(
   base: () => string,
@@ -29,10 +37,17 @@ export function startWriters(
   const acked = new Map<string, string[]>();
   const errors: string[] = [];
   let stop = false;
-  const writer = async (urn: string, async: boolean): Promise<void> => {
-    const values: string[] = [];
+  const writer = async (name: string, async: boolean): Promise<void> => {
+    let generation = 0;
+    let urn = datasetUrn(name);
+    let values: string[] = [];
     acked.set(urn, values);
     for (let n = 0; !stop; n++) {
+      if (values.length >= WRITES_PER_ENTITY) {
+        urn = datasetUrn(`${name}_${++generation}`);
+        values = [];
+        acked.set(urn, values);
+      }
       const value = `${urn}#${n}`;
       const res = await ingest(
         base(),
@@ -52,8 +67,8 @@ export function startWriters(
     }
   };
   const done = Promise.all([
-    ...Array.from({ length: count }, (_, i) => writer(datasetUrn(`${prefix}.sync_${i}`), false)),
-    ...Array.from({ length: asyncCount }, (_, i) => writer(datasetUrn(`${prefix}.async_${i}`), true)),
+    ...Array.from({ length: count }, (_, i) => writer(`${prefix}.sync_${i}`, false)),
+    ...Array.from({ length: asyncCount }, (_, i) => writer(`${prefix}.async_${i}`, true)),
   ]);
   return {
     acked,
