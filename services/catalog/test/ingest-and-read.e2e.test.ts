@@ -172,25 +172,6 @@ describe('writes through ingestProposal and reads through entitiesV2 and aspects
     expect(Object.keys((res.body as { aspects: object }).aspects)).toEqual(['status']);
   });
 
-  it('answers entitiesV2 asked for an aspect the entity type does not have with no aspects, not a 400', async () => {
-    const urn = datasetUrn('db.unknown_aspect');
-    await ingest(base, proposal(urn, 'status', { removed: false }));
-    const one = await get(base, `/entitiesV2/${enc(urn)}?aspects=List(status,clientId)`);
-    expect(one.status).toBe(200);
-    expect(Object.keys((one.body as { aspects: object }).aspects)).toEqual(['status']);
-    const telemetry = await get(
-      base,
-      `/entitiesV2/${enc('urn:li:telemetry:clientId')}?aspects=List(clientId)`,
-    );
-    expect(telemetry.status).toBe(200);
-    expect((telemetry.body as { aspects: object }).aspects).toEqual({});
-    const batch = await get(base, `/entitiesV2?ids=List(${enc(urn)})&aspects=List(clientId)`);
-    expect(batch.status).toBe(200);
-    expect((batch.body as { results: Record<string, { aspects: object }> }).results[urn]?.aspects).toEqual(
-      {},
-    );
-  });
-
   it('reads many entities at once with the batch form', async () => {
     const a = datasetUrn('db.batch_a');
     const b = datasetUrn('db.batch_b');

@@ -41,18 +41,19 @@ export function parseEntityUrn(raw: unknown, what = 'urn'): { urn: Urn; entity: 
   return { urn, entity: entityRegistry.requireEntity(urn.entityType) };
 }
 
-/**
- * The versioned aspects among the names asked for. A name the entity type has no aspect of selects
- * nothing, as in the ecosystem, whose read looks the names up as stored rows (the SDK's CLI asks for
- * the retired `clientId` of the telemetry entity and expects no aspects); time-series ones are dropped
- * (they have their own query).
- */
+/** Aspect names asked for, checked against the entity; time-series ones are dropped (they have their own query). */
 function versionedAspectNames(
   entity: EntitySpec,
   names: readonly string[] | undefined,
 ): string[] | undefined {
   if (names === undefined) return undefined;
-  return names.filter((name) => entity.aspects.get(name)?.kind === 'versioned');
+  const out: string[] = [];
+  for (const name of names) {
+    const spec = entity.aspects.get(name);
+    if (!spec) throw new ValidationError(`Unknown aspect ${name} for entity type ${entity.name}`);
+    if (spec.kind === 'versioned') out.push(name);
+  }
+  return out;
 }
 
 /** GET /entitiesV2/{urn}?aspects=List(...): a missing entity is a 200 with no aspects, as in the ecosystem. */
