@@ -11,7 +11,8 @@ import {
 let catalog: TestCatalog;
 
 beforeAll(async () => {
-  catalog = await startTestCatalog();
+  // Every version is counted: the history is kept whole (by default the ecosystem's retention keeps 20).
+  catalog = await startTestCatalog({ ENTITY_SERVICE_ENABLE_RETENTION: 'false' });
 });
 afterAll(async () => catalog.dispose());
 
