@@ -40,6 +40,7 @@ export {
 export { entityRegistry, EntityRegistry, type KeyAspect } from './registry/entity-registry.js';
 export { validateAspect } from './validate.js';
 export { PINNED_SDK_VERSION } from './registry/sdk-version.js';
+export { CATALOG_OWN_ENTITIES } from './registry/catalog-registry-data.js';
 export { isRestrictedAspect, RESTRICTED_ASPECTS } from './registry/restricted-aspects.js';
 export { defaultAspectsFor, type DefaultAspect } from './registry/default-aspects.js';
 export {

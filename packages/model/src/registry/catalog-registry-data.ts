@@ -161,3 +161,6 @@ const entities: readonly RegistryEntityData[] = [
 ];
 
 export const CATALOG_REGISTRY_DATA = { aspects, entities } as const;
+
+/** The entity types of the catalog's own, which the ecosystem's SDK and clients do not know. */
+export const CATALOG_OWN_ENTITIES: ReadonlySet<string> = new Set(entities.map((e) => e.name));
