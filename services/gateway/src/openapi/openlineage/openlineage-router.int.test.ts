@@ -46,8 +46,8 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-async function post(body: string) {
-  const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+async function post(body: string, contentType = 'application/json') {
+  const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': contentType }, body });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -101,5 +101,12 @@ describe('the OpenLineage receiver answers what became of an event', () => {
     const res = await post(JSON.stringify({ ...event, padding: 'x'.repeat(2048) }));
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  it('415 for a charset the body cannot be read in (found by the fuzz test: it was a 500)', async () => {
+    next = () => Promise.reject(new Error('must not be called'));
+    const res = await post(JSON.stringify(event), 'application/json; charset=UTF-42');
+    expect(res.status).toBe(415);
+    expect(res.body).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
   });
 });

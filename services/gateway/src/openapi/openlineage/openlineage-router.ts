@@ -106,6 +106,19 @@ function openLineageErrorHandler(logger: Logger) {
       });
       return;
     }
+    // The body reader's own refusals of the request (an unknown charset or encoding, a malformed body):
+    // the client's doing, answered with their status, never a 500.
+    const { status, expose } = error as { status?: unknown; expose?: unknown };
+    if (typeof status === 'number' && status >= 400 && status < 500 && expose === true) {
+      if (status === 415)
+        sendOpenLineageError(res, 415, {
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          message: (error as Error).message,
+          details: {},
+        });
+      else invalid(res, [{ path: '/', rule: 'body', message: (error as Error).message }]);
+      return;
+    }
     if (isDomainError(error)) {
       switch (error.code) {
         case 'FORBIDDEN':
