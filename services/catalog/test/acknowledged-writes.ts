@@ -32,8 +32,14 @@ export function startWriters(
   prefix: string,
   count: number,
   asyncCount: number,
-  options: { readonly asyncPauseMs?: number } = {},
+  options: {
+    readonly asyncPauseMs?: number;
+    /** Values per entity before a writer moves on (WRITES_PER_ENTITY); a test that counts no versions
+     * and names its writers' entities up front (a webhook filter by urn) keeps one entity per writer. */
+    readonly writesPerEntity?: number;
+  } = {},
 ): Writers {
+  const writesPerEntity = options.writesPerEntity ?? WRITES_PER_ENTITY;
   const acked = new Map<string, string[]>();
   const errors: string[] = [];
   let stop = false;
@@ -43,7 +49,7 @@ export function startWriters(
     let values: string[] = [];
     acked.set(urn, values);
     for (let n = 0; !stop; n++) {
-      if (values.length >= WRITES_PER_ENTITY) {
+      if (values.length >= writesPerEntity) {
         urn = datasetUrn(`${name}_${++generation}`);
         values = [];
         acked.set(urn, values);

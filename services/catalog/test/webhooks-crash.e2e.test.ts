@@ -108,7 +108,7 @@ describe.skipIf(embedded.skip)('webhooks under kill -9 (embedded: the catalog)',
       await waitForHealth(base, first);
       await createKillWebhook(base, receiver);
 
-      const writers = startWriters(() => base, PREFIX, WRITERS, 0);
+      const writers = startWriters(() => base, PREFIX, WRITERS, 0, { writesPerEntity: Infinity });
       await writesGo(writers, 80);
       await waitUntil(
         async () => deliveredOf(receiver).length,
@@ -163,7 +163,7 @@ describe.skipIf(real.skip !== undefined)('webhooks under kill -9 (distributed: t
       await waitForHealth(base, gateway);
       await createKillWebhook(base, receiver);
 
-      const writers = startWriters(() => base, PREFIX, WRITERS, 0);
+      const writers = startWriters(() => base, PREFIX, WRITERS, 0, { writesPerEntity: Infinity });
       await writesGo(writers, 60);
       await waitUntil(
         async () => deliveredOf(receiver).length,
